@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { configSchema, optionSpecs, type Config, type OptionKey } from './schema.js';
+
+/** A configuration problem, reported as one line naming the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ConfigSources {
+  /** Values from command-line flags, keyed by option key (commander's camelCase of the flag). */
+  flags?: Partial<Record<OptionKey, unknown>>;
+  env?: NodeJS.ProcessEnv;
+  /** Path of a JSON file whose keys are the environment variable names. */
+  configFile?: string;
+}
+
+const keys = Object.keys(optionSpecs) as OptionKey[];
+const keyByEnv = new Map(keys.map((k) => [optionSpecs[k].env, k]));
+
+function readConfigFile(file: string): Partial<Record<OptionKey, unknown>> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not valid JSON (${(err as Error).message})`;
+    throw new ConfigError('--config', `${file}: ${reason}`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError('--config', `${file}: expected a JSON object keyed by variable name`);
+  }
+  const out: Partial<Record<OptionKey, unknown>> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const key = keyByEnv.get(name);
+    if (key === undefined) throw new ConfigError(name, `unknown setting in ${file}`);
+    out[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+  }
+  return out;
+}
+
+/** Layers defaults < config file < environment < flags, then validates the whole with one schema. */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const file = sources.configFile === undefined ? {} : readConfigFile(sources.configFile);
+  const input: Record<string, unknown> = {};
+  for (const key of keys) {
+    const fromFlag = sources.flags?.[key];
+    const fromEnv = env[optionSpecs[key].env];
+    if (fromFlag !== undefined) input[key] = typeof fromFlag === 'boolean' ? fromFlag : String(fromFlag);
+    else if (fromEnv !== undefined && fromEnv !== '') input[key] = fromEnv;
+    else if (file[key] !== undefined) input[key] = file[key];
+  }
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path[0] as OptionKey | undefined;
+    const variable = key !== undefined && key in optionSpecs ? optionSpecs[key].env : 'configuration';
+    throw new ConfigError(variable, issue.message);
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.dataDir);
+  return { ...c, dataDir, grpcSocket: path.resolve(c.grpcSocket ?? path.join(dataDir, 'admin.sock')) };
+}
+
+/** Names of options whose values must never be logged. */
+export const secretOptionKeys: OptionKey[] = keys.filter((k) => optionSpecs[k].secret === true);

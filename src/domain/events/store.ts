@@ -1,0 +1,8 @@
+import { Collection } from '../../storage/collection.js';
+import type { Storage } from '../../storage/db.js';
+import type { DomainEvent } from './types.js';
+
+/** Append-only: events are keyed by their time-sortable id, so key order is append order. */
+export function createEventStore(storage: Storage): Collection<DomainEvent> {
+  return new Collection<DomainEvent>(storage, 'events', (e) => e.id, [{ name: 'organization', value: (e) => e.organization_id, sort: (e) => e.id }]);
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineRoute, Reply } from '../route.js';
+
+export interface Readiness {
+  storage: () => boolean;
+  loops: () => boolean;
+  accepting: () => boolean;
+}
+
+/** /healthz: the process answers. /readyz: storage open, loops running, not starting or stopping. */
+export function healthRoutes(readiness: Readiness) {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/healthz',
+      summary: 'Liveness: the process is up',
+      tag: 'meta',
+      auth: 'public',
+      quiet: true,
+      response: z.object({ status: z.literal('ok') }),
+      handler: async () => Reply.raw(200, { status: 'ok' }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/readyz',
+      summary: 'Readiness: storage open and background loops running',
+      tag: 'meta',
+      auth: 'public',
+      quiet: true,
+      response: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }),
+      handler: async () => {
+        const checks = { storage: readiness.storage(), loops: readiness.loops(), accepting: readiness.accepting() };
+        const ready = Object.values(checks).every(Boolean);
+        return Reply.raw(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import polka from 'polka';
+import type { z } from 'zod';
+import type { Caller } from '../domain/identity/caller.js';
+import { AppError, describeError, isAppError, validationFailed } from '../errors.js';
+import { redactUrl, type Logger } from '../log.js';
+import { readJsonBody } from './body.js';
+import { buildOpenApi } from './openapi.js';
+import { Reply, type RouteDef } from './route.js';
+
+/** Resolves a request's credentials: a Caller, null for none, or throws `unauthenticated` for bad ones. */
+export type Authenticator = (req: IncomingMessage) => Promise<Caller | null>;
+
+export interface HttpAppOptions {
+  log: Logger;
+  routes: RouteDef[];
+  authenticate: Authenticator;
+  version: string;
+}
+
+const REQUEST_ID = /^[\w.:@-]{1,128}$/;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, err: unknown, log: Logger): void {
+  if (!isAppError(err)) log.error({ err }, 'unhandled error');
+  const error = describeError(err);
+  const status = isAppError(err) ? err.httpStatus : 500;
+  const headers: Record<string, string> = {};
+  if (error.code === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
+  if (isAppError(err) && err.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
+  sendJson(res, status, { meta: { status }, error }, headers);
+}
+
+function fieldReasons(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length === 0 ? '(body)' : issue.path.join('.');
+    fields[field] ??= issue.message;
+  }
+  return fields;
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'path' | 'query' | 'body'): unknown {
+  if (schema === undefined) return undefined;
+  const result = schema.safeParse(part === 'body' ? (value ?? {}) : value);
+  if (result.success) return result.data;
+  if (part === 'body') throw validationFailed(fieldReasons(result.error));
+  const fields = fieldReasons(result.error);
+  const [field, reason] = Object.entries(fields)[0]!;
+  throw new AppError('invalid_request', `invalid ${part} parameter ${field}: ${reason}`, { details: { fields } });
+}
+
+function render(res: ServerResponse, route: RouteDef, result: unknown): void {
+  if (result instanceof Reply) {
+    if (result.kind === 'handled') return;
+    if (result.kind === 'redirect') {
+      res.writeHead(result.status, { ...result.headers, 'content-length': 0 });
+      res.end();
+      return;
+    }
+    if (result.kind === 'raw') return sendJson(res, result.status, result.data, result.headers);
+    return sendJson(res, result.status, { meta: { status: result.status, ...result.meta }, data: result.data }, result.headers);
+  }
+  const status = route.status ?? 200;
+  sendJson(res, status, { meta: { status }, data: result });
+}
+
+export interface HttpApp {
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  openapi: Record<string, unknown>;
+  /** Requests currently being handled. */
+  inFlight: () => number;
+}
+
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const { log } = options;
+  let inFlight = 0;
+  const openapi = buildOpenApi(options.routes, options.version);
+  const openapiRoute: RouteDef = {
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This API as an OpenAPI 3.1 document',
+    tag: 'meta',
+    auth: 'public',
+    quiet: true,
+    handler: async () => Reply.raw(200, openapi),
+  };
+
+  const app = polka({
+    onNoMatch: (req: IncomingMessage & { path?: string }, res: ServerResponse) =>
+      sendError(res, new AppError('not_found', `no route for ${req.method ?? 'GET'} ${req.path ?? '/'}`), log),
+  });
+
+  for (const route of [...options.routes, openapiRoute]) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    app[method](route.path, async (req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }, res: ServerResponse) => {
+      const requestId = res.getHeader('x-request-id') as string;
+      const started = process.hrtime.bigint();
+      const reqLog = log.child({ request_id: requestId });
+      inFlight++;
+      try {
+        const caller = await options.authenticate(req);
+        if (route.auth !== 'public') {
+          if (caller === null) throw new AppError('unauthenticated', 'credentials are required');
+          const scopes = caller.apiKey?.scopes ?? [];
+          if (scopes.length > 0 && (route.scope === undefined || !scopes.includes(route.scope))) {
+            throw new AppError('insufficient_scope', route.scope === undefined ? 'this route needs a full-access API key' : `this route needs the ${route.scope} scope`, {
+              details: { required_scope: route.scope ?? null },
+            });
+          }
+        }
+        const params = parsePart(route.params, req.params ?? {}, 'path');
+        const query = parsePart(route.query, req.query ?? {}, 'query');
+        let body: unknown;
+        if (BODY_METHODS.has(route.method)) {
+          const raw = await readJsonBody(req);
+          body = parsePart(route.body, raw, 'body');
+        }
+        const result = await route.handler({ params, query, body, caller, requestId, req, res, log: reqLog });
+        render(res, route, result);
+      } catch (err) {
+        if (res.headersSent) {
+          reqLog.error({ err }, 'error after response started');
+          res.destroy();
+        } else sendError(res, err, reqLog);
+      } finally {
+        inFlight--;
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const entry = { method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 };
+        if (route.quiet === true) reqLog.debug(entry, 'request');
+        else reqLog.info(entry, 'request');
+      }
+    });
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const given = req.headers['x-request-id'];
+    res.setHeader('x-request-id', typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID());
+    app.handler(req as never, res as never, undefined as never);
+  };
+  return { handle, openapi, inFlight: () => inFlight };
+}
+
+export interface RunningHttpServer {
+  server: http.Server;
+  url: string;
+  address: AddressInfo;
+  /** Stops intake, lets in-flight requests finish within `timeoutMs`, then cuts what is left. */
+  close: (timeoutMs: number) => Promise<void>;
+}
+
+export async function listenHttp(app: HttpApp, addr: string): Promise<RunningHttpServer> {
+  const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, app.handle);
+  const sep = addr.lastIndexOf(':');
+  const host = addr.slice(0, sep).replace(/^\[|\]$/g, '');
+  const port = Number(addr.slice(sep + 1));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const close = async (timeoutMs: number): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = Date.now() + timeoutMs;
+    while (app.inFlight() > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      server.closeIdleConnections();
+    }
+    server.closeAllConnections();
+    await closed;
+  };
+  return { server, url: `http://${urlHost}:${address.port}`, address, close };
+}

@@ -1,0 +1,159 @@
+import type { Logger } from '../log.js';
+
+export interface BackoffOptions {
+  baseMs: number;
+  maxMs: number;
+  /** 0..1: the share of the delay that is randomised (full jitter on that share). */
+  jitter?: number;
+  random?: () => number;
+}
+
+/** Exponential backoff with jitter: base * 2^(attempt-1), capped, for attempt >= 1. */
+export function calculateDelay(attempt: number, options: BackoffOptions): number {
+  const exp = options.baseMs * 2 ** Math.max(0, attempt - 1);
+  const capped = Math.min(options.maxMs, exp);
+  const jitter = Math.min(1, Math.max(0, options.jitter ?? 0));
+  if (jitter === 0) return capped;
+  const random = options.random ?? Math.random;
+  return Math.round(capped * (1 - jitter) + capped * jitter * random());
+}
+
+export interface LoopOptions {
+  name: string;
+  intervalMs: number;
+  /** One tick of work. A thrown error is logged and the next tick is delayed by backoff. */
+  tick: () => Promise<void>;
+  log: Logger;
+  /** Run the first tick right away instead of after one interval. */
+  immediate?: boolean;
+  /** Backoff cap after consecutive failures (default 10 intervals). */
+  maxBackoffMs?: number;
+}
+
+export interface LoopStatus {
+  name: string;
+  running: boolean;
+  interval_ms: number;
+  runs: number;
+  failures: number;
+  consecutive_failures: number;
+  last_run_at: string | null;
+  last_error: string | null;
+}
+
+/**
+ * A setTimeout chain (never setInterval, so ticks never overlap). stop() clears the timer and
+ * resolves once an in-flight tick has finished. wake() runs the next tick now (e.g. new work).
+ */
+export class Loop {
+  private active = false;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: Promise<void> | undefined;
+  private consecutiveFailures = 0;
+  private runs = 0;
+  private failures = 0;
+  private lastRunAt: Date | null = null;
+  private lastError: string | null = null;
+
+  constructor(private readonly options: LoopOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  get running(): boolean {
+    return this.active;
+  }
+
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.schedule(this.options.immediate === true ? 0 : this.options.intervalMs);
+  }
+
+  /** Runs a tick as soon as the current one (if any) ends. */
+  wake(): void {
+    if (!this.active || this.inFlight !== undefined) return;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.active = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.inFlight;
+  }
+
+  status(): LoopStatus {
+    return {
+      name: this.options.name,
+      running: this.active,
+      interval_ms: this.options.intervalMs,
+      runs: this.runs,
+      failures: this.failures,
+      consecutive_failures: this.consecutiveFailures,
+      last_run_at: this.lastRunAt?.toISOString() ?? null,
+      last_error: this.lastError,
+    };
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.inFlight = this.runTick().finally(() => {
+        this.inFlight = undefined;
+      });
+    }, delay);
+  }
+
+  private async runTick(): Promise<void> {
+    if (!this.active) return;
+    let next = this.options.intervalMs;
+    try {
+      await this.options.tick();
+      this.consecutiveFailures = 0;
+      this.lastError = null;
+    } catch (err) {
+      this.failures++;
+      this.consecutiveFailures++;
+      this.lastError = err instanceof Error ? err.message : String(err);
+      next = calculateDelay(this.consecutiveFailures, {
+        baseMs: this.options.intervalMs,
+        maxMs: this.options.maxBackoffMs ?? this.options.intervalMs * 10,
+        jitter: 0.2,
+      });
+      this.options.log.error({ err, loop: this.options.name, retry_in_ms: next }, 'loop tick failed');
+    } finally {
+      this.runs++;
+      this.lastRunAt = new Date();
+    }
+    if (this.active) this.schedule(next);
+  }
+}
+
+/** The daemon's loops, started and stopped together. */
+export class LoopSet {
+  private readonly loops: Loop[] = [];
+
+  add(loop: Loop): Loop {
+    this.loops.push(loop);
+    return loop;
+  }
+
+  startAll(): void {
+    for (const l of this.loops) l.start();
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.loops.map((l) => l.stop()));
+  }
+
+  get allRunning(): boolean {
+    return this.loops.every((l) => l.running);
+  }
+
+  status(): LoopStatus[] {
+    return this.loops.map((l) => l.status());
+  }
+}

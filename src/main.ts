@@ -1,0 +1,96 @@
+import type { Config } from './config/schema.js';
+import { EventLog } from './domain/events/service.js';
+import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer } from './http/server.js';
+import { healthRoutes } from './http/routes/health.js';
+import { createLogger, type Logger } from './log.js';
+import { LoopSet } from './loops/loop.js';
+import { Storage } from './storage/db.js';
+import { migrate } from './storage/migrate.js';
+import { version } from './version.js';
+
+export type DaemonState = 'starting' | 'running' | 'stopping' | 'stopped';
+
+export interface Daemon {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly storage: Storage;
+  readonly events: EventLog;
+  readonly loops: LoopSet;
+  readonly http: RunningHttpServer;
+  /** Base URL of the HTTP listener (the bound port when the configured one was 0). */
+  readonly url: string;
+  readonly startedAt: Date;
+  state(): DaemonState;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: Logger;
+}
+
+/** config -> storage -> services -> transports + loops. Signals are the caller's (see runServe). */
+export async function startDaemon(config: Config, options: StartOptions = {}): Promise<Daemon> {
+  const log = options.log ?? createLogger(config.logLevel);
+  let state: DaemonState = 'starting';
+  const startedAt = new Date();
+
+  const storage = await Storage.open(config.dataDir, log.child({ module: 'storage' }));
+  let http: RunningHttpServer | undefined;
+  try {
+    await migrate(storage);
+    const events = new EventLog(storage, log.child({ module: 'events' }));
+    const loops = new LoopSet();
+
+    const authenticate: Authenticator = async () => null;
+    const routes = [
+      ...healthRoutes({ storage: () => storage.isOpen, loops: () => loops.allRunning, accepting: () => state === 'running' }),
+    ];
+    const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version });
+    http = await listenHttp(app, config.httpAddr);
+    loops.startAll();
+    state = 'running';
+    log.info({ url: http.url, data_dir: config.dataDir, version, env: config.env }, 'switchyard listening');
+
+    const running = http;
+    let stopping: Promise<void> | undefined;
+    const stop = (): Promise<void> =>
+      (stopping ??= (async () => {
+        state = 'stopping';
+        log.info('shutting down');
+        await running.close(config.shutdownTimeoutMs);
+        await loops.stopAll();
+        await storage.close();
+        state = 'stopped';
+        log.info('stopped');
+      })());
+
+    return { config, log, storage, events, loops, http: running, url: running.url, startedAt, state: () => state, stop };
+  } catch (err) {
+    await http?.close(0);
+    await storage.close();
+    throw err;
+  }
+}
+
+/** Runs the daemon until SIGTERM or SIGINT; a second signal while stopping forces exit. */
+export async function runServe(config: Config): Promise<void> {
+  const daemon = await startDaemon(config);
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      daemon.log.warn({ signal }, 'second signal during shutdown: exiting now');
+      process.exit(1);
+    }
+    signalled = true;
+    daemon.log.info({ signal }, 'signal received');
+    daemon.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        daemon.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

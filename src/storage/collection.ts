@@ -1,0 +1,161 @@
+import { AppError } from '../errors.js';
+import type { BatchOp, Storage, Sublevel } from './db.js';
+import { collections, indexSublevelName, type CollectionName } from './keyspace.js';
+import { compositeKey, decodeCursor, encodeCursor, lastPart, prefixRange } from './keys.js';
+
+export interface IndexSpec<T> {
+  /** Declared in keyspace.ts under the collection. */
+  name: string;
+  /** The indexed value; undefined leaves the record out of the index. */
+  value: (record: T) => string | undefined;
+  /** Order inside one value (e.g. a creation time); defaults to the record id. */
+  sort?: (record: T) => string;
+  /** A unique index maps value -> id and refuses a second record with the same value. */
+  unique?: boolean;
+}
+
+export interface PageOptions {
+  limit?: number;
+  cursor?: string | null | undefined;
+  reverse?: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+function clampLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_SIZE;
+  return Math.max(1, Math.min(MAX_PAGE_SIZE, Math.trunc(limit)));
+}
+
+function cursorKey(cursor: string | null | undefined): string | undefined {
+  if (cursor === undefined || cursor === null || cursor === '') return undefined;
+  const key = decodeCursor(cursor);
+  if (key === '') throw new AppError('invalid_request', 'cursor is not valid');
+  return key;
+}
+
+/** A typed table: records by id, plus secondary indexes kept in step by every write. */
+export class Collection<T extends object> {
+  readonly records: Sublevel;
+  private readonly indexSublevels = new Map<string, Sublevel>();
+
+  constructor(
+    readonly storage: Storage,
+    readonly name: CollectionName,
+    readonly idOf: (record: T) => string,
+    readonly indexes: IndexSpec<T>[] = [],
+  ) {
+    this.records = storage.sublevel(name);
+    const declaredIndexes: readonly string[] = collections[name].indexes;
+    for (const index of indexes) {
+      if (!declaredIndexes.includes(index.name)) throw new TypeError(`index ${name}.${index.name} is not declared in keyspace.ts`);
+      this.indexSublevels.set(index.name, storage.sublevel(indexSublevelName(name, index.name)));
+    }
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    if (id === '') return undefined;
+    return (await this.records.get(id)) as T | undefined;
+  }
+
+  async getMany(ids: string[]): Promise<(T | undefined)[]> {
+    if (ids.length === 0) return [];
+    return (await this.records.getMany(ids)) as (T | undefined)[];
+  }
+
+  /** The record holding `value` in a unique index. */
+  async findUnique(index: string, value: string): Promise<T | undefined> {
+    const spec = this.indexSpec(index);
+    if (spec.unique !== true) throw new TypeError(`${this.name}.${index} is not unique`);
+    const id = (await this.indexSublevel(index).get(value)) as string | undefined;
+    return id === undefined ? undefined : this.get(id);
+  }
+
+  /** All records, in id order, one page at a time (a range read from the cursor on). */
+  async list(options: PageOptions = {}): Promise<Page<T>> {
+    const limit = clampLimit(options.limit);
+    const after = cursorKey(options.cursor);
+    const range = options.reverse === true ? (after === undefined ? {} : { lt: after }) : after === undefined ? {} : { gt: after };
+    const entries = await this.records.iterator({ ...range, reverse: options.reverse === true, limit: limit + 1 }).all();
+    const page = entries.slice(0, limit);
+    return {
+      items: page.map(([, v]) => v as T),
+      nextCursor: entries.length > limit ? encodeCursor(page[page.length - 1]![0]) : null,
+    };
+  }
+
+  /** Records with `value` in a non-unique index, in the index's sort order, one page at a time. */
+  async listBy(index: string, value: string, options: PageOptions = {}): Promise<Page<T>> {
+    const limit = clampLimit(options.limit);
+    const sub = this.indexSublevel(index);
+    const range = prefixRange(value);
+    const after = cursorKey(options.cursor);
+    if (after !== undefined) {
+      if (!(after > range.gt && after < range.lt)) throw new AppError('invalid_request', 'cursor does not belong to this list');
+      if (options.reverse === true) range.lt = after;
+      else range.gt = after;
+    }
+    const keys = await sub.keys({ ...range, reverse: options.reverse === true, limit: limit + 1 }).all();
+    const pageKeys = keys.slice(0, limit);
+    const records = await this.getMany(pageKeys.map(lastPart));
+    return {
+      items: records.filter((r): r is T => r !== undefined),
+      nextCursor: keys.length > limit ? encodeCursor(pageKeys[pageKeys.length - 1]!) : null,
+    };
+  }
+
+  /** Every id under `value` in a non-unique index, without paging (for bounded sets only). */
+  async idsBy(index: string, value: string, max = 10_000): Promise<string[]> {
+    const keys = await this.indexSublevel(index).keys({ ...prefixRange(value), limit: max }).all();
+    return keys.map(lastPart);
+  }
+
+  /** Batch operations that write `next` (replacing `previous`) and keep every index in step. */
+  async writeOps(next: T | undefined, previous: T | undefined): Promise<BatchOp[]> {
+    const ops: BatchOp[] = [];
+    const id = this.idOf((next ?? previous)!);
+    for (const spec of this.indexes) {
+      const sub = this.indexSublevel(spec.name);
+      const oldKey = previous === undefined ? undefined : this.indexKey(spec, previous);
+      const newKey = next === undefined ? undefined : this.indexKey(spec, next);
+      if (oldKey === newKey) continue;
+      if (oldKey !== undefined) ops.push({ type: 'del', sublevel: sub, key: oldKey });
+      if (newKey !== undefined) {
+        if (spec.unique === true) {
+          const holder = (await sub.get(newKey)) as string | undefined;
+          if (holder !== undefined && holder !== id) {
+            throw new AppError('conflict', `${this.name} with this ${spec.name} already exists`, { details: { field: spec.name } });
+          }
+        }
+        ops.push({ type: 'put', sublevel: sub, key: newKey, value: spec.unique === true ? id : '' });
+      }
+    }
+    ops.push(next === undefined ? { type: 'del', sublevel: this.records, key: id } : { type: 'put', sublevel: this.records, key: id, value: next });
+    return ops;
+  }
+
+  private indexKey(spec: IndexSpec<T>, record: T): string | undefined {
+    const value = spec.value(record);
+    if (value === undefined) return undefined;
+    if (spec.unique === true) return value;
+    const id = this.idOf(record);
+    return spec.sort === undefined ? compositeKey(value, id) : compositeKey(value, spec.sort(record), id);
+  }
+
+  private indexSpec(name: string): IndexSpec<T> {
+    const spec = this.indexes.find((i) => i.name === name);
+    if (spec === undefined) throw new TypeError(`${this.name} has no index ${name}`);
+    return spec;
+  }
+
+  private indexSublevel(name: string): Sublevel {
+    this.indexSpec(name);
+    return this.indexSublevels.get(name)!;
+  }
+}
