@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Test } from 'tap';
+import { loadConfig } from '../src/config/load.js';
+import type { Config } from '../src/config/schema.js';
+import { createLogger } from '../src/log.js';
+import { startDaemon, type Daemon } from '../src/main.js';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const binPath = path.join(repoRoot, 'bin', 'switchyard.js');
+
+/** Config for a test daemon: its own temp data dir, a free port, short delays, quiet logs. */
+export function testConfig(t: Test, env: Record<string, string> = {}): Config {
+  const dataDir = t.testdir();
+  return loadConfig({
+    env: { SERVICE_DATA_DIR: dataDir, SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', ...env },
+  });
+}
+
+/** An in-process daemon with real LevelDB and a real HTTP listener on 127.0.0.1, stopped at teardown. */
+export async function startTestDaemon(t: Test, env: Record<string, string> = {}): Promise<Daemon> {
+  const config = testConfig(t, env);
+  const daemon = await startDaemon(config, { log: createLogger(config.logLevel) });
+  t.teardown(() => daemon.stop());
+  return daemon;
+}
+
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** fetch against a daemon; parses JSON bodies. */
+export async function request<T = any>(base: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined = options.raw;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: leave the text
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+export interface ChildDaemon {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Waits (bounded) until `predicate` is true, polling every `intervalMs`. */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, { timeoutMs = 5000, intervalMs = 20, what = 'condition' } = {}): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await predicate()) return;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Runs `switchyard serve` as a real child process and waits for its listening line. */
+export async function spawnDaemon(t: Test, args: string[] = [], env: Record<string, string> = {}): Promise<ChildDaemon> {
+  const dataDir = env.SERVICE_DATA_DIR ?? t.testdir();
+  const child = spawn(process.execPath, [binPath, 'serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0', ...args], {
+    env: { ...process.env, SERVICE_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  let url = '';
+  await waitFor(
+    () => {
+      const m = /"url":"(http:\/\/[^"]+)".*switchyard listening/.exec(out);
+      if (m) url = m[1]!;
+      if (child.exitCode !== null) throw new Error(`daemon exited early (${child.exitCode}):\n${out}`);
+      return url !== '';
+    },
+    { timeoutMs: 10_000, what: 'daemon to listen' },
+  );
+  return { child, url, output: () => out, exited };
+}
