@@ -1,7 +1,10 @@
 import type { Config } from './config/schema.js';
 import { EventLog } from './domain/events/service.js';
+import { createIdentity, type Identity } from './domain/identity/index.js';
 import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer } from './http/server.js';
+import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
+import { identityRoutes } from './http/routes/identity.js';
 import { createLogger, type Logger } from './log.js';
 import { LoopSet } from './loops/loop.js';
 import { Storage } from './storage/db.js';
@@ -15,6 +18,7 @@ export interface Daemon {
   readonly log: Logger;
   readonly storage: Storage;
   readonly events: EventLog;
+  readonly identity: Identity;
   readonly loops: LoopSet;
   readonly http: RunningHttpServer;
   /** Base URL of the HTTP listener (the bound port when the configured one was 0). */
@@ -39,11 +43,20 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   try {
     await migrate(storage);
     const events = new EventLog(storage, log.child({ module: 'events' }));
+    const identity = createIdentity(storage, events, config, log.child({ module: 'identity' }));
     const loops = new LoopSet();
 
-    const authenticate: Authenticator = async () => null;
+    const authenticate: Authenticator = (req) => {
+      const principal = req.headers['x-principal-id'];
+      return identity.authentication.authenticate({
+        authorization: req.headers.authorization,
+        principalId: typeof principal === 'string' ? principal : undefined,
+      });
+    };
     const routes = [
       ...healthRoutes({ storage: () => storage.isOpen, loops: () => loops.allRunning, accepting: () => state === 'running' }),
+      ...identityRoutes(identity),
+      ...eventRoutes(events, identity.permissions),
     ];
     const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version });
     http = await listenHttp(app, config.httpAddr);
@@ -64,7 +77,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         log.info('stopped');
       })());
 
-    return { config, log, storage, events, loops, http: running, url: running.url, startedAt, state: () => state, stop };
+    return { config, log, storage, events, identity, loops, http: running, url: running.url, startedAt, state: () => state, stop };
   } catch (err) {
     await http?.close(0);
     await storage.close();

@@ -3,6 +3,12 @@
 
 export const collections = {
   events: { indexes: ['organization'] },
+  principals: { indexes: ['email'] },
+  organizations: { indexes: ['slug'] },
+  teams: { indexes: ['organization'] },
+  memberships: { indexes: ['principal', 'organization', 'scope'] },
+  grants: { indexes: ['organization', 'principal'] },
+  api_keys: { indexes: ['prefix', 'organization'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;

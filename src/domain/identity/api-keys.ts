@@ -1,0 +1,180 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AppError, notFound, validationFailed } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { Page, PageOptions } from '../../storage/collection.js';
+import type { Storage } from '../../storage/db.js';
+import { newId, nowIso } from '../../storage/keys.js';
+import { UnitOfWork } from '../../storage/unit-of-work.js';
+import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
+import type { OrganizationService } from './organizations.js';
+import type { PermissionEngine } from './permissions.js';
+import type { IdentityStore } from './store.js';
+import { viewApiKey, type ApiKeyRecord, type ApiKeyView } from './types.js';
+
+const KEY_FORMAT = /^svc_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{43,})$/;
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+// Compared against when the prefix is unknown, so a miss costs the same as a wrong secret.
+const DUMMY_HASH = Buffer.alloc(32);
+
+function base62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+function hashKey(raw: string): Buffer {
+  return createHash('sha256').update(raw, 'utf8').digest();
+}
+
+export interface CreateApiKeyInput {
+  name: string;
+  organization_id: string;
+  scopes?: ApiKeyScope[] | undefined;
+  expires_at?: string | undefined;
+  expires_in_seconds?: number | undefined;
+  /** Operator only: the principal the key acts as (default: the organization's first owner). */
+  principal_id?: string | undefined;
+}
+
+export type CreatedApiKey = ApiKeyView & { raw_key: string };
+
+/** API keys: `svc_` + 8-character lookup prefix + `_` + 32 random bytes; stored only as SHA-256. */
+export class ApiKeyService {
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly store: IdentityStore,
+    private readonly permissions: PermissionEngine,
+    private readonly organizations: OrganizationService,
+    private readonly log: Logger,
+  ) {
+    permissions.registerResourceType('api_key', async (id) => {
+      const key = await store.apiKeys.get(id);
+      return key && { organizationId: key.organization_id, teamId: null };
+    });
+  }
+
+  async create(actor: Actor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+    const org = await this.organizations.getOrganization(actor, input.organization_id);
+    await this.permissions.authorize(actor, 'apikey.create', { type: 'organization', id: org.id }, 'organization');
+    let principalId: string;
+    if (isOperator(actor)) {
+      principalId = input.principal_id ?? (await this.organizations.owners(org.id))[0]?.principal_id ?? '';
+      if (principalId === '') throw new AppError('invalid_state', 'the organization has no owner to act as');
+      const role = await this.permissions.effectiveRole(principalId, { organizationId: org.id, teamId: null });
+      if (role === null) throw validationFailed({ principal_id: 'not a member of this organization' });
+    } else {
+      if (input.principal_id !== undefined && input.principal_id !== actor.principalId) {
+        throw new AppError('forbidden', 'an API key can only be created to act as yourself');
+      }
+      principalId = actor.principalId;
+    }
+    const now = Date.now();
+    let expiresAt: string | null = null;
+    if (input.expires_in_seconds !== undefined) expiresAt = new Date(now + input.expires_in_seconds * 1000).toISOString();
+    else if (input.expires_at !== undefined) {
+      const t = Date.parse(input.expires_at);
+      if (!(t > now)) throw validationFailed({ expires_at: 'must be a timestamp in the future' });
+      expiresAt = new Date(t).toISOString();
+    }
+    const prefix = base62(8);
+    const raw = `svc_${prefix}_${randomBytes(32).toString('base64url')}`;
+    const record: ApiKeyRecord = {
+      id: newId(),
+      name: input.name.trim(),
+      organization_id: org.id,
+      principal_id: principalId,
+      prefix,
+      key_hash: hashKey(raw).toString('hex'),
+      scopes: [...new Set(input.scopes ?? [])],
+      expires_at: expiresAt,
+      created_at: nowIso(new Date(now)),
+      revoked_at: null,
+      last_used_at: null,
+    };
+    const uow = new UnitOfWork(this.storage);
+    await uow.put(this.store.apiKeys, record);
+    await uow.commit();
+    return { ...viewApiKey(record), raw_key: raw };
+  }
+
+  /** Active keys of the organization: all of them for admins and the operator, else the caller's own. */
+  async list(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<ApiKeyView>> {
+    await this.permissions.authorize(actor, 'apikey.read', { type: 'organization', id: organizationId }, 'organization');
+    const seesAll = (await this.permissions.decide(actor, 'apikey.manage', { type: 'organization', id: organizationId })).allowed;
+    const result = await this.store.apiKeys.listBy('organization', organizationId, page);
+    const items = result.items.filter((k) => k.revoked_at === null && (seesAll || (!isOperator(actor) && k.principal_id === actor.principalId)));
+    return { items: items.map(viewApiKey), nextCursor: result.nextCursor };
+  }
+
+  async get(actor: Actor, id: string): Promise<ApiKeyView> {
+    const key = await this.visibleKey(actor, id);
+    return viewApiKey(key);
+  }
+
+  /** Revokes the key; it stops working on the next request. Revoking twice answers the same record. */
+  async revoke(actor: Actor, id: string): Promise<ApiKeyView> {
+    const key = await this.visibleKey(actor, id);
+    const own = !isOperator(actor) && key.principal_id === actor.principalId;
+    await this.permissions.authorize(actor, own ? 'apikey.delete' : 'apikey.manage', { type: 'organization', id: key.organization_id }, 'api key');
+    return this.storage.locks.run(`api-key:${id}`, async () => {
+      const current = (await this.store.apiKeys.get(id))!;
+      if (current.revoked_at !== null) return viewApiKey(current);
+      const next = { ...current, revoked_at: nowIso() };
+      const uow = new UnitOfWork(this.storage);
+      await uow.put(this.store.apiKeys, next);
+      await uow.commit();
+      return viewApiKey(next);
+    });
+  }
+
+  /** Verifies a presented key: prefix lookup, then a constant-time comparison of SHA-256 digests. */
+  async authenticate(raw: string): Promise<Caller> {
+    const match = KEY_FORMAT.exec(raw);
+    if (match === null) throw new AppError('unauthenticated', 'invalid API key');
+    const record = await this.store.apiKeys.findUnique('prefix', match[1]!);
+    const presented = hashKey(raw);
+    const stored = record === undefined ? DUMMY_HASH : Buffer.from(record.key_hash, 'hex');
+    const equal = timingSafeEqual(presented, stored);
+    if (record === undefined || !equal) throw new AppError('unauthenticated', 'invalid API key');
+    if (record.revoked_at !== null) throw new AppError('unauthenticated', 'API key revoked');
+    if (record.expires_at !== null && Date.parse(record.expires_at) <= Date.now()) throw new AppError('unauthenticated', 'API key expired');
+    this.touch(record.id);
+    return { principalId: record.principal_id, method: 'api_key', apiKey: { id: record.id, organizationId: record.organization_id, scopes: record.scopes } };
+  }
+
+  /** The key when the actor may see it: its own keys for members, every key for admins; else 404. */
+  private async visibleKey(actor: Actor, id: string): Promise<ApiKeyRecord> {
+    const key = await this.store.apiKeys.get(id);
+    if (key === undefined) throw notFound('api key');
+    const own = !isOperator(actor) && key.principal_id === actor.principalId;
+    const decision = await this.permissions.decide(actor, own ? 'apikey.read' : 'apikey.manage', { type: 'organization', id: key.organization_id });
+    if (!decision.allowed) throw notFound('api key');
+    return key;
+  }
+
+  /** Records last use at most once a minute per key, after the request's answer (never awaited). */
+  private touch(id: string): void {
+    const now = Date.now();
+    if (now - (this.lastUsedWrites.get(id) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.lastUsedWrites.set(id, now);
+    setImmediate(() => {
+      this.storage.locks
+        .run(`api-key:${id}`, async () => {
+          if (!this.storage.isOpen) return;
+          const current = await this.store.apiKeys.get(id);
+          if (current === undefined || current.revoked_at !== null) return;
+          const uow = new UnitOfWork(this.storage);
+          await uow.put(this.store.apiKeys, { ...current, last_used_at: new Date(now).toISOString() });
+          await uow.commit();
+        })
+        .catch((err: unknown) => this.log.warn({ err, api_key_id: id }, 'could not record API key use'));
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { errors as joseErrors, jwtVerify } from 'jose';
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import type { ApiKeyService } from './api-keys.js';
+import type { Caller } from './caller.js';
+
+export interface AuthenticationSettings {
+  env: 'development' | 'production';
+  jwtSecret?: string | undefined;
+  jwtIssuer?: string | undefined;
+  jwtAudience?: string | undefined;
+}
+
+/** What a transport hands over: the Authorization header and the development principal header. */
+export interface Credentials {
+  authorization?: string | undefined;
+  principalId?: string | undefined;
+}
+
+const uuid = z.uuid();
+
+/**
+ * The authentication chain in the spec's priority order: API key, HS256 JWT, development principal,
+ * anonymous. Presented credentials that fail are an error; they never fall through to a weaker one.
+ */
+export class AuthenticationService {
+  private readonly jwtKey: Uint8Array | undefined;
+
+  constructor(
+    private readonly apiKeys: ApiKeyService,
+    private readonly settings: AuthenticationSettings,
+  ) {
+    this.jwtKey = settings.jwtSecret === undefined ? undefined : new TextEncoder().encode(settings.jwtSecret);
+  }
+
+  async authenticate(credentials: Credentials): Promise<Caller | null> {
+    const header = credentials.authorization;
+    if (header !== undefined) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (match === null) throw new AppError('unauthenticated', 'Authorization must be "Bearer <API key or JWT>"');
+      const token = match[1]!;
+      return token.startsWith('svc_') ? this.apiKeys.authenticate(token) : this.verifyJwt(token);
+    }
+    if (credentials.principalId !== undefined && this.settings.env !== 'production') {
+      if (!uuid.safeParse(credentials.principalId).success) throw new AppError('unauthenticated', 'X-Principal-Id must be a UUID');
+      return { principalId: credentials.principalId.toLowerCase(), method: 'dev' };
+    }
+    return null;
+  }
+
+  private async verifyJwt(token: string): Promise<Caller> {
+    if (this.jwtKey === undefined) throw new AppError('unauthenticated', 'JWTs are not accepted (JWT_SECRET is not set)');
+    try {
+      const { payload } = await jwtVerify(token, this.jwtKey, {
+        algorithms: ['HS256'],
+        requiredClaims: ['exp', 'sub'],
+        ...(this.settings.jwtIssuer === undefined ? {} : { issuer: this.settings.jwtIssuer }),
+        ...(this.settings.jwtAudience === undefined ? {} : { audience: this.settings.jwtAudience }),
+      });
+      if (!uuid.safeParse(payload.sub).success) throw new AppError('unauthenticated', 'JWT sub must be a principal id (UUID)');
+      return { principalId: payload.sub!.toLowerCase(), method: 'jwt' };
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      const reason = err instanceof joseErrors.JWTExpired ? 'JWT expired' : err instanceof joseErrors.JOSEError ? `invalid JWT (${err.code})` : 'invalid JWT';
+      throw new AppError('unauthenticated', reason);
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import { AppError } from '../../errors.js';
+import { isOperator, type Actor, type ApiKeyScope } from './caller.js';
+import { highestRole, roleAtLeast, type Role } from './roles.js';
+import type { IdentityStore } from './store.js';
+
+interface ActionSpec {
+  /** The lowest role that may perform the action on a resource it applies to. */
+  role: Role;
+  /** The resource type the action is usually checked against. */
+  resource: string;
+  /** A scoped API key needs this scope; actions without one need a full-access key. */
+  scope?: ApiKeyScope;
+  doc: string;
+}
+
+/** The action catalog: the single table every permission decision reads (docs/permissions.md). */
+export const actionCatalog = {
+  'organization.read': { role: 'viewer', resource: 'organization', doc: 'see the organization' },
+  'organization.update': { role: 'admin', resource: 'organization', doc: 'rename the organization' },
+  'team.create': { role: 'admin', resource: 'organization', doc: 'create a team' },
+  'team.read': { role: 'viewer', resource: 'team', doc: 'see a team' },
+  'team.update': { role: 'admin', resource: 'team', doc: 'change a team' },
+  'team.delete': { role: 'admin', resource: 'team', doc: 'delete a team and its memberships' },
+  'member.read': { role: 'viewer', resource: 'organization', doc: 'list members' },
+  'member.create': { role: 'admin', resource: 'organization', doc: 'add a member (owner role: owners only)' },
+  'member.update': { role: 'admin', resource: 'organization', doc: "change a member's role (to or from owner: owners only)" },
+  'member.delete': { role: 'admin', resource: 'organization', doc: 'remove a member (an owner: owners only)' },
+  'grant.create': { role: 'admin', resource: 'organization', doc: 'give one principal one action on one resource' },
+  'grant.read': { role: 'admin', resource: 'organization', doc: 'list ACL grants' },
+  'grant.delete': { role: 'admin', resource: 'organization', doc: 'remove an ACL grant' },
+  'invitation.create': { role: 'admin', resource: 'organization', doc: 'invite by email (or an ACL grant)' },
+  'invitation.read': { role: 'admin', resource: 'organization', doc: 'list and show invitations' },
+  'invitation.revoke': { role: 'admin', resource: 'organization', doc: 'revoke or resend a pending invitation' },
+  'settings.read': { role: 'member', resource: 'organization', doc: 'read organization settings' },
+  'settings.update': { role: 'owner', resource: 'organization', doc: 'change organization settings' },
+  'apikey.create': { role: 'member', resource: 'organization', doc: 'create an API key acting as oneself' },
+  'apikey.read': { role: 'member', resource: 'organization', doc: "list one's own API keys" },
+  'apikey.delete': { role: 'member', resource: 'organization', doc: "revoke one's own API key" },
+  'apikey.manage': { role: 'admin', resource: 'organization', doc: "list and revoke anyone's API keys" },
+  'webhook.create': { role: 'admin', resource: 'organization', doc: 'register a webhook' },
+  'webhook.read': { role: 'admin', resource: 'organization', doc: 'see webhooks and their deliveries' },
+  'webhook.update': { role: 'admin', resource: 'organization', doc: 'change, pause, rotate, redeliver' },
+  'webhook.delete': { role: 'admin', resource: 'organization', doc: 'delete a webhook' },
+  'event.read': { role: 'admin', resource: 'organization', doc: 'read the domain event log' },
+  'provider.read': { role: 'viewer', resource: 'organization', doc: 'list providers' },
+  'provider.execute': { role: 'member', resource: 'organization', scope: 'providers:execute', doc: 'run, stream and estimate provider work' },
+  'workflow.read': { role: 'viewer', resource: 'organization', scope: 'workflows:read', doc: 'read workflows, runs and output' },
+  'workflow.write': { role: 'member', resource: 'organization', scope: 'workflows:write', doc: 'submit and manage workflow runs' },
+  'job.read': { role: 'viewer', resource: 'organization', scope: 'jobs:read', doc: 'read job status and history' },
+  'job.write': { role: 'member', resource: 'organization', scope: 'jobs:write', doc: 'create and manage jobs' },
+} as const satisfies Record<string, ActionSpec>;
+
+export type Action = keyof typeof actionCatalog;
+export const actions = Object.keys(actionCatalog) as Action[];
+
+export interface ResourceRef {
+  type: string;
+  id: string;
+}
+
+export interface ResourceLocation {
+  organizationId: string;
+  teamId: string | null;
+}
+
+/** Finds which organization (and team) a resource belongs to; undefined when it does not exist. */
+export type ResourceResolver = (id: string) => Promise<ResourceLocation | undefined>;
+
+export interface Decision {
+  allowed: boolean;
+  /** The caller's effective role on the resource (null: none). */
+  role: Role | null;
+  /** `role`, `grant` or `operator` when allowed; the missing requirement when not. */
+  reason: string;
+  /** false when the caller may not even know the resource exists (answer 404, not 403). */
+  visible: boolean;
+}
+
+/** The one permission engine. Route guards, single and batch checks all call decide(). */
+export class PermissionEngine {
+  private readonly resolvers = new Map<string, ResourceResolver>();
+
+  constructor(private readonly store: IdentityStore) {
+    this.registerResourceType('organization', async (id) => ((await store.organizations.get(id)) ? { organizationId: id, teamId: null } : undefined));
+    this.registerResourceType('team', async (id) => {
+      const team = await store.teams.get(id);
+      return team && { organizationId: team.organization_id, teamId: team.id };
+    });
+  }
+
+  /** Later areas (invitations, webhooks, runs) register how their resources map to organizations. */
+  registerResourceType(type: string, resolver: ResourceResolver): void {
+    this.resolvers.set(type, resolver);
+  }
+
+  get resourceTypes(): string[] {
+    return [...this.resolvers.keys()];
+  }
+
+  /** Where a resource lives; undefined when it does not exist. */
+  async locate(type: string, id: string): Promise<ResourceLocation | undefined> {
+    const resolver = this.resolvers.get(type);
+    if (resolver === undefined) throw new AppError('invalid_request', `unknown resource type ${type}`, { details: { resource_type: type } });
+    return resolver(id);
+  }
+
+  async decide(actor: Actor, action: Action, resource: ResourceRef): Promise<Decision> {
+    const spec: ActionSpec = actionCatalog[action];
+    if (spec === undefined) throw new TypeError(`unknown action ${action}`);
+    const location = await this.locate(resource.type, resource.id);
+    if (isOperator(actor)) return { allowed: location !== undefined, role: 'owner', reason: location ? 'operator' : 'resource not found', visible: location !== undefined };
+    if (location === undefined) return { allowed: false, role: null, reason: 'resource not found', visible: false };
+    if (actor.apiKey !== undefined && actor.apiKey.organizationId !== location.organizationId) {
+      return { allowed: false, role: null, reason: 'resource not found', visible: false };
+    }
+
+    const role = await this.effectiveRole(actor.principalId, location);
+    const grant = await this.findGrant(actor.principalId, location.organizationId, action, resource);
+    const visible = role !== null || grant;
+    const scopes = actor.apiKey?.scopes ?? [];
+    if (scopes.length > 0 && (spec.scope === undefined || !scopes.includes(spec.scope))) {
+      return { allowed: false, role, reason: spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`, visible };
+    }
+    if (roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible };
+    if (grant) return { allowed: true, role, reason: 'grant', visible };
+    return { allowed: false, role, reason: role === null ? 'no membership' : `requires ${spec.role}`, visible };
+  }
+
+  /** decide() that throws: 404 when the caller cannot see the resource, 403 when it may not act. */
+  async authorize(actor: Actor, action: Action, resource: ResourceRef, what = resource.type): Promise<Decision> {
+    const decision = await this.decide(actor, action, resource);
+    if (!decision.visible) throw new AppError('not_found', `${what} not found`);
+    if (!decision.allowed) {
+      const code = decision.reason.startsWith('insufficient_scope') ? 'insufficient_scope' : 'forbidden';
+      throw new AppError(code, `not allowed to ${action}: ${decision.reason}`, { details: { action, reason: decision.reason } });
+    }
+    return decision;
+  }
+
+  /** The highest role that applies: organization-level, plus team-level on that team's resources. */
+  async effectiveRole(principalId: string, location: ResourceLocation): Promise<Role | null> {
+    const memberships = (await this.store.memberships.listBy('principal', principalId, { limit: 200 })).items.filter(
+      (m) => m.organization_id === location.organizationId,
+    );
+    const orgRole = memberships.find((m) => m.team_id === null)?.role ?? null;
+    const teamRole = location.teamId === null ? null : (memberships.find((m) => m.team_id === location.teamId)?.role ?? null);
+    // Any team membership makes the organization itself visible (read-only), so members can find it.
+    const seesOrg = memberships.length > 0 ? 'viewer' : null;
+    return highestRole([orgRole, teamRole, seesOrg]);
+  }
+
+  private async findGrant(principalId: string, organizationId: string, action: Action, resource: ResourceRef): Promise<boolean> {
+    const grants = await this.store.grants.listBy('principal', principalId, { limit: 200 });
+    return grants.items.some(
+      (g) => g.organization_id === organizationId && g.action === action && g.resource_type === resource.type && g.resource_id === resource.id,
+    );
+  }
+}

@@ -1,0 +1,69 @@
+import type { ApiKeyScope } from './caller.js';
+import type { Role } from './roles.js';
+
+export interface Principal {
+  id: string;
+  /** Normalised (trimmed, lower-case); null for principals known only by id (JWT sub, dev header). */
+  email: string | null;
+  created_at: string;
+}
+
+export interface Organization {
+  id: string;
+  slug: string;
+  display_name: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface Team {
+  id: string;
+  organization_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface Membership {
+  id: string;
+  organization_id: string;
+  /** null: organization-level; else the role applies to that team's resources. */
+  team_id: string | null;
+  principal_id: string;
+  role: Role;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Grant {
+  id: string;
+  organization_id: string;
+  principal_id: string;
+  action: string;
+  resource_type: string;
+  resource_id: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  organization_id: string;
+  principal_id: string;
+  prefix: string;
+  /** SHA-256 (hex) of the whole key text; the key itself is never stored. */
+  key_hash: string;
+  scopes: ApiKeyScope[];
+  expires_at: string | null;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** An API key as shown to users: never the hash or the key. */
+export type ApiKeyView = Omit<ApiKeyRecord, 'key_hash'>;
+
+export function viewApiKey(record: ApiKeyRecord): ApiKeyView {
+  const { key_hash: _hidden, ...view } = record;
+  return view;
+}
