@@ -25,12 +25,18 @@ const keys = Object.keys(optionSpecs) as OptionKey[];
 const keyByEnv = new Map(keys.map((k) => [optionSpecs[k].env, k]));
 
 function readConfigFile(file: string): Partial<Record<OptionKey, unknown>> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError('--config', `${file}: ${code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? (err as Error).message})`}`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not valid JSON (${(err as Error).message})`;
-    throw new ConfigError('--config', `${file}: ${reason}`);
+    throw new ConfigError('--config', `${file}: not valid JSON (${(err as Error).message})`);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError('--config', `${file}: expected a JSON object keyed by variable name`);

@@ -75,6 +75,8 @@ function render(res: ServerResponse, route: RouteDef, result: unknown): void {
 
 export interface HttpApp {
   handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Every route served, /openapi.json included. */
+  routes: readonly RouteDef[];
   openapi: Record<string, unknown>;
   /** Requests currently being handled. */
   inFlight: () => number;
@@ -83,7 +85,6 @@ export interface HttpApp {
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { log } = options;
   let inFlight = 0;
-  const openapi = buildOpenApi(options.routes, options.version);
   const openapiRoute: RouteDef = {
     method: 'GET',
     path: '/openapi.json',
@@ -93,13 +94,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     quiet: true,
     handler: async () => Reply.raw(200, openapi),
   };
+  const routes = [...options.routes, openapiRoute];
+  // The document lists every route served, itself included.
+  const openapi = buildOpenApi(routes, options.version);
 
   const app = polka({
     onNoMatch: (req: IncomingMessage & { path?: string }, res: ServerResponse) =>
       sendError(res, new AppError('not_found', `no route for ${req.method ?? 'GET'} ${req.path ?? '/'}`), log),
   });
 
-  for (const route of [...options.routes, openapiRoute]) {
+  for (const route of routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     app[method](route.path, async (req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }, res: ServerResponse) => {
       const requestId = res.getHeader('x-request-id') as string;
@@ -146,11 +150,13 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     res.setHeader('x-request-id', typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID());
     app.handler(req as never, res as never, undefined as never);
   };
-  return { handle, openapi, inFlight: () => inFlight };
+  return { handle, routes, openapi, inFlight: () => inFlight };
 }
 
 export interface RunningHttpServer {
   server: http.Server;
+  /** The app it serves (its routes and OpenAPI document). */
+  app: HttpApp;
   url: string;
   address: AddressInfo;
   /** Stops intake, lets in-flight requests finish within `timeoutMs`, then cuts what is left. */
@@ -182,5 +188,5 @@ export async function listenHttp(app: HttpApp, addr: string): Promise<RunningHtt
     server.closeAllConnections();
     await closed;
   };
-  return { server, url: `http://${urlHost}:${address.port}`, address, close };
+  return { server, app, url: `http://${urlHost}:${address.port}`, address, close };
 }

@@ -54,6 +54,8 @@ export class Loop {
   private failures = 0;
   private lastRunAt: Date | null = null;
   private lastError: string | null = null;
+  /** wake() arrived during a tick: run the next one right after it, not an interval later. */
+  private wakeRequested = false;
 
   constructor(private readonly options: LoopOptions) {}
 
@@ -73,8 +75,9 @@ export class Loop {
 
   /** Runs a tick as soon as the current one (if any) ends. */
   wake(): void {
-    if (!this.active || this.inFlight !== undefined) return;
-    this.schedule(0);
+    if (!this.active) return;
+    if (this.inFlight !== undefined) this.wakeRequested = true;
+    else this.schedule(0);
   }
 
   async stop(): Promise<void> {
@@ -110,10 +113,12 @@ export class Loop {
   private async runTick(): Promise<void> {
     if (!this.active) return;
     let next = this.options.intervalMs;
+    this.wakeRequested = false;
     try {
       await this.options.tick();
       this.consecutiveFailures = 0;
       this.lastError = null;
+      if (this.wakeRequested) next = 0;
     } catch (err) {
       this.failures++;
       this.consecutiveFailures++;

@@ -36,9 +36,14 @@ function clampLimit(limit: number | undefined): number {
 function cursorKey(cursor: string | null | undefined): string | undefined {
   if (cursor === undefined || cursor === null || cursor === '') return undefined;
   const key = decodeCursor(cursor);
-  if (key === '') throw new AppError('invalid_request', 'cursor is not valid');
+  // Base64url decoding skips stray characters and bad UTF-8 silently; only a cursor that
+  // re-encodes to itself is one we issued.
+  if (key === '' || encodeCursor(key) !== cursor) throw new AppError('invalid_request', 'cursor is not valid');
   return key;
 }
+
+/** What a unit of work has already queued for a key: found=false when it has not touched it. */
+export type PendingLookup = (sublevel: Sublevel, key: string) => { found: boolean; value?: unknown };
 
 /** A typed table: records by id, plus secondary indexes kept in step by every write. */
 export class Collection<T extends object> {
@@ -116,8 +121,12 @@ export class Collection<T extends object> {
     return keys.map(lastPart);
   }
 
-  /** Batch operations that write `next` (replacing `previous`) and keep every index in step. */
-  async writeOps(next: T | undefined, previous: T | undefined): Promise<BatchOp[]> {
+  /**
+   * Batch operations that write `next` (replacing `previous`) and keep every index in step.
+   * `pending` lets a unit of work show its queued writes, so two records in one batch cannot
+   * both claim a unique value.
+   */
+  async writeOps(next: T | undefined, previous: T | undefined, pending?: PendingLookup): Promise<BatchOp[]> {
     const ops: BatchOp[] = [];
     const id = this.idOf((next ?? previous)!);
     for (const spec of this.indexes) {
@@ -128,7 +137,8 @@ export class Collection<T extends object> {
       if (oldKey !== undefined) ops.push({ type: 'del', sublevel: sub, key: oldKey });
       if (newKey !== undefined) {
         if (spec.unique === true) {
-          const holder = (await sub.get(newKey)) as string | undefined;
+          const queued = pending?.(sub, newKey);
+          const holder = (queued?.found === true ? queued.value : await sub.get(newKey)) as string | undefined;
           if (holder !== undefined && holder !== id) {
             throw new AppError('conflict', `${this.name} with this ${spec.name} already exists`, { details: { field: spec.name } });
           }

@@ -77,20 +77,23 @@ export class EventLog {
       options.organizationId === undefined ? this.store.list({ cursor: c, limit: n }) : this.store.listBy('organization', options.organizationId, { cursor: c, limit: n });
     if (options.kind === undefined) return readPage(cursor, limit);
 
-    // A kind filter scans forward in batches (bounded) and resumes from the last event scanned.
+    // A kind filter scans forward in batches (bounded). Finding one match past a full page tells
+    // that a next page exists, so next_cursor is null at the end as for an unfiltered read.
     const items: DomainEvent[] = [];
     let scanned = 0;
     for (;;) {
       const page = await readPage(cursor, KIND_SCAN_BATCH);
       for (const e of page.items) {
         scanned++;
-        if (e.kind === options.kind) items.push(e);
+        if (e.kind !== options.kind) continue;
         if (items.length === limit) {
-          const key = options.organizationId === undefined ? e.id : compositeKey(options.organizationId, e.id, e.id);
-          return { items, nextCursor: encodeCursor(key) };
+          const last = items[limit - 1]!.id;
+          return { items, nextCursor: encodeCursor(options.organizationId === undefined ? last : compositeKey(options.organizationId, last, last)) };
         }
+        items.push(e);
       }
       cursor = page.nextCursor;
+      // At the scan bound the cursor resumes after the last event scanned; the caller reads on.
       if (cursor === null || scanned >= KIND_SCAN_MAX) return { items, nextCursor: cursor };
     }
   }
