@@ -99,3 +99,67 @@ export async function spawnDaemon(t: Test, args: string[] = [], env: Record<stri
   );
   return { child, url, output: () => out, exited };
 }
+
+export interface ChildRun {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code (null when a signal ended the process). */
+  exited: Promise<number | null>;
+}
+
+/** Runs `switchyard <args>` as a child without waiting for it; killed (if still alive) and reaped at teardown. */
+export function spawnSwitchyard(t: Test, args: string[], env: Record<string, string> = {}): ChildRun {
+  const child = spawn(process.execPath, [binPath, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  // 'close' (not 'exit'): the output pipes are drained too, so stdout()/stderr() are complete.
+  const exited = once(child, 'close').then(([code]) => code as number | null);
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Headers that authenticate as a development principal (X-Principal-Id; ignored in production). */
+export function asPrincipal(principalId: string): Record<string, string> {
+  return { 'x-principal-id': principalId };
+}
+
+/** An Authorization header carrying a bearer credential (API key or JWT). */
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** Creates an organization over HTTP as `headers`' caller (who becomes its owner); fails loudly otherwise. */
+export async function createOrganizationAs(base: string, headers: Record<string, string>, slug: string): Promise<{ id: string; slug: string; display_name: string }> {
+  const res = await request(base, 'POST', '/v1/organizations', { headers, body: { slug } });
+  if (res.status !== 201) throw new Error(`creating organization ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** An in-process daemon whose log lines are kept in memory (e.g. to prove a secret is never logged). */
+export async function startTestDaemonWithLogs(t: Test, env: Record<string, string> = {}): Promise<{ daemon: Daemon; logs: () => string }> {
+  const config = testConfig(t, { ...env, SERVICE_LOG_LEVEL: 'debug' });
+  let text = '';
+  const { Writable } = await import('node:stream');
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      text += chunk.toString();
+      callback();
+    },
+  });
+  const daemon = await startDaemon(config, { log: createLogger(config.logLevel, sink) });
+  t.teardown(() => daemon.stop());
+  return { daemon, logs: () => text };
+}
+
+/** Every key and value in a daemon's LevelDB as text (e.g. to prove a secret is never stored). */
+export async function dumpStorage(daemon: Daemon): Promise<string> {
+  const lines: string[] = [];
+  for await (const [key, value] of daemon.storage.db.iterator()) lines.push(`${key} ${JSON.stringify(value)}`);
+  return lines.join('\n');
+}

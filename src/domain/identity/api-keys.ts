@@ -8,6 +8,7 @@ import { UnitOfWork } from '../../storage/unit-of-work.js';
 import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
 import type { OrganizationService } from './organizations.js';
 import type { PermissionEngine } from './permissions.js';
+import { apiKeyLifetimeSeconds } from './schemas.js';
 import type { IdentityStore } from './store.js';
 import { viewApiKey, type ApiKeyRecord, type ApiKeyView } from './types.js';
 
@@ -80,7 +81,7 @@ export class ApiKeyService {
     if (input.expires_in_seconds !== undefined) expiresAt = new Date(now + input.expires_in_seconds * 1000).toISOString();
     else if (input.expires_at !== undefined) {
       const t = Date.parse(input.expires_at);
-      if (!(t > now)) throw validationFailed({ expires_at: 'must be a timestamp in the future' });
+      if (!(t >= now + apiKeyLifetimeSeconds.min * 1000 && t <= now + apiKeyLifetimeSeconds.max * 1000)) throw validationFailed({ expires_at: 'must be between 60 seconds and 10 years from now' });
       expiresAt = new Date(t).toISOString();
     }
     const prefix = base62(8);

@@ -1,7 +1,7 @@
 import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
-import { newId, nowIso } from '../../storage/keys.js';
+import { compositeKey, newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor } from './caller.js';
@@ -47,7 +47,7 @@ export class OrganizationService {
 
   // -- principals ------------------------------------------------------------------------------
 
-  /** The principal for an email, created when absent (under the email's lock). */
+  /** The principal for an email, created when absent. With `uow`, the caller holds `principal-email:<email>`. */
   async ensurePrincipalByEmail(email: string, uow?: UnitOfWork): Promise<Principal> {
     const normalized = normalizeEmail(email);
     const existing = await this.store.principals.findUnique('email', normalized);
@@ -82,7 +82,9 @@ export class OrganizationService {
       throw new AppError('forbidden', 'API keys act inside their own organization and cannot create organizations');
     }
     const slug = input.slug.trim().toLowerCase();
-    return this.storage.locks.run(`org-slug:${slug}`, async () => {
+    // A principal created for owner_email is written in this batch, so its email stays locked until then.
+    const locks = [`org-slug:${slug}`, ...(isOperator(actor) && input.owner_email !== undefined ? [`principal-email:${normalizeEmail(input.owner_email)}`] : [])];
+    return this.storage.locks.runAll(locks, async () => {
       if (await this.store.organizations.findUnique('slug', slug)) {
         throw new AppError('conflict', `an organization with slug ${slug} already exists`, { details: { field: 'slug' } });
       }
@@ -179,6 +181,9 @@ export class OrganizationService {
       const uow = new UnitOfWork(this.storage);
       const ids = await this.store.memberships.idsBy('organization', organizationId);
       for (const m of await this.store.memberships.getMany(ids)) if (m?.team_id === team.id) await uow.delete(this.store.memberships, m.id);
+      // Grants on the team go with it, so nothing dangles in the grant list.
+      const grantIds = await this.store.grants.idsBy('organization', organizationId);
+      for (const g of await this.store.grants.getMany(grantIds)) if (g?.resource_type === 'team' && g.resource_id === team.id) await uow.delete(this.store.grants, g.id);
       await uow.delete(this.store.teams, team.id);
       await uow.commit();
       return team;
@@ -198,7 +203,10 @@ export class OrganizationService {
     if (input.role === 'owner') await this.requireOwner(actor, organizationId, 'grant the owner role');
     const teamId = input.team_id ?? null;
     if (teamId !== null) await this.teamIn(organizationId, teamId);
-    return this.storage.locks.run(`org-members:${organizationId}`, async () => {
+    // Adding by email may create the principal in this batch: hold its email, so that two concurrent
+    // adds of a new address (to two organizations) cannot create two principals for it.
+    const locks = [`org-members:${organizationId}`, ...(input.email === undefined ? [] : [`principal-email:${normalizeEmail(input.email)}`])];
+    return this.storage.locks.runAll(locks, async () => {
       const uow = new UnitOfWork(this.storage);
       let principalId: string;
       if (input.principal_id !== undefined) {
@@ -218,9 +226,7 @@ export class OrganizationService {
   /** Used by invitation acceptance: adds (or raises) the principal's organization-level membership inside `uow`. */
   async writeMembership(uow: UnitOfWork, organizationId: string, principalId: string, role: Role): Promise<Membership> {
     await this.ensurePrincipalRecord(uow, principalId);
-    const existing = (await this.store.memberships.listBy('principal', principalId, { limit: 200 })).items.find(
-      (m) => m.organization_id === organizationId && m.team_id === null,
-    );
+    const existing = await this.store.memberships.findUnique('scope', compositeKey(organizationId, '-', principalId));
     const now = nowIso();
     const membership: Membership = existing
       ? { ...existing, role: highestRole([existing.role, role])!, updated_at: now }
@@ -293,8 +299,14 @@ export class OrganizationService {
 
   async createGrant(actor: Actor, organizationId: string, input: CreateGrantInput): Promise<Grant> {
     await this.permissions.authorize(actor, 'grant.create', { type: 'organization', id: organizationId }, 'organization');
-    const location = await this.permissions.locate(input.resource_type, input.resource_id);
+    const resource = { type: input.resource_type, id: input.resource_id };
+    const location = await this.permissions.locate(resource.type, resource.id);
     if (location?.organizationId !== organizationId) throw new AppError('validation_failed', 'the resource must exist in this organization', { details: { fields: { resource_id: 'not found in this organization' } } });
+    // No one hands out what they do not hold: an admin cannot grant (even to themselves) an owner-only action.
+    const own = await this.permissions.decide(actor, input.action, resource);
+    if (!own.allowed) {
+      throw new AppError('forbidden', `only a caller allowed to ${input.action} on this resource may grant it`, { details: { action: input.action, reason: own.reason } });
+    }
     const grant: Grant = { id: newId(), organization_id: organizationId, principal_id: input.principal_id, action: input.action, resource_type: input.resource_type, resource_id: input.resource_id, created_by: isOperator(actor) ? null : actor.principalId, created_at: nowIso() };
     const uow = new UnitOfWork(this.storage);
     await this.ensurePrincipalRecord(uow, input.principal_id);

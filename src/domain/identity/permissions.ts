@@ -1,7 +1,9 @@
 import { AppError } from '../../errors.js';
+import { compositeKey } from '../../storage/keys.js';
 import { isOperator, type Actor, type ApiKeyScope } from './caller.js';
 import { highestRole, roleAtLeast, type Role } from './roles.js';
 import type { IdentityStore } from './store.js';
+import type { Grant } from './types.js';
 
 interface ActionSpec {
   /** The lowest role that may perform the action on a resource it applies to. */
@@ -20,7 +22,7 @@ export const actionCatalog = {
   'team.create': { role: 'admin', resource: 'organization', doc: 'create a team' },
   'team.read': { role: 'viewer', resource: 'team', doc: 'see a team' },
   'team.update': { role: 'admin', resource: 'team', doc: 'change a team' },
-  'team.delete': { role: 'admin', resource: 'team', doc: 'delete a team and its memberships' },
+  'team.delete': { role: 'admin', resource: 'team', doc: 'delete a team, its memberships and the grants on it' },
   'member.read': { role: 'viewer', resource: 'organization', doc: 'list members' },
   'member.create': { role: 'admin', resource: 'organization', doc: 'add a member (owner role: owners only)' },
   'member.update': { role: 'admin', resource: 'organization', doc: "change a member's role (to or from owner: owners only)" },
@@ -115,15 +117,17 @@ export class PermissionEngine {
     }
 
     const role = await this.effectiveRole(actor.principalId, location);
-    const grant = await this.findGrant(actor.principalId, location.organizationId, action, resource);
-    const visible = role !== null || grant;
+    const grants = await this.grantsOn(actor.principalId, location.organizationId, resource);
+    // A resource is visible through a role or any grant on it; otherwise it answers exactly like a
+    // resource that does not exist, so neither checks nor routes reveal another tenant's ids.
+    if (role === null && grants.length === 0) return { allowed: false, role: null, reason: 'resource not found', visible: false };
     const scopes = actor.apiKey?.scopes ?? [];
     if (scopes.length > 0 && (spec.scope === undefined || !scopes.includes(spec.scope))) {
-      return { allowed: false, role, reason: spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`, visible };
+      return { allowed: false, role, reason: spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`, visible: true };
     }
-    if (roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible };
-    if (grant) return { allowed: true, role, reason: 'grant', visible };
-    return { allowed: false, role, reason: role === null ? 'no membership' : `requires ${spec.role}`, visible };
+    if (roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible: true };
+    if (grants.some((g) => g.action === action)) return { allowed: true, role, reason: 'grant', visible: true };
+    return { allowed: false, role, reason: `requires ${spec.role}`, visible: true };
   }
 
   /** decide() that throws: 404 when the caller cannot see the resource, 403 when it may not act. */
@@ -139,20 +143,22 @@ export class PermissionEngine {
 
   /** The highest role that applies: organization-level, plus team-level on that team's resources. */
   async effectiveRole(principalId: string, location: ResourceLocation): Promise<Role | null> {
-    const memberships = (await this.store.memberships.listBy('principal', principalId, { limit: 200 })).items.filter(
-      (m) => m.organization_id === location.organizationId,
-    );
-    const orgRole = memberships.find((m) => m.team_id === null)?.role ?? null;
-    const teamRole = location.teamId === null ? null : (memberships.find((m) => m.team_id === location.teamId)?.role ?? null);
+    const { organizationId, teamId } = location;
+    const { memberships } = this.store;
+    const orgRole = (await memberships.findUnique('scope', compositeKey(organizationId, '-', principalId)))?.role ?? null;
+    const teamRole = teamId === null ? null : ((await memberships.findUnique('scope', compositeKey(organizationId, teamId, principalId)))?.role ?? null);
+    const role = highestRole([orgRole, teamRole]);
+    if (role !== null) return role;
     // Any team membership makes the organization itself visible (read-only), so members can find it.
-    const seesOrg = memberships.length > 0 ? 'viewer' : null;
-    return highestRole([orgRole, teamRole, seesOrg]);
+    const all = await memberships.getMany(await memberships.idsBy('principal', principalId));
+    return all.some((m) => m?.organization_id === organizationId) ? 'viewer' : null;
   }
 
-  private async findGrant(principalId: string, organizationId: string, action: Action, resource: ResourceRef): Promise<boolean> {
-    const grants = await this.store.grants.listBy('principal', principalId, { limit: 200 });
-    return grants.items.some(
-      (g) => g.organization_id === organizationId && g.action === action && g.resource_type === resource.type && g.resource_id === resource.id,
+  /** The principal's ACL grants on one resource (every page: a principal may hold many grants). */
+  private async grantsOn(principalId: string, organizationId: string, resource: ResourceRef): Promise<Grant[]> {
+    const grants = await this.store.grants.getMany(await this.store.grants.idsBy('principal', principalId));
+    return grants.filter(
+      (g): g is Grant => g !== undefined && g.organization_id === organizationId && g.resource_type === resource.type && g.resource_id === resource.id,
     );
   }
 }

@@ -8,6 +8,8 @@ import { roles } from './roles.js';
 
 const id = z.uuid('must be a UUID');
 const timestamp = z.iso.datetime();
+// Emails are matched after trimming (contract 3), so surrounding blanks are trimmed before the format check.
+const emailSchema = z.string().trim().max(320).email('must be an email address');
 
 export const roleSchema = z.enum(roles);
 export const scopeSchema = z.enum(apiKeyScopes);
@@ -57,7 +59,7 @@ export const createOrganizationBody = z.object({ slug: slugSchema, display_name:
 export const updateOrganizationBody = z.object({ display_name: z.string().trim().min(1).max(200).optional() });
 export const createTeamBody = z.object({ name: z.string().trim().min(1).max(200) });
 export const addMemberBody = z
-  .object({ principal_id: id.optional(), email: z.email().max(320).optional(), role: roleSchema, team_id: id.nullable().optional() })
+  .object({ principal_id: id.optional(), email: emailSchema.optional(), role: roleSchema, team_id: id.nullable().optional() })
   .refine((b) => (b.principal_id === undefined) !== (b.email === undefined), { message: 'give exactly one of principal_id or email', path: ['principal_id'] });
 export const updateMemberBody = z.object({ role: roleSchema });
 export const createGrantBody = z.object({
@@ -66,13 +68,16 @@ export const createGrantBody = z.object({
   resource_type: z.string().min(1).max(64),
   resource_id: z.string().min(1).max(200),
 });
+/** How long an API key may live (docs/decisions.md); applies to expires_at and expires_in_seconds alike. */
+export const apiKeyLifetimeSeconds = { min: 60, max: 10 * 365 * 86_400 } as const;
+
 export const createApiKeyBody = z
   .object({
     name: z.string().trim().min(1).max(200),
     organization_id: id,
     scopes: z.array(scopeSchema).max(apiKeyScopes.length).optional(),
     expires_at: timestamp.optional(),
-    expires_in_seconds: z.number().int().min(60).max(10 * 365 * 86_400).optional(),
+    expires_in_seconds: z.number().int().min(apiKeyLifetimeSeconds.min).max(apiKeyLifetimeSeconds.max).optional(),
   })
   .refine((b) => b.expires_at === undefined || b.expires_in_seconds === undefined, { message: 'give expires_at or expires_in_seconds, not both', path: ['expires_at'] });
 

@@ -205,6 +205,15 @@ export function identityRoutes(identity: Identity) {
       handler: async (ctx) => Reply.page(await apiKeys.list(caller(ctx.caller), ctx.query.organization_id, ctx.query)),
     }),
     defineRoute({
+      method: 'GET',
+      path: '/v1/api-keys/:id',
+      summary: 'One API key, without its secret (admins: any key of the organization; others: their own)',
+      tag: 'api-keys',
+      params: idParams,
+      response: apiKeySchema,
+      handler: async (ctx) => apiKeys.get(caller(ctx.caller), ctx.params.id),
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/v1/api-keys/:id',
       summary: 'Revoke an API key (effective on the next request)',
