@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon } from './helpers.js';
+import { operator } from '../src/domain/identity/caller.js';
 
 t.test('organizations, members, teams and grants', async (t) => {
   const d = await startTestDaemon(t);
@@ -228,4 +229,13 @@ t.test('organizations, members, teams and grants', async (t) => {
     t.equal(foreign.status, 422, 'a resource of another organization');
     t.equal((await call(o.owner, 'POST', `${o.path}/grants`, { ...settingsGrant, resource_type: 'spaceship' })).status, 400, 'an unknown resource type');
   });
+});
+
+t.test('an owner created by email in the same batch as its organization keeps the email', async (t) => {
+  const d = await startTestDaemon(t);
+  const { owner } = await d.identity.organizations.createOrganization(operator, { slug: 'by-email', owner_email: '  Founder@Example.COM ' });
+  const principal = await d.identity.store.principals.findUnique('email', 'founder@example.com');
+  t.ok(principal, 'the principal is found by its normalised email');
+  t.equal(principal?.id, owner.principal_id, 'and it is the owner');
+  t.equal(principal?.email, 'founder@example.com');
 });

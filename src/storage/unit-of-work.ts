@@ -71,6 +71,11 @@ export class UnitOfWork {
     return { found: false };
   };
 
+  /** A record as this unit of work will leave it: its queued write if any, else the stored one. */
+  async get<T extends object>(collection: Collection<T>, id: string): Promise<T | undefined> {
+    return this.current(collection, id);
+  }
+
   private async current<T extends object>(collection: Collection<T>, id: string): Promise<T | undefined> {
     const key = this.pendingKey(collection, id);
     if (this.pending.has(key)) return this.pending.get(key) as T | undefined;

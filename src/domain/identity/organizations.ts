@@ -71,8 +71,9 @@ export class OrganizationService {
     return this.store.principals.get(id);
   }
 
+  /** Sees principals queued in `uow` too, so one created by email in the same batch keeps its email. */
   private async ensurePrincipalRecord(uow: UnitOfWork, id: string): Promise<void> {
-    if ((await this.store.principals.get(id)) === undefined) await uow.put(this.store.principals, { id, email: null, created_at: nowIso() });
+    if ((await uow.get(this.store.principals, id)) === undefined) await uow.put(this.store.principals, { id, email: null, created_at: nowIso() });
   }
 
   // -- organizations ---------------------------------------------------------------------------
