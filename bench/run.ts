@@ -1,0 +1,316 @@
+// `npm run bench`: one run, one table. The servers under test share the main thread (a bare
+// node:http server and the daemon, in-process); the load generator (autocannon) runs on a worker
+// thread; the idle-memory figure comes from a real `switchyard serve` child. See docs/benchmarks.md.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { loadConfig } from '../src/config/load.js';
+import { startDaemon, type Daemon } from '../src/main.js';
+import type { LoadResult, LoadSpec } from './load-worker.js';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '50' },
+    strict: { type: 'boolean', default: false },
+  },
+});
+function positive(name: string, text: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < min) throw new TypeError(`--${name} must be a number >= ${min}, got ${text}`);
+  return n;
+}
+const DURATION_S = positive('duration', args.duration, 1);
+const WARMUP_S = positive('warmup', args.warmup, 0);
+const CONNECTIONS = Math.trunc(positive('connections', args.connections, 1));
+
+const TARGET = { healthzRatio: 0.8, pointReadP99Ms: 2, apiKeyRatio: 0.5, apiKeyP99Ms: 5, idleRssMb: 80 };
+
+function findRepoRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above the bench script');
+    dir = parent;
+  }
+  return dir;
+}
+const repoRoot = findRepoRoot();
+const binPath = path.join(repoRoot, 'bin', 'switchyard.js');
+const packageVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function waitUntil(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await delay(20);
+  }
+}
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+/**
+ * CPU time (user + system, ms) of the main thread so far, where the servers under test run. Unlike
+ * wall-clock throughput it is hardly moved by other processes competing for the cores.
+ */
+function serverThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+interface Measured extends LoadResult {
+  /** Server-thread CPU per answered request, in microseconds (undefined without /proc). */
+  cpuUsPerRequest: number | undefined;
+}
+
+type WorkerMessage = { type: 'measuring' } | { type: 'result'; result: LoadResult } | { type: 'error'; error: string };
+
+/** Runs one load measurement on a fresh worker thread. */
+async function measure(label: string, url: string, headers: Record<string, string> = {}, connections = CONNECTIONS): Promise<Measured> {
+  progress(`${label}: ${WARMUP_S} s warm-up + ${DURATION_S} s at ${connections} connection(s)`);
+  const spec: LoadSpec = { url, headers, connections, duration: DURATION_S, warmup: WARMUP_S };
+  const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: spec });
+  let cpuAtStart: number | undefined;
+  try {
+    const result = await new Promise<LoadResult>((resolve, reject) => {
+      worker.on('message', (message: WorkerMessage) => {
+        if (message.type === 'measuring') cpuAtStart = serverThreadCpuMs();
+        else if (message.type === 'result') resolve(message.result);
+        else reject(new Error(`${label}: ${message.error}`));
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`load worker exited (${code}) without a result`)));
+    });
+    const cpuAtEnd = serverThreadCpuMs();
+    const cpuUsPerRequest = cpuAtStart === undefined || cpuAtEnd === undefined || result.ok === 0 ? undefined : ((cpuAtEnd - cpuAtStart) * 1000) / result.ok;
+    return { ...result, cpuUsPerRequest };
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/** The baseline: node:http answering the same bytes as /healthz, with nothing in between. */
+async function startBareServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const body = JSON.stringify({ status: 'ok' });
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+}
+
+async function postJson(base: string, route: string, body: unknown, headers: Record<string, string>): Promise<Record<string, unknown>> {
+  const res = await fetch(base + route, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const parsed = (await res.json()) as { data?: Record<string, unknown> };
+  if (res.status !== 201 || parsed.data === undefined) throw new Error(`POST ${route} answered ${res.status}: ${JSON.stringify(parsed)}`);
+  return parsed.data;
+}
+
+interface IdleFigures {
+  /** Spawn to the first /readyz 200. */
+  readyMs: number;
+  /** VmRSS: what the target is set on (includes the node binary's file-backed pages, shared). */
+  rssMb: number;
+  /** RssAnon: the process's private memory. */
+  anonMb: number;
+}
+
+/** Memory of a fresh `switchyard serve` child, ~1 s after it is ready. */
+async function measureIdle(): Promise<IdleFigures | undefined> {
+  if (!existsSync('/proc/self/status')) return undefined;
+  progress('idle RSS: starting `switchyard serve` as a child');
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-rss-'));
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, [binPath, 'serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0'], {
+    env: { PATH: process.env.PATH ?? '', SERVICE_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = once(child, 'exit');
+  try {
+    let url = '';
+    await waitUntil('the child to listen', 10_000, () => {
+      if (child.exitCode !== null) throw new Error(`switchyard serve exited early (${child.exitCode}):\n${output}`);
+      url = /"url":"(http:\/\/[^"]+)".*switchyard listening/.exec(output)?.[1] ?? '';
+      return url !== '';
+    });
+    await waitUntil('/readyz 200', 10_000, async () => (await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200);
+    const readyMs = performance.now() - spawnedAt;
+    await delay(1000); // settle: what an idle daemon holds, not start-up work in flight
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const mb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1]) / 1024;
+    return { readyMs, rssMb: mb('VmRSS'), anonMb: mb('RssAnon') };
+  } finally {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---- report ------------------------------------------------------------------------------------
+
+interface Row {
+  metric: string;
+  value: string;
+  target: string;
+  result: '' | 'PASS' | 'MISS';
+}
+const rows: Row[] = [];
+const misses: string[] = [];
+let targets = 0;
+
+const fmtRps = (n: number): string => `${Math.round(n).toLocaleString('en-US')} req/s`;
+const fmtMs = (n: number): string => `${n.toFixed(2)} ms`;
+
+function info(metric: string, value: string): void {
+  rows.push({ metric, value, target: '', result: '' });
+}
+function check(metric: string, value: string, target: string, pass: boolean): void {
+  targets++;
+  if (!pass) misses.push(`${metric} ${value} (target ${target})`);
+  rows.push({ metric, value, target, result: pass ? 'PASS' : 'MISS' });
+}
+/** A run with errors or non-2xx answers measured something else: it cannot pass anything. */
+function validity(label: string, r: Measured): boolean {
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad > 0) info(`${label}: INVALID RUN`, `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  return bad === 0;
+}
+const fmtCpu = (r: Measured): string => (r.cpuUsPerRequest === undefined ? 'n/a' : `${r.cpuUsPerRequest.toFixed(1)} us`);
+function loadRows(label: string, r: Measured): void {
+  info(`${label}: throughput`, fmtRps(r.rps));
+  info(`${label}: p50 / p99`, `${fmtMs(r.p50)} / ${fmtMs(r.p99)}`);
+  info(`${label}: server CPU per request`, fmtCpu(r));
+}
+
+function printTable(): void {
+  const head: Row = { metric: 'metric', value: 'value', target: 'target', result: '' };
+  const all = [head, ...rows];
+  const w = (k: keyof Row): number => Math.max(...all.map((r) => r[k].length));
+  const line = (r: Row): string => `${r.metric.padEnd(w('metric'))}  ${r.value.padStart(w('value'))}  ${r.target.padEnd(w('target'))}  ${r.result}`.trimEnd();
+  process.stdout.write(`${line({ ...head, result: 'result' as Row['result'] })}\n`);
+  process.stdout.write(`${'-'.repeat(w('metric') + w('value') + w('target') + 12)}\n`);
+  for (const r of rows) process.stdout.write(`${line(r)}\n`);
+}
+
+// ---- run ---------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
+  const bare = await startBareServer();
+  let daemon: Daemon | undefined;
+  try {
+    daemon = await startDaemon(loadConfig({ env: { SERVICE_DATA_DIR: dataDir, SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent' } }));
+
+    // Fixtures: an organization owned by a development principal, and a full-access API key for it.
+    const dev = { 'x-principal-id': randomUUID() };
+    const org = await postJson(daemon.url, '/v1/organizations', { slug: 'bench', display_name: 'Bench' }, dev);
+    const key = await postJson(daemon.url, '/v1/api-keys', { name: 'bench', organization_id: org.id }, dev);
+    const orgUrl = `${daemon.url}/v1/organizations/${String(org.id)}`;
+
+    // Baselines and subjects back to back, one at a time: two cores cannot host two loads fairly.
+    const bareRun = await measure('bare node:http GET /', `${bare.url}/`);
+    const healthz = await measure('(1) daemon GET /healthz', `${daemon.url}/healthz`);
+    const bearer = { authorization: `Bearer ${String(key.raw_key)}` };
+    const apiKey = await measure('(3) API-key GET /v1/organizations/:id', orgUrl, bearer);
+    const pointRead = await measure('(2) dev-principal GET /v1/organizations/:id', orgUrl, dev);
+    // One connection: the latency of a request that never queues behind another (service time).
+    const pointSolo = await measure('(2) dev-principal GET /v1/organizations/:id', orgUrl, dev, 1);
+    const apiKeySolo = await measure('(3) API-key GET /v1/organizations/:id', orgUrl, bearer, 1);
+    await bare.close();
+    await daemon.stop();
+    daemon = undefined;
+    const idle = await measureIdle();
+
+    process.stdout.write(
+      `\nSwitchyard ${packageVersion} bench, ${started.toISOString()}\n` +
+        `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
+        `${CONNECTIONS} connections, ${DURATION_S} s measured after ${WARMUP_S} s warm-up, 127.0.0.1; autocannon on a worker thread\n\n`,
+    );
+
+    const bareOk = validity('bare node:http GET /', bareRun);
+    loadRows('bare node:http GET /', bareRun);
+    const healthzOk = validity('(1) GET /healthz', healthz);
+    loadRows('(1) GET /healthz', healthz);
+    const r1 = healthz.rps / bareRun.rps;
+    check('(1) GET /healthz / bare: req/s ratio', r1.toFixed(2), `>= ${TARGET.healthzRatio.toFixed(2)}`, bareOk && healthzOk && r1 >= TARGET.healthzRatio);
+
+    const pointOk = validity('(2) point read', pointRead);
+    loadRows('(2) point read', pointRead);
+    if (validity('(2) point read, 1 connection', pointSolo)) info('(2) point read: p50 / p99 at 1 connection', `${fmtMs(pointSolo.p50)} / ${fmtMs(pointSolo.p99)}`);
+    check(`(2) point read: p99 at ${CONNECTIONS} connections`, fmtMs(pointRead.p99), `< ${TARGET.pointReadP99Ms} ms`, pointOk && pointRead.p99 < TARGET.pointReadP99Ms);
+
+    const keyOk = validity('(3) API-key read', apiKey);
+    loadRows('(3) API-key read', apiKey);
+    if (validity('(3) API-key read, 1 connection', apiKeySolo)) info('(3) API-key read: p50 / p99 at 1 connection', `${fmtMs(apiKeySolo.p50)} / ${fmtMs(apiKeySolo.p99)}`);
+    check(`(3) API-key read: p99 at ${CONNECTIONS} connections`, fmtMs(apiKey.p99), `< ${TARGET.apiKeyP99Ms} ms`, keyOk && apiKey.p99 < TARGET.apiKeyP99Ms);
+    const r3 = apiKey.rps / healthz.rps;
+    check('(3) API-key read / GET /healthz: req/s ratio', r3.toFixed(2), `>= ${TARGET.apiKeyRatio.toFixed(2)}`, keyOk && healthzOk && r3 >= TARGET.apiKeyRatio);
+
+    if (idle === undefined) info('(4) serve idle: VmRSS', 'n/a (no /proc)');
+    else {
+      info('(4) serve: spawn to /readyz 200', `${Math.round(idle.readyMs)} ms`);
+      info('(4) serve idle: RssAnon (private memory)', `${idle.anonMb.toFixed(1)} MB`);
+      check('(4) serve idle: VmRSS', `${idle.rssMb.toFixed(1)} MB`, `< ${TARGET.idleRssMb} MB`, idle.rssMb < TARGET.idleRssMb);
+    }
+
+    printTable();
+    const met = targets - misses.length;
+    process.stdout.write(`\nsummary: ${met}/${targets} targets met${misses.length > 0 ? `; MISS: ${misses.join('; ')}` : ''}\n`);
+    if (args.strict && misses.length > 0) process.exitCode = 1;
+  } finally {
+    await bare.close();
+    await daemon?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => {
+    // Everything is closed; if a stray handle kept the process alive, say so instead of hanging.
+    setTimeout(() => {
+      process.stderr.write('bench: a handle is still open 10 s after the run; exiting\n');
+      process.exit(1);
+    }, 10_000).unref();
+  },
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);
