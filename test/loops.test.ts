@@ -118,19 +118,22 @@ t.test('a throwing tick is isolated: the loop goes on, reports the failure and b
   const intervalMs = 10;
   const failTimes = 4;
   const starts: number[] = [];
-  const loop = makeLoop(t, {
+  // Taken inside the third tick, when exactly two have failed (polling could miss that moment).
+  let during: ReturnType<Loop['status']> | undefined;
+  const loop: Loop = makeLoop(t, {
     name: 'flaky',
     intervalMs,
     immediate: true,
     log: createLogger('error', sink),
     tick: async () => {
       starts.push(performance.now());
+      if (starts.length === 3) during = loop.status();
       if (starts.length <= failTimes) throw new Error(`boom ${starts.length}`);
     },
   });
   loop.start();
-  await waitFor(() => loop.status().failures === 2, { timeoutMs: 2000, what: 'two failures' });
-  const during = loop.status();
+  await waitFor(() => during !== undefined, { timeoutMs: 3000, what: 'two failures' });
+  if (during === undefined) return;
   t.equal(during.running, true, 'still running after failures');
   t.equal(during.consecutive_failures, 2);
   t.equal(during.last_error, 'boom 2');

@@ -108,7 +108,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     app[method](route.path, async (req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }, res: ServerResponse) => {
       const requestId = res.getHeader('x-request-id') as string;
       const started = process.hrtime.bigint();
-      const reqLog = log.child({ request_id: requestId });
+      // The per-request child logger is made only when something is logged (most requests log once).
+      let child: Logger | undefined;
+      const reqLog = (): Logger => (child ??= log.child({ request_id: requestId }));
       inFlight++;
       try {
         const caller = await options.authenticate(req);
@@ -128,19 +130,31 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           const raw = await readJsonBody(req);
           body = parsePart(route.body, raw, 'body');
         }
-        const result = await route.handler({ params, query, body, caller, requestId, req, res, log: reqLog });
+        const result = await route.handler({
+          params,
+          query,
+          body,
+          caller,
+          requestId,
+          req,
+          res,
+          get log() {
+            return reqLog();
+          },
+        });
         render(res, route, result);
       } catch (err) {
         if (res.headersSent) {
-          reqLog.error({ err }, 'error after response started');
+          reqLog().error({ err }, 'error after response started');
           res.destroy();
-        } else sendError(res, err, reqLog);
+        } else sendError(res, err, reqLog());
       } finally {
         inFlight--;
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const entry = { method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 };
-        if (route.quiet === true) reqLog.debug(entry, 'request');
-        else reqLog.info(entry, 'request');
+        const level = route.quiet === true ? 'debug' : 'info';
+        if (log.isLevelEnabled(level)) {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          reqLog()[level]({ method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
+        }
       }
     });
   }

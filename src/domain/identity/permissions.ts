@@ -117,15 +117,17 @@ export class PermissionEngine {
     }
 
     const role = await this.effectiveRole(actor.principalId, location);
+    const scopes = actor.apiKey?.scopes ?? [];
+    const scopeMissing = scopes.length > 0 && (spec.scope === undefined || !scopes.includes(spec.scope));
+    // The hot path: a role that suffices decides without reading grants.
+    if (!scopeMissing && roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible: true };
     const grants = await this.grantsOn(actor.principalId, location.organizationId, resource);
     // A resource is visible through a role or any grant on it; otherwise it answers exactly like a
     // resource that does not exist, so neither checks nor routes reveal another tenant's ids.
     if (role === null && grants.length === 0) return { allowed: false, role: null, reason: 'resource not found', visible: false };
-    const scopes = actor.apiKey?.scopes ?? [];
-    if (scopes.length > 0 && (spec.scope === undefined || !scopes.includes(spec.scope))) {
+    if (scopeMissing) {
       return { allowed: false, role, reason: spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`, visible: true };
     }
-    if (roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible: true };
     if (grants.some((g) => g.action === action)) return { allowed: true, role, reason: 'grant', visible: true };
     return { allowed: false, role, reason: `requires ${spec.role}`, visible: true };
   }
