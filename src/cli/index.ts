@@ -1,57 +1,49 @@
-import { Command, CommanderError, Option } from 'commander';
-import { ConfigError, loadConfig } from '../config/load.js';
-import type { OptionKey } from '../config/schema.js';
-import { runServe } from '../main.js';
-import { StorageLockedError } from '../storage/db.js';
-import { NewerSchemaError } from '../storage/migrate.js';
+import path from 'node:path';
+import { Command, CommanderError } from 'commander';
 import { version } from '../version.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerGrant } from './commands/grant.js';
+import { registerKey } from './commands/key.js';
+import { registerMember } from './commands/member.js';
+import { registerOrg } from './commands/org.js';
+import { registerServe } from './commands/serve.js';
+import { registerStatus } from './commands/status.js';
+import { registerTeam } from './commands/team.js';
+import { CliError } from './client.js';
+import { writeJsonError } from './output.js';
 
-function fail(message: string, code: number): never {
-  process.stderr.write(`switchyard: ${message}\n`);
-  process.exit(code);
+// The commander root: global flags, then one file per noun in commands/. `serve` runs the daemon;
+// every other command is a client of its gRPC admin API.
+
+const commands = [registerServe, registerStatus, registerOrg, registerMember, registerTeam, registerGrant, registerKey, registerCompletion];
+
+/** Where the daemon's admin socket is when --socket is not given. */
+export function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SERVICE_GRPC_SOCKET) return path.resolve(env.SERVICE_GRPC_SOCKET);
+  return path.resolve(env.SERVICE_DATA_DIR || './data', 'admin.sock');
 }
 
-function buildProgram(): Command {
+export function buildProgram(options: { json?: boolean } = {}): Command {
   const program = new Command('switchyard')
     .description('Switchyard: the front door and nervous system of a multi-tenant workflow platform')
     .version(version, '-V, --version')
-    .showHelpAfterError()
+    .option('--socket <path>', "the daemon's admin socket (from SERVICE_GRPC_SOCKET, else SERVICE_DATA_DIR)", defaultSocket())
+    .option('--addr <host:port>', "the daemon's TCP gRPC listener, instead of the socket")
+    .option('--token <token>', 'admin token for --addr (default: SERVICE_ADMIN_TOKEN)')
+    .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr')
     .exitOverride();
-
-  program
-    .command('serve')
-    .description('run the daemon: LevelDB storage, /v1 HTTP, gRPC admin API and background loops')
-    .option('--config <file>', 'JSON file of settings keyed by variable name')
-    .option('--data-dir <dir>', 'data directory (SERVICE_DATA_DIR)')
-    .option('--http-addr <host:port>', 'HTTP listen address (SERVICE_HTTP_ADDR)')
-    .option('--grpc-socket <path>', 'gRPC admin Unix socket (SERVICE_GRPC_SOCKET)')
-    .option('--grpc-addr <host:port>', 'optional TCP gRPC listener (SERVICE_GRPC_ADDR)')
-    .option('--public-url <url>', 'absolute public base URL (SERVICE_PUBLIC_URL)')
-    .addOption(new Option('--log-level <level>', 'log level (SERVICE_LOG_LEVEL)'))
-    .option('--dev', 'development mode: on first start, create organization `dev` with an owner key')
-    .action(async (opts: Record<string, unknown> & { config?: string }) => {
-      const { config: configFile, ...flags } = opts;
-      let config;
-      try {
-        config = loadConfig({ flags: flags as Partial<Record<OptionKey, unknown>>, ...(configFile === undefined ? {} : { configFile }) });
-      } catch (err) {
-        if (err instanceof ConfigError) fail(`invalid configuration: ${err.message}`, 2);
-        throw err;
-      }
-      try {
-        await runServe(config);
-      } catch (err) {
-        if (err instanceof StorageLockedError || err instanceof NewerSchemaError) fail(err.message, 1);
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') fail(`cannot listen on ${config.httpAddr}: ${code}`, 1);
-        throw err;
-      }
+  if (options.json === true) {
+    // Scripts get usage errors in the same JSON shape as every other failure.
+    program.configureOutput({
+      outputError: (text) => writeJsonError(new CliError('invalid_request', text.replace(/^error: /, '').trim())),
     });
+  } else program.showHelpAfterError();
+  for (const register of commands) register(program);
   return program;
 }
 
 export async function runCli(argv: string[]): Promise<void> {
-  const program = buildProgram();
+  const program = buildProgram({ json: argv.includes('--json') });
   try {
     await program.parseAsync(argv);
   } catch (err) {

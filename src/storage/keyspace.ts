@@ -9,6 +9,15 @@ export const collections = {
   memberships: { indexes: ['principal', 'organization', 'scope'] },
   grants: { indexes: ['organization', 'principal'] },
   api_keys: { indexes: ['prefix', 'organization'] },
+  // Invitations (docs/invitations.md): list by org; by org and status; pending by org in expiry order
+  // (limit count, Retry-After); one pending per org and email (unique); all pending by expiry (sweep).
+  invitations: { indexes: ['organization', 'org_status', 'org_pending', 'pending_email', 'expiry'] },
+  /** Per-organization sliding-hour log of invitation sends, keyed organization, time, id (no indexes). */
+  invitation_sends: { indexes: [] },
+  /** Organization settings, one record per configured organization (id = organization id). */
+  organization_settings: { indexes: [] },
+  /** Email outbox: due/lease queue, by status, by organization, all in creation order. */
+  email_outbox: { indexes: ['queue', 'status', 'organization', 'created'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;

@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import type { MessageTypeDefinition as ProtoMessageType, MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
+import { ADMIN_PACKAGE, adminProtoFiles, loadProtos } from '../grpc/proto.js';
+import { socketAddress, type SocketAddress } from '../grpc/socket-path.js';
+import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../grpc/status.js';
+
+// The CLI's only way into the daemon: unary calls on the admin API, answers turned into the same
+// JSON shapes as the HTTP API (unset optional fields are null), failures into CliError.
+
+export type Target = { kind: 'unix'; socketPath: string } | { kind: 'tcp'; address: string; token: string | undefined };
+
+/** What a command prints on failure: the daemon's error code and message, or the client's own. */
+export class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** A message as JSON: virtual oneof fields dropped, unset `optional` fields null. */
+export type Plain<T> = T extends readonly (infer U)[]
+  ? Plain<U>[]
+  : T extends object
+    ? { [K in keyof T as K extends `_${string}` ? never : K]-?: undefined extends T[K] ? Plain<Exclude<T[K], undefined>> | null : Plain<T[K]> }
+    : T;
+
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
+/** A service's methods as promise-returning functions, typed from its generated definition. */
+export type ServiceCalls<D> = {
+  [M in KnownKeys<D>]: D[M] extends MethodDefinition<infer Req, object, object, infer Res> ? (request: Req) => Promise<Plain<Res>> : never;
+};
+
+interface FieldDescriptor {
+  name: string;
+  type: string;
+  typeName: string;
+  label: string;
+}
+interface MessageDescriptor {
+  field: FieldDescriptor[];
+  oneofDecl: { name: string }[];
+}
+
+type MessageTypeDefinition = ProtoMessageType<object, object>;
+type AnyMethod = MethodDefinition<object, object, object, object>;
+
+const CALL_TIMEOUT_MS = 30_000;
+
+function describeTarget(target: Target): string {
+  return target.kind === 'unix' ? target.socketPath : target.address;
+}
+
+export function noDaemon(target: Target): CliError {
+  return new CliError('unavailable', `no daemon at ${describeTarget(target)}: start it with \`switchyard serve\``);
+}
+
+export class AdminClient {
+  private readonly client: Client;
+  private readonly definitions: PackageDefinition;
+  private readonly address: SocketAddress | undefined;
+
+  constructor(readonly target: Target) {
+    this.definitions = loadProtos(adminProtoFiles());
+    if (target.kind === 'unix') {
+      this.address = socketAddress(target.socketPath);
+      this.client = new Client(`unix:${this.address.path}`, credentials.createInsecure());
+    } else {
+      this.client = new Client(target.address, credentials.createInsecure());
+    }
+  }
+
+  /** Typed calls of one service, e.g. `client.service<OrganizationServiceDefinition>('OrganizationService')`. */
+  service<D>(name: string): ServiceCalls<D> {
+    const definition = this.definitions[`${ADMIN_PACKAGE}.${name}`];
+    if (definition === undefined || 'format' in definition) throw new TypeError(`no service ${name} in ${ADMIN_PACKAGE}`);
+    const calls: Record<string, (request: object) => Promise<unknown>> = {};
+    for (const [method, md] of Object.entries(definition as Record<string, AnyMethod>)) {
+      calls[method] = (request) => this.unary(md, request);
+    }
+    return calls as ServiceCalls<D>;
+  }
+
+  close(): void {
+    this.client.close();
+    this.address?.release();
+  }
+
+  private unary(md: AnyMethod, request: object): Promise<unknown> {
+    if (this.target.kind === 'unix' && !existsSync(this.target.socketPath)) return Promise.reject(noDaemon(this.target));
+    const metadata = new Metadata();
+    if (this.target.kind === 'tcp' && this.target.token !== undefined) metadata.set('authorization', `Bearer ${this.target.token}`);
+    return new Promise((resolve, reject) => {
+      this.client.makeUnaryRequest(md.path, md.requestSerialize, md.responseDeserialize, request, metadata, { deadline: Date.now() + CALL_TIMEOUT_MS }, (err, response) => {
+        if (err) reject(this.toCliError(err));
+        else resolve(this.plain(md.responseType as MessageTypeDefinition, response as Record<string, unknown>));
+      });
+    });
+  }
+
+  private toCliError(err: ServiceError): CliError {
+    const code = err.metadata?.get(ERROR_CODE_KEY)[0];
+    if (typeof code === 'string') {
+      const detailsText = err.metadata.get(ERROR_DETAILS_KEY)[0];
+      const details = typeof detailsText === 'string' ? (JSON.parse(detailsText) as Record<string, unknown>) : undefined;
+      const message = err.details.startsWith(`${code}: `) ? err.details.slice(code.length + 2) : err.details;
+      return new CliError(code, message, details);
+    }
+    if (err.code === status.UNAVAILABLE) {
+      if (/EACCES|EPERM/.test(err.details)) return new CliError('forbidden', `permission denied on ${describeTarget(this.target)}: run as the user the daemon runs as`);
+      return noDaemon(this.target);
+    }
+    if (err.code === status.DEADLINE_EXCEEDED) return new CliError('upstream_timeout', `the daemon at ${describeTarget(this.target)} did not answer within ${CALL_TIMEOUT_MS / 1000} s`);
+    return new CliError('internal', err.details || status[err.code] || 'call failed');
+  }
+
+  /** Walks the message's descriptor, so every command prints the same shapes as the HTTP API. */
+  private plain(type: MessageTypeDefinition, value: Record<string, unknown>): Record<string, unknown> {
+    const descriptor = type.type as MessageDescriptor;
+    const optional = new Set(descriptor.oneofDecl.map((o) => o.name).filter((name) => name.startsWith('_')));
+    const out: Record<string, unknown> = {};
+    for (const field of descriptor.field) {
+      const v = value[field.name];
+      if (v === undefined || v === null) {
+        if (v === null || optional.has(`_${field.name}`)) out[field.name] = null;
+        continue;
+      }
+      const nested = field.type === 'TYPE_MESSAGE' ? this.messageType(field.typeName) : undefined;
+      if (nested === undefined) out[field.name] = v; // scalars, and maps (their entry types are not listed)
+      else if (Array.isArray(v)) out[field.name] = v.map((item: Record<string, unknown>) => this.plain(nested, item));
+      else out[field.name] = this.plain(nested, v as Record<string, unknown>);
+    }
+    return out;
+  }
+
+  private messageType(typeName: string): MessageTypeDefinition | undefined {
+    const name = typeName.startsWith('.') ? typeName.slice(1) : typeName;
+    const found = this.definitions[name] ?? this.definitions[`${ADMIN_PACKAGE}.${name}`];
+    return found !== undefined && 'format' in found ? (found as MessageTypeDefinition) : undefined;
+  }
+}
+
+/** Every page of a list, following next_cursor until it is empty. */
+export async function allPages<T>(fetchPage: (cursor: string) => Promise<[items: T[], nextCursor: string]>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor = '';
+  do {
+    const [page, next] = await fetchPage(cursor);
+    items.push(...page);
+    cursor = next;
+  } while (cursor !== '');
+  return items;
+}

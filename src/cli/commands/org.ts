@@ -1,0 +1,85 @@
+import { Option, type Command } from 'commander';
+import type { Organization__Output } from '../../grpc/generated/switchyard/admin/v1/Organization.js';
+import type { OrganizationServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/OrganizationService.js';
+import { allPages, type AdminClient, type Plain } from '../client.js';
+import { roleCell, shortTime } from '../format.js';
+import { execute, type RecordView, type TableView } from '../output.js';
+
+type Organization = Plain<Organization__Output>;
+
+const organizations = (client: AdminClient) => client.service<OrganizationServiceDefinition>('OrganizationService');
+
+export function organizationRecord(org: Organization): RecordView {
+  return {
+    kind: 'record',
+    fields: [
+      ['id', org.id],
+      ['slug', { text: org.slug, tone: 'accent' }],
+      ['display name', org.display_name],
+      ['created by', org.created_by ?? { text: 'operator', tone: 'muted' }],
+      ['created', shortTime(org.created_at)],
+    ],
+  };
+}
+
+function organizationTable(list: Organization[]): TableView {
+  return {
+    kind: 'table',
+    columns: ['ID', 'SLUG', 'DISPLAY NAME', 'CREATED'],
+    rows: list.map((o) => [o.id, { text: o.slug, tone: 'accent' }, o.display_name, shortTime(o.created_at)]),
+    empty: 'no organizations yet: create one with `switchyard org create <slug>`',
+  };
+}
+
+export function registerOrg(program: Command): void {
+  const org = program.command('org').description('organizations');
+
+  org
+    .command('create <slug>')
+    .description('create an organization and its first owner')
+    .option('--display-name <name>', 'display name (default: the slug)')
+    .addOption(new Option('--owner-principal <uuid>', 'the first owner: an existing principal id').conflicts('ownerEmail'))
+    .addOption(new Option('--owner-email <email>', 'the first owner: the principal of this email, created when absent'))
+    .action((slug: string, opts: { displayName?: string; ownerPrincipal?: string; ownerEmail?: string }, command: Command) =>
+      execute(command, {
+        label: `creating organization ${slug}`,
+        run: (client) =>
+          organizations(client).CreateOrganization({
+            slug,
+            ...(opts.displayName === undefined ? {} : { display_name: opts.displayName }),
+            ...(opts.ownerPrincipal === undefined ? {} : { owner_principal_id: opts.ownerPrincipal }),
+            ...(opts.ownerEmail === undefined ? {} : { owner_email: opts.ownerEmail }),
+          }),
+        view: ({ organization, owner }) => [
+          { kind: 'message', text: `Created organization ${organization!.slug}.`, tone: 'good' },
+          organizationRecord(organization!),
+          { kind: 'record', title: 'Owner', fields: [['principal', owner!.principal_id], ['membership', owner!.id], ['role', roleCell(owner!.role)]] },
+        ],
+      }),
+    );
+
+  org
+    .command('list')
+    .description('every organization')
+    .action((_opts: unknown, command: Command) =>
+      execute(command, {
+        label: 'listing organizations',
+        run: (client) => allPages(async (cursor) => {
+          const page = await organizations(client).ListOrganizations({ cursor, limit: 200 });
+          return [page.organizations, page.next_cursor];
+        }),
+        view: (list) => [organizationTable(list)],
+      }),
+    );
+
+  org
+    .command('show <org>')
+    .description('one organization, by id or slug')
+    .action((ref: string, _opts: unknown, command: Command) =>
+      execute(command, {
+        label: `looking up ${ref}`,
+        run: (client) => organizations(client).GetOrganization({ organization: ref }),
+        view: (o) => [organizationRecord(o)],
+      }),
+    );
+}

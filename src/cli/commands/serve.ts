@@ -1,0 +1,48 @@
+import { Option, type Command } from 'commander';
+import type { OptionKey } from '../../config/schema.js';
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`switchyard: ${message}\n`);
+  process.exit(code);
+}
+
+/** `switchyard serve`: the daemon itself (everything else in the CLI is its client). */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the daemon: LevelDB storage, /v1 HTTP, gRPC admin API and background loops')
+    .option('--config <file>', 'JSON file of settings keyed by variable name')
+    .option('--data-dir <dir>', 'data directory (SERVICE_DATA_DIR)')
+    .option('--http-addr <host:port>', 'HTTP listen address (SERVICE_HTTP_ADDR)')
+    .option('--grpc-socket <path>', 'gRPC admin Unix socket (SERVICE_GRPC_SOCKET)')
+    .option('--grpc-addr <host:port>', 'optional TCP gRPC listener (SERVICE_GRPC_ADDR)')
+    .option('--public-url <url>', 'absolute public base URL (SERVICE_PUBLIC_URL)')
+    .addOption(new Option('--log-level <level>', 'log level (SERVICE_LOG_LEVEL)'))
+    .option('--dev', 'development mode: on first start, create organization `dev` with an owner key')
+    .action(async (opts: Record<string, unknown> & { config?: string }) => {
+      // The daemon's modules load only for `serve`, so client commands start fast.
+      const [{ ConfigError, loadConfig }, { runServe }, { StorageLockedError }, { NewerSchemaError }, { GrpcStartError }] = await Promise.all([
+        import('../../config/load.js'),
+        import('../../main.js'),
+        import('../../storage/db.js'),
+        import('../../storage/migrate.js'),
+        import('../../grpc/server.js'),
+      ]);
+      const { config: configFile, ...flags } = opts;
+      let config;
+      try {
+        config = loadConfig({ flags: flags as Partial<Record<OptionKey, unknown>>, ...(configFile === undefined ? {} : { configFile }) });
+      } catch (err) {
+        if (err instanceof ConfigError) fail(`invalid configuration: ${err.message}`, 2);
+        throw err;
+      }
+      try {
+        await runServe(config);
+      } catch (err) {
+        if (err instanceof StorageLockedError || err instanceof NewerSchemaError || err instanceof GrpcStartError) fail(err.message, 1);
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') fail(`cannot listen on ${config.httpAddr}: ${code}`, 1);
+        throw err;
+      }
+    });
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import type { DaemonServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/DaemonService.js';
+import { formatDuration, shortTime } from '../format.js';
+import { execute, type View } from '../output.js';
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description("the daemon's version, addresses, loops and record counts")
+    .action((_opts: unknown, command: Command) =>
+      execute(command, {
+        label: 'asking the daemon',
+        run: (client) => client.service<DaemonServiceDefinition>('DaemonService').GetStatus({}),
+        view: (s): View[] => [
+          {
+            kind: 'record',
+            fields: [
+              ['state', { text: s.state, tone: s.state === 'running' ? 'good' : 'warn' }],
+              ['version', s.version],
+              ['env', s.env],
+              ['uptime', `${formatDuration(s.uptime_seconds)} (since ${shortTime(s.started_at)})`],
+              ['data dir', s.data_dir],
+              ['http', s.http_url],
+              ['grpc socket', s.grpc_socket],
+              ['grpc tcp', s.grpc_address ?? { text: 'off', tone: 'muted' }],
+            ],
+          },
+          {
+            kind: 'table',
+            title: 'Loops',
+            columns: ['LOOP', 'STATE', 'EVERY', 'RUNS', 'FAILURES', 'LAST RUN', 'LAST ERROR'],
+            rows: s.loops.map((l) => [
+              l.name,
+              l.running ? { text: 'running', tone: 'good' } : { text: 'stopped', tone: 'bad' },
+              formatDuration(l.interval_ms / 1000),
+              String(l.runs),
+              { text: String(l.failures), tone: l.consecutive_failures > 0 ? 'bad' : undefined },
+              shortTime(l.last_run_at),
+              l.last_error === null ? '-' : { text: l.last_error, tone: 'bad' },
+            ]),
+            empty: 'no background loops',
+          },
+          { kind: 'table', title: 'Records', columns: ['TABLE', 'COUNT'], rows: Object.entries(s.counts).map(([name, n]) => [name, String(n)]), empty: 'no tables' },
+        ],
+      }),
+    );
+}

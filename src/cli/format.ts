@@ -1,0 +1,34 @@
+import { InvalidArgumentError } from 'commander';
+import type { Cell } from './output.js';
+
+/** ISO time without the milliseconds, or a dash for none. */
+export function shortTime(iso: string | null | undefined): string {
+  return iso === null || iso === undefined || iso === '' ? '-' : iso.replace(/\.\d{3}Z$/, 'Z');
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800, y: 31_536_000 };
+
+/** `30d`, `12h`, `90m`, `3600s` or `3600` (seconds) -> seconds; a commander argument parser. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)\s*([smhdwy]?)$/.exec(text.trim());
+  if (match === null) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 90m or 3600s');
+  return Number(match[1]) * UNIT_SECONDS[match[2] === '' ? 's' : match[2]!]!;
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.floor(seconds);
+  const parts: Array<[number, string]> = [
+    [Math.floor(s / 86_400), 'd'],
+    [Math.floor((s % 86_400) / 3600), 'h'],
+    [Math.floor((s % 3600) / 60), 'm'],
+    [s % 60, 's'],
+  ];
+  const shown = parts.filter(([n]) => n > 0).slice(0, 2);
+  return shown.length === 0 ? '0s' : shown.map(([n, unit]) => `${n}${unit}`).join(' ');
+}
+
+const roleTones: Record<string, Cell['tone']> = { owner: 'accent', admin: 'warn', member: 'good', viewer: 'muted' };
+
+export function roleCell(role: string): Cell {
+  return { text: role, tone: roleTones[role] };
+}

@@ -1,0 +1,138 @@
+import type { Command } from 'commander';
+import { AdminClient, CliError, type Target } from './client.js';
+
+// Three ways to show a result: --json (one JSON value on stdout; errors as JSON on stderr), plain
+// text (stdout not a terminal, or NO_COLOR), and ink (tables, spinner, colours) for a terminal.
+// Commands describe what to show as data (View); plain text and ink both render that.
+
+export type Tone = 'good' | 'bad' | 'warn' | 'muted' | 'accent';
+export interface Cell {
+  text: string;
+  tone?: Tone | undefined;
+}
+export type CellValue = string | Cell;
+
+export interface TableView {
+  kind: 'table';
+  title?: string;
+  columns: string[];
+  rows: CellValue[][];
+  /** Shown instead of an empty table. */
+  empty: string;
+}
+export interface RecordView {
+  kind: 'record';
+  title?: string;
+  fields: Array<[label: string, value: CellValue]>;
+}
+export interface MessageView {
+  kind: 'message';
+  text: string;
+  tone?: Tone;
+}
+export type View = TableView | RecordView | MessageView;
+
+export interface GlobalOptions {
+  socket: string;
+  addr?: string;
+  token?: string;
+  json?: boolean;
+}
+
+export type OutputMode = 'json' | 'plain' | 'ink';
+
+export function outputMode(json: boolean | undefined, stdout: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): OutputMode {
+  if (json === true) return 'json';
+  if (stdout.isTTY !== true || (env.NO_COLOR ?? '') !== '') return 'plain';
+  return 'ink';
+}
+
+export function cell(value: CellValue): Cell {
+  return typeof value === 'string' ? { text: value } : value;
+}
+
+export const COLUMN_GAP = 2;
+
+/** Each column as wide as its widest cell (header included). */
+export function columnWidths(view: TableView): number[] {
+  return view.columns.map((header, i) => Math.max(header.length, ...view.rows.map((row) => cell(row[i] ?? '').text.length)));
+}
+
+/** Plain text of a view: the same layout ink draws, without colour. */
+export function renderPlain(view: View): string {
+  if (view.kind === 'message') return view.text;
+  const lines: string[] = view.title === undefined ? [] : [view.title];
+  if (view.kind === 'record') {
+    const width = Math.max(...view.fields.map(([label]) => label.length));
+    for (const [label, value] of view.fields) lines.push(`${`${label}:`.padEnd(width + 1 + COLUMN_GAP)}${cell(value).text}`.trimEnd());
+    return lines.join('\n');
+  }
+  if (view.rows.length === 0) return [...lines, view.empty].join('\n');
+  const widths = columnWidths(view);
+  const line = (texts: string[]) => texts.map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i]! + COLUMN_GAP))).join('').trimEnd();
+  lines.push(line(view.columns));
+  for (const row of view.rows) lines.push(line(row.map((c) => cell(c).text)));
+  return lines.join('\n');
+}
+
+export interface CommandSpec<T> {
+  /** Shown beside the spinner while the daemon works. */
+  label: string;
+  run: (client: AdminClient) => Promise<T>;
+  /** The --json value (default: the result itself). */
+  json?: (result: T) => unknown;
+  view: (result: T) => View[];
+}
+
+export function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Target {
+  if (options.addr !== undefined) return { kind: 'tcp', address: options.addr, token: options.token ?? (env.SERVICE_ADMIN_TOKEN || undefined) };
+  return { kind: 'unix', socketPath: options.socket };
+}
+
+function errorOf(err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  return new CliError('internal', err instanceof Error ? err.message : String(err));
+}
+
+/** The one line a failure prints outside --json. */
+export function errorLine(error: CliError): string {
+  return error.code === 'unavailable' ? error.message : `${error.code}: ${error.message}`;
+}
+
+export function writeJsonError(error: CliError): void {
+  const body = { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) };
+  process.stderr.write(`${JSON.stringify({ error: body })}\n`);
+}
+
+/** Runs a command against the daemon and shows its result the way the output mode asks. */
+export async function execute<T>(command: Command, spec: CommandSpec<T>): Promise<void> {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  const mode = outputMode(options.json);
+  let client: AdminClient | undefined;
+  const task = (async () => {
+    client = new AdminClient(targetOf(options));
+    return spec.run(client);
+  })();
+  task.catch(() => undefined); // handled below; this only keeps an early failure from counting as unhandled
+  try {
+    if (mode === 'ink') {
+      // ink and React load only here, so --json, pipes and `serve` never pay for them.
+      const { renderTask } = await import('./views/render.js');
+      await renderTask(spec.label, task, spec.view);
+      return;
+    }
+    const result = await task;
+    if (mode === 'json') process.stdout.write(`${JSON.stringify(spec.json === undefined ? result : spec.json(result), null, 2)}\n`);
+    else process.stdout.write(`${spec.view(result).map(renderPlain).join('\n\n')}\n`);
+  } catch (err) {
+    const error = errorOf(err);
+    process.exitCode = 1;
+    if (mode === 'json') writeJsonError(error);
+    else if (mode === 'ink' && process.stderr.isTTY === true) {
+      const { renderError } = await import('./views/render.js');
+      await renderError(errorLine(error));
+    } else process.stderr.write(`${errorLine(error)}\n`);
+  } finally {
+    client?.close();
+  }
+}

@@ -1,0 +1,71 @@
+import { operator } from './domain/identity/caller.js';
+import type { Identity } from './domain/identity/index.js';
+import type { CreatedApiKey } from './domain/identity/api-keys.js';
+import type { Organization } from './domain/identity/types.js';
+import { isAppError } from './errors.js';
+import type { Logger } from './log.js';
+import type { Storage } from './storage/db.js';
+import { nowIso } from './storage/keys.js';
+import { UnitOfWork } from './storage/unit-of-work.js';
+
+// `serve --dev`: a newcomer gets an organization and a working key without reading any docs.
+// Only the first start of a data dir does it (a meta flag), so the key is printed exactly once.
+
+const FLAG_KEY = 'dev_bootstrapped_at';
+export const DEV_ORGANIZATION_SLUG = 'dev';
+export const DEV_OWNER_EMAIL = 'dev@switchyard.localhost';
+
+export interface DevBootstrapOptions {
+  storage: Storage;
+  identity: Identity;
+  /** Base URL of the HTTP listener, for the curl line. */
+  httpUrl: string;
+  log: Logger;
+  /** Where the key is shown (the terminal that ran `serve --dev`). */
+  print: (text: string) => void;
+}
+
+export interface DevBootstrap {
+  organization: Organization;
+  key: CreatedApiKey;
+}
+
+async function findOrganization(identity: Identity, slug: string): Promise<Organization | undefined> {
+  try {
+    return await identity.organizations.getOrganization(operator, slug);
+  } catch (err) {
+    if (isAppError(err) && err.code === 'not_found') return undefined;
+    throw err;
+  }
+}
+
+/** On the first start only: organization `dev`, its owner, a full-access key acting as that owner. */
+export async function bootstrapDev({ storage, identity, httpUrl, log, print }: DevBootstrapOptions): Promise<DevBootstrap | null> {
+  if ((await storage.meta.get(FLAG_KEY)) !== undefined) return null;
+  // A `dev` organization without the flag means a start that stopped half-way: finish it.
+  const organization =
+    (await findOrganization(identity, DEV_ORGANIZATION_SLUG)) ??
+    (await identity.organizations.createOrganization(operator, { slug: DEV_ORGANIZATION_SLUG, display_name: 'Development', owner_email: DEV_OWNER_EMAIL })).organization;
+  const key = await identity.apiKeys.create(operator, { name: 'dev (serve --dev)', organization_id: organization.id });
+  const uow = new UnitOfWork(storage);
+  uow.putRaw(storage.meta, FLAG_KEY, nowIso());
+  await uow.commit();
+
+  log.info({ organization_id: organization.id, api_key_id: key.id, prefix: key.prefix }, 'development organization created');
+  print(
+    [
+      '',
+      `Development organization \`${organization.slug}\` (${organization.id}) is ready.`,
+      'Its owner key, shown this once (it acts as the owner, with full access):',
+      '',
+      `  ${key.raw_key}`,
+      '',
+      'Try it:',
+      '',
+      `  curl -H "Authorization: Bearer ${key.raw_key}" ${httpUrl}/v1/organizations`,
+      '',
+      '',
+    ].join('\n'),
+  );
+  return { organization, key };
+}

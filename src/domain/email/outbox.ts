@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, notFound } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { Page, PageOptions } from '../../storage/collection.js';
+import type { Storage } from '../../storage/db.js';
+import { newId, nowIso } from '../../storage/keys.js';
+import { UnitOfWork } from '../../storage/unit-of-work.js';
+import { isOperator, type Actor } from '../identity/caller.js';
+import type { PermissionEngine } from '../identity/permissions.js';
+import { formatMailbox, headerText, type Mailbox } from './address.js';
+import { acceptLink, invitationSubject, renderInvitationMail } from './render.js';
+import type { SecretSealer } from './seal.js';
+import { OutboxStore } from './store.js';
+import type { EmailAttempt, EmailTransport, InvitationMailData, OutboxEntry, OutboxEntryView, OutboxStatus, OutgoingMail, SendResult } from './types.js';
+
+export interface OutboxSettings {
+  /** The delay before each retry (SERVICE_OUTBOX_RETRY_DELAYS_MS); its length is the retry budget. */
+  retryDelaysMs: number[];
+  /** How long a claim holds an entry; longer than any send can take (see docs/invitations.md). */
+  leaseMs: number;
+  /** SERVICE_EMAIL_FROM, parsed: its address is the sender; its name is used without email_from_name. */
+  from: Mailbox;
+  /** SERVICE_PUBLIC_URL, or the bound HTTP URL: the base of accept links. */
+  publicUrl: () => string;
+}
+
+export interface EnqueueInvitationMail {
+  organizationId: string;
+  to: string;
+  data: InvitationMailData;
+  rawToken: string;
+}
+
+export interface ListOutboxOptions extends PageOptions {
+  organization_id?: string | undefined;
+  status?: OutboxStatus | undefined;
+}
+
+/** Entries claimed per poll; they are sent concurrently. */
+const CLAIM_BATCH = 10;
+/** A provider's Retry-After lengthens the scheduled wait, up to this much. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+const INTERRUPTED = 'interrupted: the daemon stopped during this send';
+
+/**
+ * The email outbox. Entries are queued inside the caller's unit of work (same batch as the
+ * invitation), claimed with a lease by the poller (processDue), sent through the configured
+ * transport and retried on the configured schedule. Without a transport (development) they are
+ * `held`. Every operation takes an Actor, so the operator (gRPC/CLI) can list and retry.
+ */
+export class OutboxService {
+  /** Identifies this daemon's leases: a `sending` entry leased by another instance was orphaned by a crash. */
+  readonly instanceId = randomUUID();
+  private readonly store: OutboxStore;
+  private wakeListener: (() => void) | undefined;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly permissions: PermissionEngine,
+    private readonly sealer: SecretSealer,
+    private readonly transport: EmailTransport | undefined,
+    private readonly settings: OutboxSettings,
+    private readonly log: Logger,
+  ) {
+    this.store = new OutboxStore(storage);
+  }
+
+  get transportName(): string | null {
+    return this.transport?.name ?? null;
+  }
+
+  /** The poller registers here; wake() asks it to run now (e.g. right after an invitation commits). */
+  onWake(listener: () => void): void {
+    this.wakeListener = listener;
+  }
+
+  wake(): void {
+    this.wakeListener?.();
+  }
+
+  /** Runs `fn` under the entry's lock: every read-modify-write of an entry does. */
+  lockEntry<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    return this.storage.locks.run(`outbox:${id}`, fn);
+  }
+
+  // -- queueing (inside the caller's unit of work) -----------------------------------------------
+
+  /** Adds an invitation mail to `uow`: pending (sent promptly) or held when no transport is configured. */
+  async enqueueInvitationMail(uow: UnitOfWork, input: EnqueueInvitationMail): Promise<OutboxEntry> {
+    const id = newId();
+    const now = nowIso();
+    const held = this.transport === undefined;
+    const entry: OutboxEntry = {
+      id,
+      organization_id: input.organizationId,
+      kind: 'invitation',
+      to: input.to,
+      data: input.data,
+      token_sealed: this.sealer.seal(input.rawToken, id),
+      status: held ? 'held' : 'pending',
+      attempts: [],
+      retry_base: 0,
+      next_attempt_at: held ? null : now,
+      lease_owner: null,
+      lease_until: null,
+      provider_message_id: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      sent_at: null,
+    };
+    await uow.put(this.store.entries, entry);
+    if (!held) uow.afterCommit(() => this.wake());
+    return entry;
+  }
+
+  /**
+   * The mail's link is dead (invitation accepted, revoked, expired or re-sent): unsent entries end
+   * `cancelled` and the sealed token is wiped. A send in flight finishes; if it fails it is not retried.
+   * Call under lockEntry(id).
+   */
+  async cancelEntry(uow: UnitOfWork, id: string | null): Promise<void> {
+    if (id === null) return;
+    const entry = await this.store.entries.get(id);
+    if (entry === undefined || entry.status === 'sent' || entry.status === 'cancelled') return;
+    const status: OutboxStatus = entry.status === 'pending' || entry.status === 'held' ? 'cancelled' : entry.status;
+    await uow.put(this.store.entries, { ...entry, status, token_sealed: null, next_attempt_at: status === 'cancelled' ? null : entry.next_attempt_at, updated_at: nowIso() });
+  }
+
+  // -- operator and admin surface ----------------------------------------------------------------
+
+  async getEntry(actor: Actor, id: string): Promise<OutboxEntryView> {
+    const entry = await this.store.entries.get(id);
+    if (entry === undefined) throw notFound('outbox entry');
+    await this.authorizeOn(actor, 'invitation.read', entry.organization_id);
+    return this.view(entry);
+  }
+
+  /** Newest first. The operator sees every organization; others need organization_id (admin). */
+  async listOutbox(actor: Actor, options: ListOutboxOptions = {}): Promise<Page<OutboxEntryView>> {
+    if (options.organization_id === undefined && !isOperator(actor)) {
+      throw new AppError('invalid_request', 'organization_id is required', { details: { fields: { organization_id: 'required' } } });
+    }
+    if (options.organization_id !== undefined) await this.authorizeOn(actor, 'invitation.read', options.organization_id);
+    const page = { limit: options.limit, cursor: options.cursor, reverse: options.reverse ?? true };
+    let result: Page<OutboxEntry>;
+    if (options.organization_id !== undefined) {
+      // With both filters, status narrows the organization's page (a page may hold fewer items).
+      result = await this.store.entries.listBy('organization', options.organization_id, page);
+      if (options.status !== undefined) result = { ...result, items: result.items.filter((e) => e.status === options.status) };
+    } else if (options.status !== undefined) result = await this.store.entries.listBy('status', options.status, page);
+    else result = await this.store.entries.listBy('created', '-', page);
+    return { items: result.items.map((e) => this.view(e)), nextCursor: result.nextCursor };
+  }
+
+  /** A failed (or held, once a transport is configured) entry goes back to pending with a fresh retry budget. */
+  async retryOutboxEntry(actor: Actor, id: string): Promise<OutboxEntryView> {
+    const found = await this.store.entries.get(id);
+    if (found === undefined) throw notFound('outbox entry');
+    await this.authorizeOn(actor, 'invitation.revoke', found.organization_id);
+    const entry = await this.lockEntry(id, async () => {
+      const current = (await this.store.entries.get(id))!;
+      if (current.status !== 'failed' && current.status !== 'held') {
+        throw new AppError('invalid_state', `only failed or held mail can be retried (this one is ${current.status})`, { details: { status: current.status } });
+      }
+      if (this.transport === undefined) throw new AppError('invalid_state', 'no email transport is configured (set EMAIL_PROVIDER_API_KEY or SERVICE_SMTP_URL)');
+      if (current.token_sealed === null) throw new AppError('invalid_state', 'the invitation of this mail is no longer pending');
+      const now = nowIso();
+      const next: OutboxEntry = { ...current, status: 'pending', retry_base: current.attempts.length, next_attempt_at: now, last_error: null, updated_at: now };
+      const uow = new UnitOfWork(this.storage);
+      await uow.put(this.store.entries, next);
+      uow.afterCommit(() => this.wake());
+      await uow.commit();
+      return next;
+    });
+    return this.view(entry);
+  }
+
+  // -- the poller ------------------------------------------------------------------------------
+
+  /**
+   * One poll: claims due entries (and entries a stopped daemon left mid-send), sends them, records
+   * each attempt. Returns when the next pending entry is due (epoch ms), so the poller can wake then.
+   */
+  async processDue(): Promise<number | undefined> {
+    if (this.transport === undefined) return undefined;
+    const now = Date.now();
+    const candidates = [...(await this.store.dueIds(new Date(now).toISOString(), CLAIM_BATCH)), ...(await this.store.leasedIds(CLAIM_BATCH * 2))];
+    const claimed: OutboxEntry[] = [];
+    for (const id of candidates) {
+      if (claimed.length >= CLAIM_BATCH) break;
+      const entry = await this.claim(id, now);
+      if (entry !== undefined) claimed.push(entry);
+    }
+    await Promise.all(claimed.map((e) => this.deliver(e)));
+    return claimed.length === CLAIM_BATCH ? Date.now() : this.store.nextDueAt();
+  }
+
+  private claimable(entry: OutboxEntry | undefined, now: number): entry is OutboxEntry {
+    if (entry === undefined) return false;
+    if (entry.status === 'pending') return entry.next_attempt_at !== null && Date.parse(entry.next_attempt_at) <= now;
+    if (entry.status === 'sending') return entry.lease_owner !== this.instanceId || entry.lease_until === null || Date.parse(entry.lease_until) <= now;
+    return false;
+  }
+
+  private async claim(id: string, now: number): Promise<OutboxEntry | undefined> {
+    return this.lockEntry(id, async () => {
+      const entry = await this.store.entries.get(id);
+      if (!this.claimable(entry, now)) return undefined;
+      const attempts = [...entry.attempts];
+      if (entry.status === 'sending') {
+        // A lease that outlived its daemon: that send may or may not have reached the provider. It is
+        // recorded and the mail sent again (same Idempotency-Key), so a crash re-sends, never loses.
+        const started = entry.updated_at;
+        attempts.push({ at: started, duration_ms: Math.max(0, now - Date.parse(started)), error: INTERRUPTED, status_code: null, interrupted: true });
+        this.log.warn({ outbox_id: id }, 'reclaiming mail whose send was interrupted');
+      }
+      const claimedAt = new Date(now).toISOString();
+      const next: OutboxEntry = {
+        ...entry,
+        status: 'sending',
+        attempts,
+        lease_owner: this.instanceId,
+        lease_until: new Date(now + this.settings.leaseMs).toISOString(),
+        updated_at: claimedAt,
+      };
+      const uow = new UnitOfWork(this.storage);
+      await uow.put(this.store.entries, next);
+      await uow.commit();
+      return next;
+    });
+  }
+
+  private async deliver(entry: OutboxEntry): Promise<void> {
+    const started = Date.now();
+    let result: SendResult;
+    const raw = entry.token_sealed === null ? undefined : this.sealer.unseal(entry.token_sealed, entry.id);
+    if (raw === undefined) result = { ok: false, error: 'the accept token of this mail is unavailable', statusCode: null };
+    else {
+      try {
+        result = await this.transport!.send(this.compose(entry, raw));
+      } catch (err) {
+        result = { ok: false, error: err instanceof Error ? err.message : String(err), statusCode: null };
+      }
+    }
+    const attempt: EmailAttempt = { at: new Date(started).toISOString(), duration_ms: Date.now() - started, error: result.ok ? null : result.error, status_code: result.statusCode };
+    await this.lockEntry(entry.id, async () => {
+      const current = await this.store.entries.get(entry.id);
+      if (current?.status !== 'sending' || current.lease_owner !== this.instanceId) {
+        this.log.warn({ outbox_id: entry.id }, 'mail lease lost before the send was recorded');
+        return;
+      }
+      const next = this.afterAttempt(current, attempt, result, raw !== undefined);
+      const uow = new UnitOfWork(this.storage);
+      await uow.put(this.store.entries, next);
+      await uow.commit();
+      if (next.status === 'sent') this.log.info({ outbox_id: next.id, transport: this.transport!.name, attempts: next.attempts.length }, 'mail sent');
+      else this.log.warn({ outbox_id: next.id, status: next.status, error: attempt.error, next_attempt_at: next.next_attempt_at }, 'mail send failed');
+    });
+  }
+
+  /** The retry schedule: one send, then a retry after each configured delay, then `failed`. */
+  private afterAttempt(current: OutboxEntry, attempt: EmailAttempt, result: SendResult, retryable: boolean): OutboxEntry {
+    const now = Date.now();
+    const attempts = [...current.attempts, attempt];
+    const base = { ...current, attempts, lease_owner: null, lease_until: null, updated_at: new Date(now).toISOString() };
+    if (result.ok) {
+      return { ...base, status: 'sent', provider_message_id: result.providerMessageId, sent_at: attempt.at, last_error: null, next_attempt_at: null, token_sealed: null };
+    }
+    if (current.token_sealed === null) return { ...base, status: 'cancelled', last_error: result.error, next_attempt_at: null };
+    const failures = attempts.slice(current.retry_base).filter((a) => a.error !== null && a.interrupted !== true).length;
+    const delays = this.settings.retryDelaysMs;
+    if (!retryable || failures > delays.length) return { ...base, status: 'failed', last_error: result.error, next_attempt_at: null };
+    const wait = Math.max(delays[failures - 1]!, Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+    return { ...base, status: 'pending', last_error: result.error, next_attempt_at: new Date(now + wait).toISOString() };
+  }
+
+  // -- rendering -------------------------------------------------------------------------------
+
+  private sender(entry: OutboxEntry): Mailbox {
+    return { name: headerText(entry.data.from_name ?? this.settings.from.name), address: this.settings.from.address };
+  }
+
+  private compose(entry: OutboxEntry, rawToken: string): OutgoingMail {
+    const rendered = renderInvitationMail(entry.data, acceptLink(this.settings.publicUrl(), entry.data.invitation_id, rawToken));
+    return { id: entry.id, from: this.sender(entry), to: entry.to, subject: rendered.subject, html: rendered.html, text: rendered.text };
+  }
+
+  private view(entry: OutboxEntry): OutboxEntryView {
+    const { token_sealed, lease_owner: _owner, data, ...rest } = entry;
+    let accept_url: string | null = null;
+    if (entry.status === 'held' && token_sealed !== null) {
+      const raw = this.sealer.unseal(token_sealed, entry.id);
+      if (raw !== undefined) accept_url = acceptLink(this.settings.publicUrl(), data.invitation_id, raw);
+    }
+    return { ...rest, invitation_id: data.invitation_id, from: formatMailbox(this.sender(entry)), subject: invitationSubject(data), accept_url };
+  }
+
+  private async authorizeOn(actor: Actor, action: 'invitation.read' | 'invitation.revoke', organizationId: string): Promise<void> {
+    await this.permissions.authorize(actor, action, { type: 'organization', id: organizationId }, 'organization');
+  }
+}

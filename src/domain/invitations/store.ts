@@ -1,0 +1,82 @@
+import { Collection } from '../../storage/collection.js';
+import type { Storage, Sublevel } from '../../storage/db.js';
+import { indexSublevelName } from '../../storage/keyspace.js';
+import { compositeKey, lastPart, prefixRange } from '../../storage/keys.js';
+import type { Invitation, InvitationSend, InvitationStatus } from './types.js';
+
+const HOUR_MS = 3_600_000;
+
+/** Epoch milliseconds, zero-padded so that key order is time order. */
+function timeKey(ms: number): string {
+  return String(Math.max(0, Math.trunc(ms))).padStart(15, '0');
+}
+
+/**
+ * Invitations, their indexes, and the per-organization sliding-hour send log. Limit checks read
+ * keys only, bounded by the limit itself: never a scan of an organization's history.
+ */
+export class InvitationStore {
+  readonly invitations: Collection<Invitation>;
+  readonly sends: Collection<InvitationSend>;
+  private readonly orgPending: Sublevel;
+  private readonly expiry: Sublevel;
+
+  constructor(storage: Storage) {
+    const pending = (i: Invitation) => i.status === 'pending';
+    this.invitations = new Collection<Invitation>(storage, 'invitations', (i) => i.id, [
+      { name: 'organization', value: (i) => i.organization_id, sort: (i) => i.created_at },
+      { name: 'org_status', value: (i) => statusKey(i.organization_id, i.status), sort: (i) => i.created_at },
+      { name: 'org_pending', value: (i) => (pending(i) ? i.organization_id : undefined), sort: (i) => i.expires_at },
+      { name: 'pending_email', value: (i) => (pending(i) ? compositeKey(i.organization_id, i.email) : undefined), unique: true },
+      { name: 'expiry', value: (i) => (pending(i) ? 'pending' : undefined), sort: (i) => i.expires_at },
+    ]);
+    this.sends = new Collection<InvitationSend>(storage, 'invitation_sends', (s) => s.key);
+    this.orgPending = storage.sublevel(indexSublevelName('invitations', 'org_pending'));
+    this.expiry = storage.sublevel(indexSublevelName('invitations', 'expiry'));
+  }
+
+  async findPending(organizationId: string, email: string): Promise<Invitation | undefined> {
+    return this.invitations.findUnique('pending_email', compositeKey(organizationId, email));
+  }
+
+  /**
+   * Pending invitations of the organization that have not yet expired, counted up to `max`, and
+   * when the first of them expires (the latest a slot frees without anyone acting).
+   */
+  async countLivePending(organizationId: string, nowIso: string, max: number): Promise<{ count: number; firstExpiry: string | undefined }> {
+    const { lt } = prefixRange(organizationId);
+    const keys = await this.orgPending.keys({ gt: compositeKey(organizationId, nowIso) + '\x01', lt, limit: max }).all();
+    return { count: keys.length, firstExpiry: keys[0]?.split('\x00')[1] };
+  }
+
+  /** Send times (epoch ms) of the last hour, newest first, at most `max`. */
+  async recentSends(organizationId: string, now: number, max: number): Promise<number[]> {
+    const { lt } = prefixRange(organizationId);
+    const keys = await this.sends.records.keys({ gt: compositeKey(organizationId, timeKey(now - HOUR_MS)), lt, reverse: true, limit: max }).all();
+    return keys.map((k) => Number(k.split('\x00')[1]));
+  }
+
+  /** Log entries that have left the window (pruned in the next write's batch). */
+  async staleSendKeys(organizationId: string, now: number, limit: number): Promise<string[]> {
+    const { gt } = prefixRange(organizationId);
+    return this.sends.records.keys({ gt, lt: compositeKey(organizationId, timeKey(now - HOUR_MS)), limit }).all();
+  }
+
+  newSend(organizationId: string, invitationId: string, at: number, uniquePart: string): InvitationSend {
+    return { key: compositeKey(organizationId, timeKey(at), uniquePart), organization_id: organizationId, invitation_id: invitationId, at: new Date(at).toISOString() };
+  }
+
+  /** Pending invitations whose expiry has passed, soonest first. */
+  async overdueIds(nowIso: string, limit: number): Promise<string[]> {
+    const { gt } = prefixRange('pending');
+    const keys = await this.expiry.keys({ gt, lt: compositeKey('pending', nowIso) + '\x01', limit }).all();
+    return keys.map(lastPart);
+  }
+}
+
+/** Index values may not hold the key separator; organization ids are UUIDs, so ':' is safe. */
+export function statusKey(organizationId: string, status: InvitationStatus): string {
+  return `${organizationId}:${status}`;
+}
+
+export const SEND_WINDOW_MS = HOUR_MS;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { settingsBounds } from './types.js';
+
+// One schema validates the PUT body (HTTP and gRPC alike), types the service input and feeds OpenAPI.
+
+/** Control characters (C0, DEL, C1) and Unicode line/paragraph separators: never in a name shown in mail headers. */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+
+const displayText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `at most ${max} characters`)
+    .refine((v) => !CONTROL.test(v), 'must not contain control characters or line breaks');
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(settingsBounds.logoUrlMax, `at most ${settingsBounds.logoUrlMax} characters`)
+  .pipe(z.url({ protocol: /^https?$/, message: 'must be an http or https URL' }));
+
+const boundedInt = (max: number) => z.number('must be an integer').int('must be an integer').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
+
+/** PUT body: any subset of the fields; null clears a text field back to its default. */
+export const settingsPatchSchema = z
+  .object({
+    display_name: displayText(settingsBounds.displayNameMax).nullable().optional(),
+    logo_url: httpUrl.nullable().optional(),
+    email_from_name: displayText(settingsBounds.emailFromNameMax).nullable().optional(),
+    max_pending_invitations: boundedInt(settingsBounds.maxPendingInvitations).optional(),
+    max_invitations_per_hour: boundedInt(settingsBounds.maxInvitationsPerHour).optional(),
+  })
+  // Unknown keys fail by name (a typo is reported as its own field, beside every other failing one).
+  .catchall(z.unknown().refine(() => false, 'not a settings field'));
+
+export type SettingsPatch = z.output<typeof settingsPatchSchema>;
+
+export const settingsSchema = z.object({
+  organization_id: z.uuid(),
+  display_name: z.string(),
+  logo_url: z.string().nullable(),
+  email_from_name: z.string().nullable(),
+  max_pending_invitations: z.number().int(),
+  max_invitations_per_hour: z.number().int(),
+  updated_at: z.iso.datetime().nullable(),
+});

@@ -1,0 +1,68 @@
+import { notFound, validationFailed } from '../../errors.js';
+import type { Collection } from '../../storage/collection.js';
+import type { Storage } from '../../storage/db.js';
+import { nowIso } from '../../storage/keys.js';
+import { UnitOfWork } from '../../storage/unit-of-work.js';
+import { isOperator, type Actor } from '../identity/caller.js';
+import type { PermissionEngine } from '../identity/permissions.js';
+import type { IdentityStore } from '../identity/store.js';
+import { settingsPatchSchema } from './schemas.js';
+import { createSettingsStore } from './store.js';
+import { settingsDefaults, type OrganizationSettings, type StoredSettings } from './types.js';
+
+/** Spec 2.4: read (settings.read, member+) and partial update (settings.update, owner). */
+export class SettingsService {
+  private readonly store: Collection<StoredSettings>;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly identity: IdentityStore,
+    private readonly permissions: PermissionEngine,
+  ) {
+    this.store = createSettingsStore(storage);
+  }
+
+  async getSettings(actor: Actor, organizationId: string): Promise<OrganizationSettings> {
+    await this.permissions.authorize(actor, 'settings.read', { type: 'organization', id: organizationId }, 'organization');
+    return this.resolve(organizationId);
+  }
+
+  /** Validates `input` with the same schema as the HTTP body (422 naming every failing field). */
+  async updateSettings(actor: Actor, organizationId: string, input: unknown): Promise<OrganizationSettings> {
+    await this.permissions.authorize(actor, 'settings.update', { type: 'organization', id: organizationId }, 'organization');
+    const parsed = settingsPatchSchema.safeParse(input ?? {});
+    if (!parsed.success) {
+      const fields: Record<string, string> = {};
+      for (const issue of parsed.error.issues) fields[issue.path.length === 0 ? '(body)' : issue.path.join('.')] ??= issue.message;
+      throw validationFailed(fields);
+    }
+    const patch = parsed.data;
+    return this.storage.locks.run(`settings:${organizationId}`, async () => {
+      const current = await this.store.get(organizationId);
+      const next: StoredSettings = { ...current, organization_id: organizationId, updated_at: nowIso(), updated_by: isOperator(actor) ? null : actor.principalId };
+      for (const [key, value] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
+        if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+      }
+      const uow = new UnitOfWork(this.storage);
+      await uow.put(this.store, next);
+      await uow.commit();
+      return this.resolve(organizationId);
+    });
+  }
+
+  /** Effective settings for domain use (no permission check): stored values over defaults. */
+  async resolve(organizationId: string): Promise<OrganizationSettings> {
+    const org = await this.identity.organizations.get(organizationId);
+    if (org === undefined) throw notFound('organization');
+    const stored = await this.store.get(organizationId);
+    return {
+      organization_id: organizationId,
+      display_name: stored?.display_name ?? org.slug,
+      logo_url: stored?.logo_url ?? settingsDefaults.logo_url,
+      email_from_name: stored?.email_from_name ?? settingsDefaults.email_from_name,
+      max_pending_invitations: stored?.max_pending_invitations ?? settingsDefaults.max_pending_invitations,
+      max_invitations_per_hour: stored?.max_invitations_per_hour ?? settingsDefaults.max_invitations_per_hour,
+      updated_at: stored?.updated_at ?? null,
+    };
+  }
+}

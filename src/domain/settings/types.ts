@@ -1,0 +1,41 @@
+// Spec 2.4: organization settings. Only what an owner has set is stored; reads fill in defaults.
+
+export interface StoredSettings {
+  /** The organization id (one record per configured organization). */
+  organization_id: string;
+  display_name?: string | null;
+  logo_url?: string | null;
+  email_from_name?: string | null;
+  max_pending_invitations?: number;
+  max_invitations_per_hour?: number;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** Settings as read: every field resolved (stored value, else the default). */
+export interface OrganizationSettings {
+  organization_id: string;
+  display_name: string;
+  logo_url: string | null;
+  email_from_name: string | null;
+  max_pending_invitations: number;
+  max_invitations_per_hour: number;
+  /** null while the organization runs on defaults only. */
+  updated_at: string | null;
+}
+
+export const settingsDefaults = {
+  logo_url: null,
+  email_from_name: null,
+  max_pending_invitations: 100,
+  max_invitations_per_hour: 20,
+} as const;
+
+/** Bounds of the editable fields (validation and docs share them). */
+export const settingsBounds = {
+  displayNameMax: 200,
+  emailFromNameMax: 100,
+  logoUrlMax: 2048,
+  maxPendingInvitations: 10_000,
+  maxInvitationsPerHour: 1_000,
+} as const;

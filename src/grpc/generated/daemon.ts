@@ -1,0 +1,25 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { DaemonServiceClient as _switchyard_admin_v1_DaemonServiceClient, DaemonServiceDefinition as _switchyard_admin_v1_DaemonServiceDefinition } from './switchyard/admin/v1/DaemonService.js';
+import type { DaemonStatus as _switchyard_admin_v1_DaemonStatus, DaemonStatus__Output as _switchyard_admin_v1_DaemonStatus__Output } from './switchyard/admin/v1/DaemonStatus.js';
+import type { GetStatusRequest as _switchyard_admin_v1_GetStatusRequest, GetStatusRequest__Output as _switchyard_admin_v1_GetStatusRequest__Output } from './switchyard/admin/v1/GetStatusRequest.js';
+import type { LoopStatus as _switchyard_admin_v1_LoopStatus, LoopStatus__Output as _switchyard_admin_v1_LoopStatus__Output } from './switchyard/admin/v1/LoopStatus.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  switchyard: {
+    admin: {
+      v1: {
+        DaemonService: SubtypeConstructor<typeof grpc.Client, _switchyard_admin_v1_DaemonServiceClient> & { service: _switchyard_admin_v1_DaemonServiceDefinition }
+        DaemonStatus: MessageTypeDefinition<_switchyard_admin_v1_DaemonStatus, _switchyard_admin_v1_DaemonStatus__Output>
+        GetStatusRequest: MessageTypeDefinition<_switchyard_admin_v1_GetStatusRequest, _switchyard_admin_v1_GetStatusRequest__Output>
+        LoopStatus: MessageTypeDefinition<_switchyard_admin_v1_LoopStatus, _switchyard_admin_v1_LoopStatus__Output>
+      }
+    }
+  }
+}
+

@@ -1,0 +1,8 @@
+// Original file: switchyard/admin/v1/daemon.proto
+
+
+export interface GetStatusRequest {
+}
+
+export interface GetStatusRequest__Output {
+}

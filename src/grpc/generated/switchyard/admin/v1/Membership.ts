@@ -1,0 +1,24 @@
+// Original file: switchyard/admin/v1/members.proto
+
+
+export interface Membership {
+  'id'?: (string);
+  'organization_id'?: (string);
+  'team_id'?: (string);
+  'principal_id'?: (string);
+  'role'?: (string);
+  'created_at'?: (string);
+  'updated_at'?: (string);
+  '_team_id'?: "team_id";
+}
+
+export interface Membership__Output {
+  'id': (string);
+  'organization_id': (string);
+  'team_id'?: (string);
+  'principal_id': (string);
+  'role': (string);
+  'created_at': (string);
+  'updated_at': (string);
+  '_team_id'?: "team_id";
+}

@@ -1,0 +1,10 @@
+// Original file: switchyard/admin/v1/api_keys.proto
+
+
+export interface RevokeApiKeyRequest {
+  'id'?: (string);
+}
+
+export interface RevokeApiKeyRequest__Output {
+  'id': (string);
+}

@@ -1,0 +1,69 @@
+import { performance } from 'node:perf_hooks';
+import type { handleUnaryCall } from '@grpc/grpc-js';
+import { z } from 'zod';
+import { operator } from '../domain/identity/caller.js';
+import type { Identity } from '../domain/identity/index.js';
+import type { Organization } from '../domain/identity/types.js';
+import { isAppError, validationFailed } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { PageOptions } from '../storage/collection.js';
+import { toStatus } from './status.js';
+
+// What every RPC handler shares: the call adapter (errors -> status, one log line), request
+// validation with the domain's zod schemas, paging, and records -> messages.
+
+/** Adapts an async handler to grpc-js: its value answers the call, its error becomes the status. */
+export function unary<Req, Res>(log: Logger, handler: (request: Req) => Promise<Res>): handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    const started = performance.now();
+    const rpc = call.getPath();
+    handler(call.request).then(
+      (response) => {
+        log.info({ rpc, duration_ms: Math.round(performance.now() - started) }, 'rpc');
+        callback(null, response);
+      },
+      (err: unknown) => {
+        const status = toStatus(err);
+        if (isAppError(err)) log.info({ rpc, code: err.code, duration_ms: Math.round(performance.now() - started) }, 'rpc failed');
+        else log.error({ err, rpc }, 'rpc failed unexpectedly');
+        callback(status);
+      },
+    );
+  };
+}
+
+/** Validates a request (or part of one); failures are validation_failed naming every field. */
+export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) fields[issue.path.length === 0 ? '(request)' : issue.path.join('.')] ??= issue.message;
+  const [field, reason] = Object.entries(fields)[0]!;
+  throw validationFailed(fields, `invalid ${field}: ${reason}`);
+}
+
+const pageRequest = z.object({
+  limit: z.number().int().min(0, 'must be 0 (default) to 200').max(200, 'must be 0 (default) to 200'),
+  cursor: z.string().max(1024),
+});
+
+/** limit 0 and an empty cursor mean "not given", as proto3 cannot tell them from unset. */
+export function pageOptions(request: { limit: number; cursor: string }): PageOptions {
+  const { limit, cursor } = parseRequest(pageRequest, { limit: request.limit, cursor: request.cursor });
+  return { ...(limit === 0 ? {} : { limit }), ...(cursor === '' ? {} : { cursor }) };
+}
+
+const organizationRef = z.object({ organization: z.string().trim().min(1, 'required: an organization id or slug') });
+
+/** The organization a request names by id or slug (not_found when there is none). */
+export async function resolveOrganization(identity: Identity, ref: string): Promise<Organization> {
+  const { organization } = parseRequest(organizationRef, { organization: ref });
+  return identity.organizations.getOrganization(operator, organization);
+}
+
+type Message<T> = { [K in keyof T]: null extends T[K] ? Exclude<T[K], null> | undefined : T[K] };
+
+/** A record as a message: null fields are left unset (proto3 `optional`), the rest kept as is. */
+export function toMessage<T extends object>(record: T): Message<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)) as Message<T>;
+}

@@ -1,0 +1,164 @@
+import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { Server, ServerCredentials, type ServerInterceptor, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus } from 'grpc-health-check';
+import { requireBearerToken } from './interceptors.js';
+import { loadProtos } from './proto.js';
+import { adminServices } from './services/index.js';
+import type { AdminContext, AdminServiceModule, ServiceContext } from './services/context.js';
+import { socketAddress } from './socket-path.js';
+
+/** The gRPC admin API could not start; the message is the one line an operator sees. */
+export class GrpcStartError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GrpcStartError';
+  }
+}
+
+export interface RunningGrpcServer {
+  /** The Unix socket (mode 0600): its file mode is the authorization. */
+  readonly socketPath: string;
+  /** host:port of the token-guarded TCP listener (the bound port), or null when there is none. */
+  readonly tcpAddress: string | null;
+  /** Stops intake, lets calls in flight finish for at most `timeoutMs`, then cuts the rest. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+function bind(server: Server, address: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port)));
+  });
+}
+
+function shutdown(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, timeoutMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Whether something accepts connections on a Unix socket path. */
+function answers(connectPath: string, socketPath: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(connectPath);
+    socket.setTimeout(1000, () => {
+      socket.destroy();
+      resolve(true); // accepted into a full backlog, or hung: something holds it either way
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') resolve(false);
+      else reject(new GrpcStartError(`cannot check the admin socket ${socketPath}: ${err.code ?? err.message}`));
+    });
+  });
+}
+
+/** A socket file left by a crashed daemon is removed; a live one, or any other file, is left alone. */
+async function clearStaleSocket(socketPath: string, connectPath: string): Promise<void> {
+  let stats;
+  try {
+    stats = await lstat(socketPath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (!stats.isSocket()) throw new GrpcStartError(`${socketPath} exists and is not a socket: remove it or choose another --grpc-socket`);
+  if (await answers(connectPath, socketPath)) throw new GrpcStartError(`another daemon is listening on ${socketPath}`);
+  await rm(socketPath, { force: true });
+}
+
+function serviceDefinition(definitions: ReturnType<typeof loadProtos>, module: AdminServiceModule): ServiceDefinition {
+  const definition = definitions[module.serviceName];
+  if (definition === undefined || 'format' in definition) throw new TypeError(`${module.protoFile} defines no service ${module.serviceName}`);
+  return definition as ServiceDefinition;
+}
+
+/**
+ * The admin API: the services of services/index.ts plus grpc.health.v1.Health and server
+ * reflection, on a Unix socket (no token: the file mode decides who may connect) and, when
+ * configured, on TCP where every call needs `authorization: Bearer <SERVICE_ADMIN_TOKEN>`.
+ */
+export async function startGrpcServer(context: AdminContext, modules: readonly AdminServiceModule[] = adminServices): Promise<RunningGrpcServer> {
+  const { config, log } = context;
+  const definitions = loadProtos(modules.map((m) => m.protoFile));
+  const listeners = { socketPath: config.grpcSocket, tcpAddress: null as string | null };
+  const serviceContext: ServiceContext = { ...context, listeners: () => ({ ...listeners }) };
+  const implementations: Array<[ServiceDefinition, UntypedServiceImplementation]> = modules.map((m) => [serviceDefinition(definitions, m), m.implement(serviceContext)]);
+
+  const healthNames = ['', ...modules.map((m) => m.serviceName)];
+  const health = new HealthImplementation(Object.fromEntries(healthNames.map((name) => [name, 'SERVING' as ServingStatus])));
+  // Reflection describes the health service too, so `grpcurl describe` works for everything served.
+  const healthInclude = path.resolve(path.dirname(healthProtoPath), '..', '..');
+  const reflection = new ReflectionService(loadProtos([...modules.map((m) => m.protoFile), path.relative(healthInclude, healthProtoPath)], [healthInclude]));
+
+  const build = (interceptors: ServerInterceptor[]): Server => {
+    const server = new Server({ interceptors });
+    for (const [definition, implementation] of implementations) server.addService(definition, implementation);
+    health.addToServer(server);
+    reflection.addToServer(server);
+    return server;
+  };
+
+  const socketPath = config.grpcSocket;
+  await mkdir(path.dirname(socketPath), { recursive: true, mode: 0o700 });
+  const address = socketAddress(socketPath);
+  const servers: Server[] = [];
+  let socketBound = false;
+  try {
+    await clearStaleSocket(socketPath, address.path);
+    const unixServer = build([]);
+    servers.push(unixServer);
+    try {
+      await bind(unixServer, `unix:${address.path}`);
+    } catch (err) {
+      throw new GrpcStartError(`cannot listen on the admin socket ${socketPath}: ${(err as Error).message}`, { cause: err });
+    }
+    socketBound = true;
+    await chmod(socketPath, 0o600);
+
+    if (config.grpcAddr !== undefined) {
+      // config refuses a TCP listener without a token; this guards against a caller that skips config.
+      if (config.adminToken === undefined) throw new GrpcStartError('a TCP gRPC listener needs SERVICE_ADMIN_TOKEN');
+      const tcpServer = build([requireBearerToken(config.adminToken)]);
+      servers.push(tcpServer);
+      let port: number;
+      try {
+        port = await bind(tcpServer, config.grpcAddr);
+      } catch (err) {
+        throw new GrpcStartError(`cannot listen on ${config.grpcAddr} (gRPC): ${(err as Error).message}`, { cause: err });
+      }
+      listeners.tcpAddress = `${config.grpcAddr.slice(0, config.grpcAddr.lastIndexOf(':'))}:${port}`;
+    }
+  } catch (err) {
+    for (const server of servers) server.forceShutdown();
+    address.release();
+    if (socketBound) await rm(socketPath, { force: true });
+    throw err;
+  }
+  log.info({ socket: socketPath, tcp: listeners.tcpAddress }, 'gRPC admin API listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    socketPath,
+    tcpAddress: listeners.tcpAddress,
+    close: (timeoutMs) =>
+      (closing ??= (async () => {
+        for (const name of healthNames) health.setStatus(name, 'NOT_SERVING');
+        await Promise.all(servers.map((server) => shutdown(server, timeoutMs)));
+        address.release();
+        await rm(socketPath, { force: true });
+      })()),
+  };
+}

@@ -1,0 +1,35 @@
+import type { UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { Config } from '../../config/schema.js';
+import type { Identity } from '../../domain/identity/index.js';
+import type { Logger } from '../../log.js';
+import type { LoopSet } from '../../loops/loop.js';
+
+/** What the daemon hands the admin API: its services and facts about itself. */
+export interface AdminContext {
+  config: Config;
+  log: Logger;
+  version: string;
+  startedAt: Date;
+  /** Base URL of the /v1 HTTP listener. */
+  httpUrl: string;
+  state: () => string;
+  identity: Identity;
+  loops: LoopSet;
+}
+
+export interface ServiceContext extends AdminContext {
+  /** Where the gRPC server listens; the TCP address carries the bound port. */
+  listeners: () => { socketPath: string; tcpAddress: string | null };
+}
+
+/**
+ * One gRPC service of the admin API. An area adds its nouns with a proto file and one module
+ * exporting this, listed in services/index.ts; the server and the CLI client load what is listed.
+ */
+export interface AdminServiceModule {
+  /** Relative to proto/, e.g. switchyard/admin/v1/teams.proto. */
+  protoFile: string;
+  /** Fully qualified, e.g. switchyard.admin.v1.TeamService. */
+  serviceName: string;
+  implement: (ctx: ServiceContext) => UntypedServiceImplementation;
+}

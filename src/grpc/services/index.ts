@@ -1,0 +1,10 @@
+import { apiKeyService } from './api-keys.js';
+import type { AdminServiceModule } from './context.js';
+import { daemonService } from './daemon.js';
+import { grantService } from './grants.js';
+import { memberService } from './members.js';
+import { organizationService } from './organizations.js';
+import { teamService } from './teams.js';
+
+/** Every service of the admin API. A new area appends its module here (and its proto file). */
+export const adminServices: readonly AdminServiceModule[] = [daemonService, organizationService, memberService, teamService, grantService, apiKeyService];

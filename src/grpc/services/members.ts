@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { operator } from '../../domain/identity/caller.js';
+import { addMemberBody, updateMemberBody } from '../../domain/identity/schemas.js';
+import type { MemberServiceHandlers } from '../generated/switchyard/admin/v1/MemberService.js';
+import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
+import type { AdminServiceModule, ServiceContext } from './context.js';
+
+const membershipRef = z.object({ membership_id: z.uuid('must be a UUID') });
+const teamFilter = z.object({ team_id: z.uuid('must be a UUID').optional() });
+
+function implement({ identity, log }: ServiceContext): MemberServiceHandlers {
+  const orgs = identity.organizations;
+  return {
+    AddMember: unary(log, async (req) => {
+      const org = await resolveOrganization(identity, req.organization);
+      const input = parseRequest(addMemberBody, { principal_id: req.principal_id, email: req.email, role: req.role, team_id: req.team_id });
+      return toMessage(await orgs.addMember(operator, org.id, input));
+    }),
+    ListMembers: unary(log, async (req) => {
+      const org = await resolveOrganization(identity, req.organization);
+      const { team_id } = parseRequest(teamFilter, { team_id: req.team_id });
+      const page = await orgs.listMembers(operator, org.id, { ...pageOptions(req), team_id });
+      return { memberships: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
+    }),
+    UpdateMemberRole: unary(log, async (req) => {
+      const org = await resolveOrganization(identity, req.organization);
+      const { membership_id, role } = parseRequest(membershipRef.extend(updateMemberBody.shape), req);
+      return toMessage(await orgs.updateMember(operator, org.id, membership_id, role));
+    }),
+    RemoveMember: unary(log, async (req) => {
+      const org = await resolveOrganization(identity, req.organization);
+      const { membership_id } = parseRequest(membershipRef, req);
+      return toMessage(await orgs.removeMember(operator, org.id, membership_id));
+    }),
+  };
+}
+
+export const memberService: AdminServiceModule = {
+  protoFile: 'switchyard/admin/v1/members.proto',
+  serviceName: 'switchyard.admin.v1.MemberService',
+  implement,
+};

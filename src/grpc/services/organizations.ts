@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { operator } from '../../domain/identity/caller.js';
+import { createOrganizationBody } from '../../domain/identity/schemas.js';
+import type { OrganizationServiceHandlers } from '../generated/switchyard/admin/v1/OrganizationService.js';
+import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
+import type { AdminServiceModule, ServiceContext } from './context.js';
+
+const createRequest = createOrganizationBody.extend({
+  owner_principal_id: z.uuid('must be a UUID').optional(),
+  owner_email: z.email('must be an email address').max(320).optional(),
+});
+
+function implement({ identity, log }: ServiceContext): OrganizationServiceHandlers {
+  const orgs = identity.organizations;
+  return {
+    CreateOrganization: unary(log, async (req) => {
+      const { organization, owner } = await orgs.createOrganization(operator, parseRequest(createRequest, req));
+      return { organization: toMessage(organization), owner: toMessage(owner) };
+    }),
+    ListOrganizations: unary(log, async (req) => {
+      const page = await orgs.listOrganizations(operator, pageOptions(req));
+      return { organizations: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
+    }),
+    GetOrganization: unary(log, async (req) => toMessage(await resolveOrganization(identity, req.organization))),
+  };
+}
+
+export const organizationService: AdminServiceModule = {
+  protoFile: 'switchyard/admin/v1/organizations.proto',
+  serviceName: 'switchyard.admin.v1.OrganizationService',
+  implement,
+};

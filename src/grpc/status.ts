@@ -1,0 +1,19 @@
+import { Metadata, status, type StatusObject } from '@grpc/grpc-js';
+import { describeError, isAppError } from '../errors.js';
+
+// An error travels as a gRPC status: the code from errors.ts's table, and the same error code text
+// as HTTP, twice: at the head of the details text ("conflict: ...", what grpcurl prints) and in
+// trailing metadata for programs. Details of the error (e.g. validation fields) ride as JSON.
+
+export const ERROR_CODE_KEY = 'error-code';
+export const ERROR_DETAILS_KEY = 'error-details';
+
+/** The status a failed call ends with; anything but an AppError is INTERNAL with no detail. */
+export function toStatus(err: unknown): StatusObject {
+  const described = describeError(err);
+  const metadata = new Metadata();
+  metadata.set(ERROR_CODE_KEY, described.code);
+  if (described.details !== undefined) metadata.set(ERROR_DETAILS_KEY, JSON.stringify(described.details));
+  const code = isAppError(err) ? err.grpcStatus : status.INTERNAL;
+  return { code, details: `${described.code}: ${described.message}`, metadata };
+}

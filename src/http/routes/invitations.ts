@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { Caller } from '../../domain/identity/caller.js';
+import { acceptResultSchema, createInvitationBody, invitationSchema, invitationStatusSchema } from '../../domain/invitations/schemas.js';
+import type { InvitationService } from '../../domain/invitations/service.js';
+import { acceptFailures, type AcceptFailure } from '../../domain/invitations/types.js';
+import { isAppError } from '../../errors.js';
+import { defineRoute, pageQuery, Reply, uuidParam } from '../route.js';
+
+const idParams = z.object({ id: uuidParam });
+
+function caller(c: Caller | null): Caller {
+  return c!;
+}
+
+/** `{url}?status=...`, keeping any query the configured URL already has. */
+export function acceptRedirect(base: string, params: Record<string, string>): string {
+  const url = new URL(base);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+function isAcceptFailure(code: string): code is AcceptFailure {
+  return (acceptFailures as readonly string[]).includes(code);
+}
+
+export function invitationRoutes(invitations: InvitationService, options: { redirectUrl?: string | undefined }) {
+  const { redirectUrl } = options;
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/invitations',
+      summary: 'Invite an email address to an organization (admin or an ACL grant); mails the accept link',
+      tag: 'invitations',
+      body: createInvitationBody,
+      response: invitationSchema,
+      status: 201,
+      handler: async (ctx) => invitations.createInvitation(caller(ctx.caller), ctx.body),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/invitations',
+      summary: "An organization's invitations, oldest first (admin)",
+      tag: 'invitations',
+      query: pageQuery.extend({ organization_id: uuidParam, status: invitationStatusSchema.optional() }),
+      response: z.array(invitationSchema),
+      handler: async (ctx) => {
+        const { organization_id, ...page } = ctx.query;
+        return Reply.page(await invitations.listInvitations(caller(ctx.caller), organization_id, page));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/invitations/:id',
+      summary: 'One invitation',
+      tag: 'invitations',
+      params: idParams,
+      response: invitationSchema,
+      handler: async (ctx) => invitations.getInvitation(caller(ctx.caller), ctx.params.id),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/invitations/:id/revoke',
+      summary: 'Revoke a pending invitation (409 invalid_state otherwise)',
+      tag: 'invitations',
+      params: idParams,
+      response: invitationSchema,
+      handler: async (ctx) => invitations.revokeInvitation(caller(ctx.caller), ctx.params.id),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/invitations/:id/resend',
+      summary: 'Mail a pending invitation again with a new token (the old link stops working)',
+      tag: 'invitations',
+      params: idParams,
+      response: invitationSchema,
+      handler: async (ctx) => invitations.resendInvitation(caller(ctx.caller), ctx.params.id),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/invitations/:id/accept',
+      summary:
+        'Accept by link (public). JSON, or a 303 to SERVICE_INVITE_REDIRECT_URL with status=accepted or status=error&reason=invalid_token|already_accepted|expired|revoked',
+      tag: 'invitations',
+      auth: 'public',
+      // Any id and token reach the service: a malformed one is invalid_token, like a wrong one.
+      params: z.object({ id: z.string() }),
+      query: z.object({ token: z.union([z.string(), z.array(z.string())]).optional() }),
+      response: acceptResultSchema,
+      handler: async (ctx) => {
+        const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
+        try {
+          const result = await invitations.acceptInvitation(ctx.caller, ctx.params.id, token);
+          if (redirectUrl === undefined) return result;
+          return Reply.redirect(acceptRedirect(redirectUrl, { status: 'accepted', org_id: result.organization_id, invitation_id: result.invitation_id }));
+        } catch (err) {
+          if (redirectUrl !== undefined && isAppError(err) && isAcceptFailure(err.code)) {
+            return Reply.redirect(acceptRedirect(redirectUrl, { status: 'error', reason: err.code }));
+          }
+          throw err;
+        }
+      },
+    }),
+  ];
+}

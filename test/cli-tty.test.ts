@@ -1,0 +1,93 @@
+// The interactive face of the CLI, in a real pseudo-terminal: tmux runs the command, capture-pane
+// reads the screen. Each test has its own tmux server (-L), killed at teardown.
+import { execFile, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import t, { type Test } from 'tap';
+import { binPath, spawnDaemon, spawnSwitchyard, waitFor } from './helpers.js';
+
+const run = promisify(execFile);
+const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
+const skip = hasTmux ? false : 'tmux is not installed (apt-get install tmux): the terminal tests need a real pseudo-terminal';
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+interface Screen {
+  text: string;
+  /** With the escape sequences of colours and attributes. */
+  styled: string;
+  exitStatus: number;
+}
+
+/** Runs `switchyard <args>` in a fresh 160x40 terminal and returns the screen once it has exited. */
+async function inTerminal(t: Test, args: string[], env: Record<string, string> = {}): Promise<Screen> {
+  const server = `switchyard-${randomUUID().slice(0, 8)}`;
+  // A short private directory for the server's socket (-L names it) and its config; removed at teardown.
+  const dir = mkdtempSync(path.join(tmpdir(), 'switchyard-tmux-'));
+  const conf = path.join(dir, 'tmux.conf');
+  writeFileSync(conf, 'set -g remain-on-exit on\n');
+  // The terminal's environment: a real TERM, and none of the runner's CI / colour settings.
+  const { CI: _ci, NO_COLOR: _nc, FORCE_COLOR: _fc, TMUX: _tmux, ...base } = process.env;
+  const tmuxEnv = { ...base, TMUX_TMPDIR: dir, TERM: 'xterm-256color', SERVICE_GRPC_SOCKET: '', SERVICE_DATA_DIR: '', ...env };
+  const tmux = (...argv: string[]) => run('tmux', ['-L', server, ...argv], { env: tmuxEnv });
+  // The exit status goes to a file: tmux's own #{pane_dead_status} is not always filled in.
+  const statusFile = path.join(dir, 'status');
+  const command = `${[process.execPath, binPath, ...args].map(quote).join(' ')}; echo $? > ${quote(`${statusFile}.tmp`)}; mv ${quote(`${statusFile}.tmp`)} ${quote(statusFile)}`;
+  t.teardown(async () => {
+    await tmux('kill-server').catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await tmux('-f', conf, 'new-session', '-d', '-s', 'cli', '-x', '160', '-y', '40', command);
+  await waitFor(async () => existsSync(statusFile) && (await tmux('display-message', '-p', '-t', 'cli', '#{pane_dead}')).stdout.trim() === '1', {
+    timeoutMs: 15_000,
+    intervalMs: 50,
+    what: 'the command to exit in tmux',
+  });
+  const exitStatus = Number(readFileSync(statusFile, 'utf8'));
+  // From the start of the history: tmux's "Pane is dead" line can scroll the first line off screen.
+  const text = (await tmux('capture-pane', '-p', '-S', '-', '-t', 'cli')).stdout;
+  const styled = (await tmux('capture-pane', '-p', '-e', '-S', '-', '-t', 'cli')).stdout;
+  return { text, styled, exitStatus };
+}
+
+// Called once per test: t.testdir() makes the directory anew each time it is called.
+async function daemonWithOrg(t: Test): Promise<string> {
+  const dataDir = t.testdir();
+  const socket = path.join(dataDir, 'admin.sock');
+  await spawnDaemon(t, ['--grpc-socket', socket], { SERVICE_DATA_DIR: dataDir });
+  const created = spawnSwitchyard(t, ['--socket', socket, 'org', 'create', 'acme-tty', '--display-name', 'Acme TTY', '--json']);
+  if ((await created.exited) !== 0) throw new Error(created.stderr());
+  return socket;
+}
+
+const ESCAPE = /\x1b\[[0-9;]*m/;
+
+t.test('org list in a terminal: a table with the slug, in colour', { skip }, async (t) => {
+  const socket = await daemonWithOrg(t);
+  const screen = await inTerminal(t, ['--socket', socket, 'org', 'list']);
+  t.equal(screen.exitStatus, 0, 'exit 0');
+  t.match(screen.text, /^ID\s+SLUG\s+DISPLAY NAME\s+CREATED\s*$/m, 'the header row');
+  t.match(screen.text, /^[0-9a-f-]{36}\s+acme-tty\s+Acme TTY\s+\d{4}-\d\d-\d\dT[\d:]+Z\s*$/m, 'the org, columns aligned');
+  t.notMatch(screen.text, /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/, 'the spinner is gone');
+  t.match(screen.styled, ESCAPE, 'ink coloured the output');
+});
+
+t.test('NO_COLOR in a terminal: plain text', { skip }, async (t) => {
+  const socket = await daemonWithOrg(t);
+  const screen = await inTerminal(t, ['--socket', socket, 'org', 'list'], { NO_COLOR: '1' });
+  t.equal(screen.exitStatus, 0);
+  t.match(screen.text, /^[0-9a-f-]{36}\s+acme-tty\s+Acme TTY\s/m);
+  t.notMatch(screen.styled, ESCAPE, 'no colour at all');
+});
+
+t.test('an error in a terminal: one red line, exit 1', { skip }, async (t) => {
+  const socket = path.join(t.testdir(), 'admin.sock');
+  const screen = await inTerminal(t, ['--socket', socket, 'status']);
+  t.equal(screen.exitStatus, 1);
+  const lines = screen.text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('Pane is dead'));
+  t.same(lines, [`✖ no daemon at ${socket}: start it with \`switchyard serve\``]);
+  t.match(screen.styled, /\x1b\[[0-9;]*31m/, 'in red');
+});
