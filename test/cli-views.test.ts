@@ -6,6 +6,11 @@ import { waitFor } from './helpers.js';
 
 // chalk decides its colour level when it loads; the test's stdout is a pipe, so force colour first.
 process.env.FORCE_COLOR = '1';
+// ink decides when it loads whether it runs in CI (CI or CONTINUOUS_INTEGRATION set), and there it
+// draws only the final frame. These tests check what a person at a terminal sees, a spinner that
+// turns, so ink loads as it would in a terminal, also when the suite itself runs in CI.
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;
 const { createElement: h } = await import('react');
 const { Text } = await import('ink');
 const { render } = await import('ink-testing-library');

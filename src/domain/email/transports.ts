@@ -1,5 +1,4 @@
-import { createTransport, type Transporter } from 'nodemailer';
-import { request } from 'undici';
+import type { Transporter } from 'nodemailer';
 import { formatMailbox } from './address.js';
 import type { EmailTransport, OutgoingMail, SendResult } from './types.js';
 
@@ -43,6 +42,8 @@ export class HttpEmailTransport implements EmailTransport {
   async send(mail: OutgoingMail): Promise<SendResult> {
     const body = JSON.stringify({ from: formatMailbox(mail.from), to: [mail.to], subject: mail.subject, html: mail.html, text: mail.text });
     try {
+      // Loaded on first send: a daemon that holds mail (or uses SMTP) never pays undici's memory.
+      const { request } = await import('undici');
       const res = await request(this.endpoint, {
         method: 'POST',
         headers: {
@@ -100,22 +101,29 @@ export interface SmtpTransportOptions {
 /** SMTP via nodemailer (MIME, STARTTLS, auth). One connection per mail: invitations are rare. */
 export class SmtpEmailTransport implements EmailTransport {
   readonly name = 'smtp';
-  private readonly transporter: Transporter;
+  private transporter: Transporter | undefined;
 
-  constructor(options: SmtpTransportOptions) {
+  constructor(private readonly options: SmtpTransportOptions) {}
+
+  /** nodemailer is loaded on first send, so daemons that do not use SMTP never load it. */
+  private async connect(): Promise<Transporter> {
+    if (this.transporter !== undefined) return this.transporter;
+    const { createTransport } = await import('nodemailer');
     // nodemailer parses `url` (smtp:// or smtps://, credentials included) into host, port and auth.
     this.transporter = createTransport({
-      url: options.url,
-      connectionTimeout: options.timeoutMs,
-      greetingTimeout: options.timeoutMs,
-      socketTimeout: options.timeoutMs,
+      url: this.options.url,
+      connectionTimeout: this.options.timeoutMs,
+      greetingTimeout: this.options.timeoutMs,
+      socketTimeout: this.options.timeoutMs,
     } as Parameters<typeof createTransport>[0]);
+    return this.transporter;
   }
 
   async send(mail: OutgoingMail): Promise<SendResult> {
     const domain = mail.from.address.slice(mail.from.address.lastIndexOf('@') + 1);
     try {
-      const info = (await this.transporter.sendMail({
+      const transporter = await this.connect();
+      const info = (await transporter.sendMail({
         // nodemailer encodes the name (RFC 2047) and quotes it; headerText already removed CR/LF.
         from: { name: mail.from.name, address: mail.from.address },
         to: mail.to,
@@ -134,7 +142,7 @@ export class SmtpEmailTransport implements EmailTransport {
   }
 
   async close(): Promise<void> {
-    this.transporter.close();
+    this.transporter?.close();
   }
 }
 
