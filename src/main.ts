@@ -79,7 +79,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     ];
     const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version });
     http = await listenHttp(app, config.httpAddr);
-    grpc = await startGrpcServer({ config, log: log.child({ module: 'grpc' }), version, startedAt, httpUrl: http.url, state: () => state, identity, loops });
+    const { invitations, settings, outbox } = invitationArea;
+    grpc = await startGrpcServer({ config, log: log.child({ module: 'grpc' }), version, startedAt, httpUrl: http.url, state: () => state, identity, invitations, settings, outbox, loops });
     if (config.dev) await bootstrapDev({ storage, identity, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
     loops.startAll();
     state = 'running';
@@ -92,8 +93,12 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       (stopping ??= (async () => {
         state = 'stopping';
         log.info('shutting down');
+        // Intake and loops wind down together under one deadline; a tick that hangs past it is
+        // abandoned (logged), so shutdown is always bounded.
+        const loopsStopped = loops.stopAll().then(() => true);
         await Promise.all([running.close(config.shutdownTimeoutMs), admin.close(config.shutdownTimeoutMs)]);
-        await loops.stopAll();
+        const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
+        if (!(await Promise.race([loopsStopped, deadline]))) log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
         await storage.close();
         state = 'stopped';
         log.info('stopped');

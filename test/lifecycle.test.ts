@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import t from 'tap';
+import { FakeEmailProvider } from './fakes/email-provider.js';
 import { repoRoot, spawnDaemon, spawnSwitchyard, waitFor, type ChildRun } from './helpers.js';
 
 const pkgVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -272,4 +273,32 @@ t.test('a busy port exits 1 with one line', async (t) => {
 
   const health = await fetch(`${first.url}/healthz`);
   t.equal(health.status, 200, 'the first daemon is unaffected');
+});
+
+t.test('SIGTERM while a loop tick hangs (an email send): shutdown is still bounded, exit 0', async (t) => {
+  const provider = await FakeEmailProvider.start();
+  t.teardown(() => provider.close());
+  provider.setDefault({ kind: 'hang' });
+  const daemon = await spawnDaemon(t, [], {
+    SERVICE_DATA_DIR: t.testdir(),
+    SERVICE_SHUTDOWN_TIMEOUT_MS: '300',
+    EMAIL_PROVIDER_API_KEY: provider.apiKey,
+    EMAIL_PROVIDER_BASE_URL: provider.url,
+    SERVICE_OUTBOX_POLL_MS: '50',
+  });
+  const owner = randomUUID();
+  const headers = { 'x-principal-id': owner, 'content-type': 'application/json' };
+  const org = await fetch(`${daemon.url}/v1/organizations`, { method: 'POST', headers, body: JSON.stringify({ slug: 'hang' }) });
+  const orgId = ((await org.json()) as { data: { id: string } }).data.id;
+  const invite = await fetch(`${daemon.url}/v1/invitations`, { method: 'POST', headers, body: JSON.stringify({ organization_id: orgId, email: 'a@example.com', role: 'member' }) });
+  t.equal(invite.status, 201);
+  // The send (whose own timeout is 10 s) is now in flight inside the outbox loop's tick.
+  await waitFor(() => provider.requests.length > 0, { timeoutMs: 5000, what: 'the outbox to start sending' });
+
+  const sent = performance.now();
+  daemon.child.kill('SIGTERM');
+  t.equal(await daemon.exited, 0, 'exit code 0');
+  const elapsed = performance.now() - sent;
+  t.ok(elapsed < 3000, `exited ${Math.round(elapsed)} ms after SIGTERM, long before the 10 s send timeout`);
+  t.match(daemon.output(), /did not finish in time/, 'the abandoned tick is logged');
 });

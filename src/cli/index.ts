@@ -3,9 +3,11 @@ import { Command, CommanderError } from 'commander';
 import { version } from '../version.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerGrant } from './commands/grant.js';
+import { registerInvite } from './commands/invite.js';
 import { registerKey } from './commands/key.js';
 import { registerMember } from './commands/member.js';
 import { registerOrg } from './commands/org.js';
+import { registerOutbox } from './commands/outbox.js';
 import { registerServe } from './commands/serve.js';
 import { registerStatus } from './commands/status.js';
 import { registerTeam } from './commands/team.js';
@@ -15,7 +17,7 @@ import { writeJsonError } from './output.js';
 // The commander root: global flags, then one file per noun in commands/. `serve` runs the daemon;
 // every other command is a client of its gRPC admin API.
 
-const commands = [registerServe, registerStatus, registerOrg, registerMember, registerTeam, registerGrant, registerKey, registerCompletion];
+const commands = [registerServe, registerStatus, registerOrg, registerMember, registerTeam, registerGrant, registerKey, registerInvite, registerOutbox, registerCompletion];
 
 /** Where the daemon's admin socket is when --socket is not given. */
 export function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {

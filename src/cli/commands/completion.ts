@@ -21,13 +21,19 @@ export function bashCompletion(program: Command): string {
   // Global flags are offered everywhere; --version only where it means something, at the root.
   const globals = program.options.map(longFlag).filter((flag) => flag !== '--version');
   const valueFlags = new Set<string>();
-  const choices = new Map<string, string[]>();
+  const choiceCases: string[] = [];
   const branches: string[] = [];
   walk(program, [], (path, command) => {
+    const key = path.join(' ');
+    const leaf = command.commands.length === 0 && path.length > 0;
     for (const option of command.options) {
       if (!takesValue(option)) continue;
-      valueFlags.add(longFlag(option));
-      if (option.argChoices !== undefined) choices.set(longFlag(option), option.argChoices);
+      const flag = longFlag(option);
+      valueFlags.add(flag);
+      // Per command: the same flag may offer different choices elsewhere (`--status` of invite and outbox).
+      if (option.argChoices === undefined) continue;
+      const pattern = leaf ? `"${key}|${flag}"|"${key} "*"|${flag}"` : `"${key}|${flag}"`;
+      choiceCases.push(`    ${pattern}) COMPREPLY=( $(compgen -W "${quote(option.argChoices)}" -- "$cur") ); return ;;`);
     }
     const words = [
       ...command.commands.map((c) => c.name()),
@@ -35,12 +41,10 @@ export function bashCompletion(program: Command): string {
       ...(path.length === 0 ? ['--version'] : command.options.map(longFlag)),
       '--help',
     ];
-    const key = path.join(' ');
-    const pattern = command.commands.length > 0 || path.length === 0 ? `"${key}"` : `"${key}"|"${key} "*`;
+    const pattern = leaf ? `"${key}"|"${key} "*` : `"${key}"`;
     branches.push(`    ${pattern}) words="${quote(words)}" ;;`);
   });
   // Groups match their exact path; leaves also match with their positional arguments typed after them.
-  const choiceCases = [...choices].map(([flag, list]) => `    ${flag}) COMPREPLY=( $(compgen -W "${quote(list)}" -- "$cur") ); return ;;`);
   return `# bash completion for switchyard. Load it with:  source <(switchyard completion bash)
 _switchyard() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
@@ -54,8 +58,10 @@ _switchyard() {
       *) path="\${path:+$path }$word" ;;
     esac
   done
-  case "$prev" in
+  case "$path|$prev" in
 ${choiceCases.join('\n')}
+  esac
+  case "$prev" in
     --socket|--config|--data-dir|--grpc-socket) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     ${[...valueFlags].join('|')}) COMPREPLY=(); return ;;
   esac

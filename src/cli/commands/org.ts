@@ -4,6 +4,7 @@ import type { OrganizationServiceDefinition } from '../../grpc/generated/switchy
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { roleCell, shortTime } from '../format.js';
 import { execute, type RecordView, type TableView } from '../output.js';
+import { registerOrgSettings } from './org-settings.js';
 
 type Organization = Plain<Organization__Output>;
 
@@ -82,4 +83,6 @@ export function registerOrg(program: Command): void {
         view: (o) => [organizationRecord(o)],
       }),
     );
+
+  registerOrgSettings(org);
 }

@@ -1,6 +1,9 @@
 import type { UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { Config } from '../../config/schema.js';
+import type { OutboxService } from '../../domain/email/outbox.js';
 import type { Identity } from '../../domain/identity/index.js';
+import type { InvitationService } from '../../domain/invitations/service.js';
+import type { SettingsService } from '../../domain/settings/service.js';
 import type { Logger } from '../../log.js';
 import type { LoopSet } from '../../loops/loop.js';
 
@@ -14,6 +17,9 @@ export interface AdminContext {
   httpUrl: string;
   state: () => string;
   identity: Identity;
+  invitations: InvitationService;
+  settings: SettingsService;
+  outbox: OutboxService;
   loops: LoopSet;
 }
 

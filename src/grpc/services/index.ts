@@ -2,9 +2,22 @@ import { apiKeyService } from './api-keys.js';
 import type { AdminServiceModule } from './context.js';
 import { daemonService } from './daemon.js';
 import { grantService } from './grants.js';
+import { invitationService } from './invitations.js';
 import { memberService } from './members.js';
 import { organizationService } from './organizations.js';
+import { outboxService } from './outbox.js';
+import { settingsService } from './settings.js';
 import { teamService } from './teams.js';
 
 /** Every service of the admin API. A new area appends its module here (and its proto file). */
-export const adminServices: readonly AdminServiceModule[] = [daemonService, organizationService, memberService, teamService, grantService, apiKeyService];
+export const adminServices: readonly AdminServiceModule[] = [
+  daemonService,
+  organizationService,
+  memberService,
+  teamService,
+  grantService,
+  apiKeyService,
+  invitationService,
+  settingsService,
+  outboxService,
+];

@@ -1,0 +1,28 @@
+// Original file: switchyard/admin/v1/settings.proto
+
+
+export interface OrganizationSettings {
+  'organization_id'?: (string);
+  'display_name'?: (string);
+  'logo_url'?: (string);
+  'email_from_name'?: (string);
+  'max_pending_invitations'?: (number);
+  'max_invitations_per_hour'?: (number);
+  'updated_at'?: (string);
+  '_logo_url'?: "logo_url";
+  '_email_from_name'?: "email_from_name";
+  '_updated_at'?: "updated_at";
+}
+
+export interface OrganizationSettings__Output {
+  'organization_id': (string);
+  'display_name': (string);
+  'logo_url'?: (string);
+  'email_from_name'?: (string);
+  'max_pending_invitations': (number);
+  'max_invitations_per_hour': (number);
+  'updated_at'?: (string);
+  '_logo_url'?: "logo_url";
+  '_email_from_name'?: "email_from_name";
+  '_updated_at'?: "updated_at";
+}

@@ -1,0 +1,10 @@
+// Original file: switchyard/admin/v1/invitations.proto
+
+
+export interface ResendInvitationRequest {
+  'id'?: (string);
+}
+
+export interface ResendInvitationRequest__Output {
+  'id': (string);
+}
