@@ -152,7 +152,7 @@ async function measureIdle(): Promise<IdleFigures | undefined> {
   progress('idle RSS: starting `switchyard serve` as a child');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-rss-'));
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [binPath, 'serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', binPath, 'serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0'], {
     env: { PATH: process.env.PATH ?? '', SERVICE_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
