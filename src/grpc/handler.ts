@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { operator } from '../domain/identity/caller.js';
 import type { Identity } from '../domain/identity/index.js';
 import type { Organization } from '../domain/identity/types.js';
-import { isAppError, validationFailed } from '../errors.js';
+import { fieldReasons, isAppError, validationFailed } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { PageOptions } from '../storage/collection.js';
 import { toStatus } from './status.js';
@@ -36,8 +36,7 @@ export function unary<Req, Res>(log: Logger, handler: (request: Req) => Promise<
 export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) fields[issue.path.length === 0 ? '(request)' : issue.path.join('.')] ??= issue.message;
+  const fields = fieldReasons(result.error.issues, '(request)');
   const [field, reason] = Object.entries(fields)[0]!;
   throw validationFailed(fields, `invalid ${field}: ${reason}`);
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import polka from 'polka';
 import type { z } from 'zod';
 import type { Caller } from '../domain/identity/caller.js';
-import { AppError, describeError, isAppError, validationFailed } from '../errors.js';
+import { AppError, describeError, fieldReasons, isAppError, validationFailed } from '../errors.js';
 import { redactUrl, type Logger } from '../log.js';
 import { readJsonBody } from './body.js';
 import { buildOpenApi } from './openapi.js';
@@ -39,21 +39,13 @@ function sendError(res: ServerResponse, err: unknown, log: Logger): void {
   sendJson(res, status, { meta: { status }, error }, headers);
 }
 
-function fieldReasons(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = issue.path.length === 0 ? '(body)' : issue.path.join('.');
-    fields[field] ??= issue.message;
-  }
-  return fields;
-}
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'path' | 'query' | 'body'): unknown {
   if (schema === undefined) return undefined;
   const result = schema.safeParse(part === 'body' ? (value ?? {}) : value);
   if (result.success) return result.data;
-  if (part === 'body') throw validationFailed(fieldReasons(result.error));
-  const fields = fieldReasons(result.error);
+  if (part === 'body') throw validationFailed(fieldReasons(result.error.issues));
+  const fields = fieldReasons(result.error.issues);
   const [field, reason] = Object.entries(fields)[0]!;
   throw new AppError('invalid_request', `invalid ${part} parameter ${field}: ${reason}`, { details: { fields } });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, notFound, validationFailed } from '../../errors.js';
+import { AppError, fieldReasons, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
@@ -76,9 +76,7 @@ export class InvitationService {
   async createInvitation(actor: Actor, input: unknown): Promise<InvitationView> {
     const parsed = createInvitationBody.safeParse(input);
     if (!parsed.success) {
-      const fields: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fields[issue.path.join('.') || '(body)'] ??= issue.message;
-      throw validationFailed(fields);
+      throw validationFailed(fieldReasons(parsed.error.issues));
     }
     const { organization_id: organizationId, role } = parsed.data;
     const email = normalizeEmail(parsed.data.email);

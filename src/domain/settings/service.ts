@@ -1,4 +1,4 @@
-import { notFound, validationFailed } from '../../errors.js';
+import { fieldReasons, notFound, validationFailed } from '../../errors.js';
 import type { Collection } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
 import { nowIso } from '../../storage/keys.js';
@@ -32,9 +32,7 @@ export class SettingsService {
     await this.permissions.authorize(actor, 'settings.update', { type: 'organization', id: organizationId }, 'organization');
     const parsed = settingsPatchSchema.safeParse(input ?? {});
     if (!parsed.success) {
-      const fields: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fields[issue.path.length === 0 ? '(body)' : issue.path.join('.')] ??= issue.message;
-      throw validationFailed(fields);
+      throw validationFailed(fieldReasons(parsed.error.issues));
     }
     const patch = parsed.data;
     return this.storage.locks.run(`settings:${organizationId}`, async () => {
