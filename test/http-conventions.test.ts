@@ -229,6 +229,16 @@ t.test('against a real daemon', async (t) => {
     t.equal((await request(d.url, 'GET', '/readyz')).status, 200, 'ready again once it runs');
   });
 
+  t.test('probes and the OpenAPI document ignore credentials; a public route still judges them', async (t) => {
+    // A stale or broken header on a load balancer's probe must not take the daemon out of rotation.
+    const junk = { authorization: 'Bearer svc_nonsense', 'x-principal-id': 'not-a-uuid' };
+    for (const path of ['/healthz', '/readyz', '/openapi.json']) t.equal((await request(d.url, 'GET', path, { headers: junk })).status, 200, `${path} with junk credentials`);
+    // The invitation accept link acts for a presented caller, so a bad credential there is 401.
+    const accept = await request(d.url, 'GET', `/v1/invitations/${randomUUID()}/accept?token=x`, { headers: { authorization: 'Bearer svc_nonsense' } });
+    t.equal(accept.status, 401);
+    t.equal(accept.body.error.code, 'unauthenticated');
+  });
+
   t.test('/openapi.json documents every route served, with its request schema', async (t) => {
     const res = await request(d.url, 'GET', '/openapi.json');
     t.equal(res.status, 200);

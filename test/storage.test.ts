@@ -3,7 +3,7 @@ import { createIdentityStore, type IdentityStore } from '../src/domain/identity/
 import type { ApiKeyRecord, Organization, Team } from '../src/domain/identity/types.js';
 import { AppError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
-import { Storage, StorageLockedError } from '../src/storage/db.js';
+import { READ_CACHE_MAX_ENTRIES, Storage, StorageLockedError } from '../src/storage/db.js';
 import { newId, newSortableId } from '../src/storage/keys.js';
 import { KeyedLock } from '../src/storage/lock.js';
 import { migrate, NewerSchemaError, readSchemaVersion, type Migration } from '../src/storage/migrate.js';
@@ -143,6 +143,68 @@ t.test('unit of work atomicity', async (t) => {
     t.equal(await reopened.teams.get(tm.id), undefined);
     t.same(await keysOf(storage, 'organizations~slug'), []);
     t.same(await keysOf(storage, 'teams~organization'), []);
+  });
+});
+
+t.test('the read cache of identity tables never answers older than the last commit', async (t) => {
+  t.test('updates, deletes and unique-index moves are seen by the next read', async (t) => {
+    const { storage, store } = await openStorage(t);
+    const o = org('acme');
+    await inUnitOfWork(storage, async (uow) => void (await uow.put(store.organizations, o)));
+    t.equal(store.organizations.read(o.id)?.slug, 'acme', 'read (and now cached)');
+    t.equal(store.organizations.readUnique('slug', 'acme')?.id, o.id, 'unique index read (and cached)');
+
+    await inUnitOfWork(storage, async (uow) => void (await uow.put(store.organizations, { ...o, slug: 'acme-2' })));
+    t.equal(store.organizations.read(o.id)?.slug, 'acme-2', 'the update is read back at once');
+    t.equal(store.organizations.readUnique('slug', 'acme'), undefined, 'the old unique value is released');
+    t.equal(store.organizations.readUnique('slug', 'acme-2')?.id, o.id, 'the new one is found');
+
+    await inUnitOfWork(storage, async (uow) => uow.delete(store.organizations, o.id));
+    t.equal(store.organizations.read(o.id), undefined, 'a deleted record is gone from the cache');
+    t.equal(store.organizations.readUnique('slug', 'acme-2'), undefined);
+  });
+
+  t.test('a refused batch drops what it touched, and the stored value is what is read', async (t) => {
+    const { storage, store } = await openStorage(t);
+    const o = org('acme');
+    await inUnitOfWork(storage, async (uow) => void (await uow.put(store.organizations, o)));
+    t.equal(store.organizations.read(o.id)?.display_name, 'acme');
+    const uow = new UnitOfWork(storage);
+    await uow.put(store.organizations, { ...o, display_name: 'never written' });
+    uow.putRaw(storage.meta, 'broken', undefined);
+    await t.rejects(uow.commit());
+    t.equal(store.organizations.read(o.id)?.display_name, 'acme', 'the committed value, not the refused one');
+  });
+
+  t.test('cached records are frozen, so a caller cannot change what the next request reads', async (t) => {
+    const { storage, store } = await openStorage(t);
+    const k = apiKey(newId(), 'abcdefgh');
+    await inUnitOfWork(storage, async (uow) => void (await uow.put(store.apiKeys, k)));
+    const cached = store.apiKeys.read(k.id)!;
+    t.ok(Object.isFrozen(cached) && Object.isFrozen(cached.scopes), 'the record and its arrays are frozen');
+    t.throws(() => {
+      (cached as { revoked_at: string | null }).revoked_at = 'now';
+    }, TypeError);
+    t.equal(store.apiKeys.read(k.id)?.revoked_at, null);
+    t.not(k, cached, 'the object handed to put() is not the cached one (the caller may still change it)');
+  });
+
+  t.test('the cache is bounded: the oldest entries go first and are read again from disk', async (t) => {
+    const { storage, store } = await openStorage(t);
+    const orgs = Array.from({ length: READ_CACHE_MAX_ENTRIES + 10 }, (_, i) => org(`bulk-${i}`));
+    for (let i = 0; i < orgs.length; i += 2000) {
+      await inUnitOfWork(storage, async (uow) => {
+        for (const o of orgs.slice(i, i + 2000)) await uow.put(store.organizations, o);
+      });
+    }
+    for (const o of orgs) store.organizations.read(o.id);
+    t.equal(storage.cachedEntries(store.organizations.records), READ_CACHE_MAX_ENTRIES, 'never more than the bound');
+    t.equal(store.organizations.read(orgs[0]!.id)?.slug, 'bulk-0', 'an evicted record is read from disk again');
+  });
+
+  t.test('tables without a cache read straight from LevelDB', async (t) => {
+    const { storage, store } = await openStorage(t);
+    t.equal(storage.cachedEntries(store.grants.records), undefined, 'grants are not cached');
   });
 });
 

@@ -60,8 +60,13 @@ export interface RouteDef<P extends Schema | undefined = Schema | undefined, Q e
   path: string;
   summary: string;
   tag: string;
-  /** `public` routes take anonymous callers; every other route needs credentials. */
-  auth?: 'public' | 'required';
+  /**
+   * `required` (the default): credentials must be presented and valid. `public`: anonymous callers
+   * are served, and credentials that are presented are still checked (a bad one is 401), because
+   * the handler may act for the caller (the invitation accept link). `none`: credentials are not
+   * read at all (health probes and the OpenAPI document), so a stale header cannot fail a probe.
+   */
+  auth?: 'none' | 'public' | 'required';
   /** API keys with a non-empty scope list reach only routes that name one of their scopes. */
   scope?: ApiKeyScope;
   params?: P;

@@ -45,9 +45,12 @@ function cursorKey(cursor: string | null | undefined): string | undefined {
 /** What a unit of work has already queued for a key: found=false when it has not touched it. */
 export type PendingLookup = (sublevel: Sublevel, key: string) => { found: boolean; value?: unknown };
 
-/** getSync once the sublevel is open (sublevels finish opening a tick after they are made). */
-function readPoint(sub: Sublevel, key: string): unknown {
-  return sub.status === 'open' ? sub.getSync(key) : sub.get(key);
+export interface CollectionOptions {
+  /**
+   * Keep decoded records (and unique-index entries) in memory, for small, hot tables read on every
+   * request (identity). Writes through a unit of work keep the cache exact.
+   */
+  cache?: boolean;
 }
 
 /** A typed table: records by id, plus secondary indexes kept in step by every write. */
@@ -60,21 +63,40 @@ export class Collection<T extends object> {
     readonly name: CollectionName,
     readonly idOf: (record: T) => string,
     readonly indexes: IndexSpec<T>[] = [],
+    options: CollectionOptions = {},
   ) {
     this.records = storage.sublevel(name);
+    if (options.cache === true) storage.cache(this.records);
     const declaredIndexes: readonly string[] = collections[name].indexes;
     for (const index of indexes) {
       if (!declaredIndexes.includes(index.name)) throw new TypeError(`index ${name}.${index.name} is not declared in keyspace.ts`);
-      this.indexSublevels.set(index.name, storage.sublevel(indexSublevelName(name, index.name)));
+      const sub = storage.sublevel(indexSublevelName(name, index.name));
+      if (options.cache === true && index.unique === true) storage.cache(sub);
+      this.indexSublevels.set(index.name, sub);
     }
   }
 
-  // Point reads use LevelDB's synchronous get: about 1 us of CPU against about 20 us for the async
-  // path (measured, docs/benchmarks.md). A block-cache miss blocks the event loop for one disk read,
-  // which on this daemon's small working set is the cheaper trade.
-  async get(id: string): Promise<T | undefined> {
+  // Point reads are synchronous (Storage.read: LevelDB's getSync, or the read cache): about 1 us of
+  // CPU against about 20 us for the async path (measured, docs/benchmarks.md). A block-cache miss
+  // blocks the event loop for one disk read, which on this daemon's small working set is the cheaper
+  // trade. Records read back may be frozen (cached): copy before changing one.
+
+  /** The record with this id, read synchronously. */
+  read(id: string): T | undefined {
     if (id === '') return undefined;
-    return (await readPoint(this.records, id)) as T | undefined;
+    return this.storage.read(this.records, id) as T | undefined;
+  }
+
+  /** The record holding `value` in a unique index, read synchronously. */
+  readUnique(index: string, value: string): T | undefined {
+    const spec = this.indexSpec(index);
+    if (spec.unique !== true) throw new TypeError(`${this.name}.${index} is not unique`);
+    const id = this.storage.read(this.indexSublevels.get(index)!, value) as string | undefined;
+    return id === undefined ? undefined : this.read(id);
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    return this.read(id);
   }
 
   async getMany(ids: string[]): Promise<(T | undefined)[]> {
@@ -83,10 +105,7 @@ export class Collection<T extends object> {
 
   /** The record holding `value` in a unique index. */
   async findUnique(index: string, value: string): Promise<T | undefined> {
-    const spec = this.indexSpec(index);
-    if (spec.unique !== true) throw new TypeError(`${this.name}.${index} is not unique`);
-    const id = (await readPoint(this.indexSublevel(index), value)) as string | undefined;
-    return id === undefined ? undefined : this.get(id);
+    return this.readUnique(index, value);
   }
 
   /** All records, in id order, one page at a time (a range read from the cursor on). */
@@ -145,7 +164,7 @@ export class Collection<T extends object> {
       if (newKey !== undefined) {
         if (spec.unique === true) {
           const queued = pending?.(sub, newKey);
-          const holder = (queued?.found === true ? queued.value : await sub.get(newKey)) as string | undefined;
+          const holder = (queued?.found === true ? queued.value : this.storage.read(sub, newKey)) as string | undefined;
           if (holder !== undefined && holder !== id) {
             throw new AppError('conflict', `${this.name} with this ${spec.name} already exists`, { details: { field: spec.name } });
           }

@@ -28,9 +28,14 @@ const declared = new Set<string>([
   ...Object.entries(collections).flatMap(([name, spec]) => [name, ...spec.indexes.map((i) => indexSublevelName(name, i))]),
 ]);
 
+/** Most records a read cache holds per sublevel; the oldest entry goes first when it is full. */
+export const READ_CACHE_MAX_ENTRIES = 20_000;
+
 export class Storage {
   readonly locks = new KeyedLock();
   private readonly sublevels = new Map<string, Sublevel>();
+  /** Read-through caches of hot sublevels (decoded values, frozen), invalidated by every batch. */
+  private readonly caches = new Map<Sublevel, Map<string, unknown>>();
 
   private constructor(
     readonly db: Db,
@@ -49,7 +54,10 @@ export class Storage {
       throw err;
     }
     log.debug({ location }, 'storage open');
-    return new Storage(db, log);
+    const storage = new Storage(db, log);
+    // Every declared sublevel is open before the daemon serves, so point reads can be synchronous.
+    await Promise.all([...declared].map((name) => storage.sublevel(name).open()));
+    return storage;
   }
 
   /** A sublevel by its keyspace name; undeclared names are a programmer error. */
@@ -63,13 +71,49 @@ export class Storage {
     return sub;
   }
 
+  /**
+   * Keeps decoded values of `sublevel` in memory. Only this process writes the database (LevelDB's
+   * lock), and every write goes through batch(), which drops the keys it wrote once they are durable,
+   * so a cached value is never older than the last committed write.
+   */
+  cache(sublevel: Sublevel): void {
+    if (!this.caches.has(sublevel)) this.caches.set(sublevel, new Map());
+  }
+
+  /**
+   * A synchronous point read (getSync: about 1 us against about 20 us for a round trip through the
+   * libuv pool), answered from the sublevel's read cache when it has one. Cached values are frozen:
+   * callers copy before they change a record.
+   */
+  read(sublevel: Sublevel, key: string): unknown {
+    const cache = this.caches.get(sublevel);
+    if (cache === undefined) return sublevel.getSync(key);
+    let value = cache.get(key);
+    if (value !== undefined) return value;
+    value = sublevel.getSync(key);
+    if (value === undefined) return undefined;
+    if (cache.size >= READ_CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(key, deepFreeze(value));
+    return value;
+  }
+
+  /** How many values the sublevel's read cache holds (undefined: it has none). */
+  cachedEntries(sublevel: Sublevel): number | undefined {
+    return this.caches.get(sublevel)?.size;
+  }
+
   get meta(): Sublevel {
     return this.sublevel(tables.meta);
   }
 
   async batch(ops: BatchOp[]): Promise<void> {
     if (ops.length === 0) return;
-    await this.db.batch(ops as unknown as Parameters<typeof this.db.batch<string, unknown>>[0], {});
+    try {
+      await this.db.batch(ops as unknown as Parameters<typeof this.db.batch<string, unknown>>[0], {});
+    } finally {
+      // Also after a failure: whether any of it reached the disk is not known here.
+      if (this.caches.size > 0) for (const op of ops) this.caches.get(op.sublevel)?.delete(op.key);
+    }
   }
 
   get isOpen(): boolean {
@@ -77,6 +121,15 @@ export class Storage {
   }
 
   async close(): Promise<void> {
+    for (const cache of this.caches.values()) cache.clear();
     if (this.db.status === 'open' || this.db.status === 'opening') await this.db.close();
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

@@ -33,7 +33,8 @@ export class AuthenticationService {
     this.jwtKey = settings.jwtSecret === undefined ? undefined : new TextEncoder().encode(settings.jwtSecret);
   }
 
-  async authenticate(credentials: Credentials): Promise<Caller | null> {
+  /** Synchronous for API keys and the development header; a JWT is verified asynchronously (jose). */
+  authenticate(credentials: Credentials): Caller | null | Promise<Caller> {
     const header = credentials.authorization;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -120,9 +120,12 @@ export class OrganizationService {
 
   /** By id, or by slug for the operator's convenience. Throws not_found when the actor cannot see it. */
   async getOrganization(actor: Actor, idOrSlug: string): Promise<Organization> {
-    const org = (await this.store.organizations.get(idOrSlug)) ?? (await this.store.organizations.findUnique('slug', idOrSlug.toLowerCase()));
+    const { organizations } = this.store;
+    const org = organizations.read(idOrSlug) ?? organizations.readUnique('slug', idOrSlug.toLowerCase());
     if (org === undefined) throw notFound('organization');
-    await this.permissions.authorize(actor, 'organization.read', { type: 'organization', id: org.id }, 'organization');
+    // The record is in hand: its location goes with the check, which then reads only memberships.
+    const decision = this.permissions.authorizeAt(actor, 'organization.read', { type: 'organization', id: org.id }, { organizationId: org.id, teamId: null }, 'organization');
+    if (decision instanceof Promise) await decision;
     return org;
   }
 

@@ -66,7 +66,7 @@ export interface ResourceLocation {
 }
 
 /** Finds which organization (and team) a resource belongs to; undefined when it does not exist. */
-export type ResourceResolver = (id: string) => Promise<ResourceLocation | undefined>;
+export type ResourceResolver = (id: string) => ResourceLocation | undefined | Promise<ResourceLocation | undefined>;
 
 export interface Decision {
   allowed: boolean;
@@ -83,9 +83,9 @@ export class PermissionEngine {
   private readonly resolvers = new Map<string, ResourceResolver>();
 
   constructor(private readonly store: IdentityStore) {
-    this.registerResourceType('organization', async (id) => ((await store.organizations.get(id)) ? { organizationId: id, teamId: null } : undefined));
-    this.registerResourceType('team', async (id) => {
-      const team = await store.teams.get(id);
+    this.registerResourceType('organization', (id) => (store.organizations.read(id) ? { organizationId: id, teamId: null } : undefined));
+    this.registerResourceType('team', (id) => {
+      const team = store.teams.read(id);
       return team && { organizationId: team.organization_id, teamId: team.id };
     });
   }
@@ -107,21 +107,42 @@ export class PermissionEngine {
   }
 
   async decide(actor: Actor, action: Action, resource: ResourceRef): Promise<Decision> {
+    return this.decideAt(actor, action, resource, await this.locate(resource.type, resource.id));
+  }
+
+  /**
+   * decide() for a resource whose location the caller has already read (undefined: it does not
+   * exist). Synchronous when a membership role decides, which is the common case; asynchronous only
+   * when it has to look further (team memberships, grants).
+   */
+  decideAt(actor: Actor, action: Action, resource: ResourceRef, location: ResourceLocation | undefined): Decision | Promise<Decision> {
     const spec: ActionSpec = actionCatalog[action];
     if (spec === undefined) throw new TypeError(`unknown action ${action}`);
-    const location = await this.locate(resource.type, resource.id);
     if (isOperator(actor)) return { allowed: location !== undefined, role: 'owner', reason: location ? 'operator' : 'resource not found', visible: location !== undefined };
     if (location === undefined) return { allowed: false, role: null, reason: 'resource not found', visible: false };
     if (actor.apiKey !== undefined && actor.apiKey.organizationId !== location.organizationId) {
       return { allowed: false, role: null, reason: 'resource not found', visible: false };
     }
-
-    const role = await this.effectiveRole(actor.principalId, location);
+    const role = this.membershipRole(actor.principalId, location);
     const scopes = actor.apiKey?.scopes ?? [];
     const scopeMissing = scopes.length > 0 && (spec.scope === undefined || !scopes.includes(spec.scope));
-    // The hot path: a role that suffices decides without reading grants.
+    // The hot path: a role that suffices decides without reading anything else.
     if (!scopeMissing && roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible: true };
-    const grants = await this.grantsOn(actor.principalId, location.organizationId, resource);
+    return this.decideFurther(actor.principalId, action, spec, resource, location, role, scopeMissing);
+  }
+
+  private async decideFurther(
+    principalId: string,
+    action: Action,
+    spec: ActionSpec,
+    resource: ResourceRef,
+    location: ResourceLocation,
+    membershipRole: Role | null,
+    scopeMissing: boolean,
+  ): Promise<Decision> {
+    const role = membershipRole ?? (await this.viewerThroughTeam(principalId, location.organizationId));
+    if (!scopeMissing && roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible: true };
+    const grants = await this.grantsOn(principalId, location.organizationId, resource);
     // A resource is visible through a role or any grant on it; otherwise it answers exactly like a
     // resource that does not exist, so neither checks nor routes reveal another tenant's ids.
     if (role === null && grants.length === 0) return { allowed: false, role: null, reason: 'resource not found', visible: false };
@@ -134,7 +155,16 @@ export class PermissionEngine {
 
   /** decide() that throws: 404 when the caller cannot see the resource, 403 when it may not act. */
   async authorize(actor: Actor, action: Action, resource: ResourceRef, what = resource.type): Promise<Decision> {
-    const decision = await this.decide(actor, action, resource);
+    return this.enforce(await this.decide(actor, action, resource), action, what);
+  }
+
+  /** authorize() for a resource already read (see decideAt); synchronous when a role decides. */
+  authorizeAt(actor: Actor, action: Action, resource: ResourceRef, location: ResourceLocation | undefined, what = resource.type): Decision | Promise<Decision> {
+    const decision = this.decideAt(actor, action, resource, location);
+    return decision instanceof Promise ? decision.then((d) => this.enforce(d, action, what)) : this.enforce(decision, action, what);
+  }
+
+  private enforce(decision: Decision, action: Action, what: string): Decision {
     if (!decision.visible) throw new AppError('not_found', `${what} not found`);
     if (!decision.allowed) {
       const code = decision.reason.startsWith('insufficient_scope') ? 'insufficient_scope' : 'forbidden';
@@ -145,13 +175,20 @@ export class PermissionEngine {
 
   /** The highest role that applies: organization-level, plus team-level on that team's resources. */
   async effectiveRole(principalId: string, location: ResourceLocation): Promise<Role | null> {
-    const { organizationId, teamId } = location;
+    return this.membershipRole(principalId, location) ?? this.viewerThroughTeam(principalId, location.organizationId);
+  }
+
+  /** The role the principal's memberships give on the location itself (cached point reads). */
+  private membershipRole(principalId: string, { organizationId, teamId }: ResourceLocation): Role | null {
     const { memberships } = this.store;
-    const orgRole = (await memberships.findUnique('scope', compositeKey(organizationId, '-', principalId)))?.role ?? null;
-    const teamRole = teamId === null ? null : ((await memberships.findUnique('scope', compositeKey(organizationId, teamId, principalId)))?.role ?? null);
-    const role = highestRole([orgRole, teamRole]);
-    if (role !== null) return role;
-    // Any team membership makes the organization itself visible (read-only), so members can find it.
+    const orgRole = memberships.readUnique('scope', compositeKey(organizationId, '-', principalId))?.role ?? null;
+    const teamRole = teamId === null ? null : (memberships.readUnique('scope', compositeKey(organizationId, teamId, principalId))?.role ?? null);
+    return highestRole([orgRole, teamRole]);
+  }
+
+  /** Any team membership makes the organization itself visible (read-only), so members can find it. */
+  private async viewerThroughTeam(principalId: string, organizationId: string): Promise<Role | null> {
+    const { memberships } = this.store;
     const all = await memberships.getMany(await memberships.idsBy('principal', principalId));
     return all.some((m) => m?.organization_id === organizationId) ? 'viewer' : null;
   }

@@ -13,24 +13,39 @@ export interface IdentityStore {
   apiKeys: Collection<ApiKeyRecord>;
 }
 
+/** Identity records are read on every request, so their tables keep a read cache (Storage.read). */
+const cached = { cache: true };
+
 export function createIdentityStore(storage: Storage): IdentityStore {
   return {
-    principals: new Collection<Principal>(storage, 'principals', (p) => p.id, [{ name: 'email', value: (p) => p.email ?? undefined, unique: true }]),
-    organizations: new Collection<Organization>(storage, 'organizations', (o) => o.id, [{ name: 'slug', value: (o) => o.slug, unique: true }]),
-    teams: new Collection<Team>(storage, 'teams', (t) => t.id, [{ name: 'organization', value: (t) => t.organization_id, sort: (t) => t.created_at }]),
-    memberships: new Collection<Membership>(storage, 'memberships', (m) => m.id, [
-      { name: 'principal', value: (m) => m.principal_id, sort: (m) => m.organization_id },
-      { name: 'organization', value: (m) => m.organization_id, sort: (m) => m.created_at },
-      // One membership per (organization, team or none, principal).
-      { name: 'scope', value: (m) => compositeKey(m.organization_id, m.team_id ?? '-', m.principal_id), unique: true },
-    ]),
+    principals: new Collection<Principal>(storage, 'principals', (p) => p.id, [{ name: 'email', value: (p) => p.email ?? undefined, unique: true }], cached),
+    organizations: new Collection<Organization>(storage, 'organizations', (o) => o.id, [{ name: 'slug', value: (o) => o.slug, unique: true }], cached),
+    teams: new Collection<Team>(storage, 'teams', (t) => t.id, [{ name: 'organization', value: (t) => t.organization_id, sort: (t) => t.created_at }], cached),
+    memberships: new Collection<Membership>(
+      storage,
+      'memberships',
+      (m) => m.id,
+      [
+        { name: 'principal', value: (m) => m.principal_id, sort: (m) => m.organization_id },
+        { name: 'organization', value: (m) => m.organization_id, sort: (m) => m.created_at },
+        // One membership per (organization, team or none, principal).
+        { name: 'scope', value: (m) => compositeKey(m.organization_id, m.team_id ?? '-', m.principal_id), unique: true },
+      ],
+      cached,
+    ),
     grants: new Collection<Grant>(storage, 'grants', (g) => g.id, [
       { name: 'organization', value: (g) => g.organization_id, sort: (g) => g.created_at },
       { name: 'principal', value: (g) => g.principal_id, sort: (g) => g.organization_id },
     ]),
-    apiKeys: new Collection<ApiKeyRecord>(storage, 'api_keys', (k) => k.id, [
-      { name: 'prefix', value: (k) => k.prefix, unique: true },
-      { name: 'organization', value: (k) => k.organization_id, sort: (k) => k.created_at },
-    ]),
+    apiKeys: new Collection<ApiKeyRecord>(
+      storage,
+      'api_keys',
+      (k) => k.id,
+      [
+        { name: 'prefix', value: (k) => k.prefix, unique: true },
+        { name: 'organization', value: (k) => k.organization_id, sort: (k) => k.created_at },
+      ],
+      cached,
+    ),
   };
 }

@@ -15,7 +15,7 @@ export function healthRoutes(readiness: Readiness) {
       path: '/healthz',
       summary: 'Liveness: the process is up',
       tag: 'meta',
-      auth: 'public',
+      auth: 'none',
       quiet: true,
       response: z.object({ status: z.literal('ok') }),
       handler: async () => Reply.raw(200, { status: 'ok' }),
@@ -25,7 +25,7 @@ export function healthRoutes(readiness: Readiness) {
       path: '/readyz',
       summary: 'Readiness: storage open and background loops running',
       tag: 'meta',
-      auth: 'public',
+      auth: 'none',
       quiet: true,
       response: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }),
       handler: async () => {
