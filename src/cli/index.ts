@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { version } from '../version.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerGrant } from './commands/grant.js';
@@ -13,6 +13,7 @@ import { registerStatus } from './commands/status.js';
 import { registerTeam } from './commands/team.js';
 import { CliError } from './client.js';
 import { writeJsonError } from './output.js';
+import { runProgram } from './run.js';
 
 // The commander root: global flags, then one file per noun in commands/. `serve` runs the daemon;
 // every other command is a client of its gRPC admin API.
@@ -45,11 +46,5 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
 }
 
 export async function runCli(argv: string[]): Promise<void> {
-  const program = buildProgram({ json: argv.includes('--json') });
-  try {
-    await program.parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) process.exit(err.exitCode);
-    throw err;
-  }
+  await runProgram(buildProgram({ json: argv.includes('--json') }), argv);
 }

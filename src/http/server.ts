@@ -98,7 +98,8 @@ export interface HttpApp {
   handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** Every route served, /openapi.json included. */
   routes: readonly RouteDef[];
-  openapi: Record<string, unknown>;
+  /** The OpenAPI document, built on first use (an idle daemon does not hold it). */
+  openapi: () => Record<string, unknown>;
   /** Requests currently being handled. */
   inFlight: () => number;
 }
@@ -113,11 +114,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     tag: 'meta',
     auth: 'none',
     quiet: true,
-    handler: async () => Reply.raw(200, openapi),
+    handler: async () => Reply.raw(200, openapi()),
   };
   const routes = [...options.routes, openapiRoute];
   // The document lists every route served, itself included.
-  const openapi = buildOpenApi(routes, options.version);
+  let document: Record<string, unknown> | undefined;
+  const openapi = (): Record<string, unknown> => (document ??= buildOpenApi(routes, options.version));
 
   const app = polka({
     onNoMatch: (req: IncomingMessage & { path?: string }, res: ServerResponse) =>

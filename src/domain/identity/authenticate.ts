@@ -1,4 +1,3 @@
-import { errors as joseErrors, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { ApiKeyService } from './api-keys.js';
@@ -18,6 +17,9 @@ export interface Credentials {
 }
 
 const uuid = z.uuid();
+
+// jose loads on the first JWT: a daemon that sees none (API keys only) does not hold it in memory.
+let jose: Promise<typeof import('jose')> | undefined;
 
 /**
  * The authentication chain in the spec's priority order: API key, HS256 JWT, development principal,
@@ -51,6 +53,7 @@ export class AuthenticationService {
 
   private async verifyJwt(token: string): Promise<Caller> {
     if (this.jwtKey === undefined) throw new AppError('unauthenticated', 'JWTs are not accepted (JWT_SECRET is not set)');
+    const { errors: joseErrors, jwtVerify } = await (jose ??= import('jose'));
     try {
       const { payload } = await jwtVerify(token, this.jwtKey, {
         algorithms: ['HS256'],
