@@ -18,13 +18,15 @@ export interface RouteContext<P, Q, B> {
   log: Logger;
 }
 
+const NONE: Readonly<Record<string, never>> = Object.freeze({});
+
 /** A non-default answer: a status, extra meta, headers, a redirect, or a response already written. */
 export class Reply {
   private constructor(
     readonly status: number,
     readonly data: unknown,
-    readonly meta: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
+    readonly meta: Readonly<Record<string, unknown>> = NONE,
+    readonly headers: Readonly<Record<string, string>> = NONE,
     readonly kind: 'json' | 'redirect' | 'handled' | 'raw' = 'json',
   ) {}
 
@@ -37,17 +39,17 @@ export class Reply {
   }
 
   static redirect(location: string, status = 303): Reply {
-    return new Reply(status, undefined, {}, { location }, 'redirect');
+    return new Reply(status, undefined, NONE, { location }, 'redirect');
   }
 
   /** A body outside the /v1 envelope (health, OpenAPI document). */
   static raw(status: number, body: unknown): Reply {
-    return new Reply(status, body, {}, {}, 'raw');
+    return new Reply(status, body, NONE, NONE, 'raw');
   }
 
   /** The handler wrote the response itself (streams). */
   static handled(): Reply {
-    return new Reply(0, undefined, {}, {}, 'handled');
+    return new Reply(0, undefined, NONE, NONE, 'handled');
   }
 }
 
@@ -78,7 +80,8 @@ export interface RouteDef<P extends Schema | undefined = Schema | undefined, Q e
   status?: number;
   /** Health probes are logged at debug level only. */
   quiet?: boolean;
-  handler: (ctx: RouteContext<Out<P>, Out<Q>, Out<B>>) => Promise<unknown>;
+  /** Plain data (or a Reply), or a promise of it; a handler that needs no I/O may answer synchronously. */
+  handler: (ctx: RouteContext<Out<P>, Out<Q>, Out<B>>) => unknown;
 }
 
 /** Declares a route; the same schemas validate requests, type the handler and feed OpenAPI. */

@@ -26,14 +26,18 @@ export interface HttpAppOptions {
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+/** A response that knows its request id (set in `handle`, before routing). */
+type Response = ServerResponse & { requestId?: string };
+
+function sendJson(res: Response, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
   const text = JSON.stringify(body);
   if (headers !== undefined) for (const name in headers) res.setHeader(name, headers[name]!);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  // One header object for writeHead: cheaper than setHeader() calls merged into it.
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': res.requestId! });
   res.end(text);
 }
 
-function sendError(res: ServerResponse, err: unknown, log: Logger): void {
+function sendError(res: Response, err: unknown, log: Logger): void {
   if (!isAppError(err)) log.error({ err }, 'unhandled error');
   const error = describeError(err);
   const status = isAppError(err) ? err.httpStatus : 500;
@@ -41,6 +45,16 @@ function sendError(res: ServerResponse, err: unknown, log: Logger): void {
   if (error.code === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
   if (isAppError(err) && err.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
   sendJson(res, status, { meta: { status }, error }, headers);
+}
+
+/** The client's X-Request-Id when it is a sane token, read from the raw headers (no header object is built). */
+function givenRequestId(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 12 && name.toLowerCase() === 'x-request-id') return REQUEST_ID.test(raw[i + 1]!) ? raw[i + 1] : undefined;
+  }
+  return undefined;
 }
 
 
@@ -69,9 +83,15 @@ class RequestContext implements RouteContext<unknown, unknown, unknown> {
   constructor(
     readonly requestId: string,
     readonly req: IncomingMessage,
-    readonly res: ServerResponse,
+    private readonly response: Response,
     private readonly parentLog: Logger,
   ) {}
+
+  /** The raw response, for handlers that write it themselves (streams); it carries X-Request-Id. */
+  get res(): ServerResponse {
+    if (!this.response.headersSent && !this.response.hasHeader('x-request-id')) this.response.setHeader('x-request-id', this.requestId);
+    return this.response;
+  }
 
   /** The per-request child logger, made only when something is logged. */
   get log(): Logger {
@@ -79,11 +99,11 @@ class RequestContext implements RouteContext<unknown, unknown, unknown> {
   }
 }
 
-function render(res: ServerResponse, route: RouteDef, result: unknown): void {
+function render(res: Response, route: RouteDef, result: unknown): void {
   if (result instanceof Reply) {
     if (result.kind === 'handled') return;
     if (result.kind === 'redirect') {
-      res.writeHead(result.status, { ...result.headers, 'content-length': 0 });
+      res.writeHead(result.status, { ...result.headers, 'content-length': 0, 'x-request-id': res.requestId! });
       res.end();
       return;
     }
@@ -122,7 +142,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const openapi = (): Record<string, unknown> => (document ??= buildOpenApi(routes, options.version));
 
   const app = polka({
-    onNoMatch: (req: IncomingMessage & { path?: string }, res: ServerResponse) =>
+    onNoMatch: (req: IncomingMessage & { path?: string }, res: Response) =>
       sendError(res, new AppError('not_found', `no route for ${req.method ?? 'GET'} ${req.path ?? '/'}`), log),
   });
 
@@ -130,8 +150,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const level = route.quiet === true ? 'debug' : 'info';
     const hasBody = BODY_METHODS.has(route.method);
-    app[method](route.path, async (req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }, res: ServerResponse) => {
-      const ctx = new RequestContext(res.getHeader('x-request-id') as string, req, res, log);
+    app[method](route.path, async (req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }, res: Response) => {
+      const ctx = new RequestContext(res.requestId!, req, res, log);
       const started = performance.now();
       inFlight++;
       try {
@@ -152,7 +172,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         if (route.params !== undefined) ctx.params = parsePart(route.params, req.params ?? {}, 'path');
         if (route.query !== undefined) ctx.query = parsePart(route.query, req.query ?? {}, 'query');
         if (hasBody) ctx.body = parsePart(route.body, await readJsonBody(req), 'body');
-        render(res, route, await route.handler(ctx));
+        const result = route.handler(ctx);
+        render(res, route, result instanceof Promise ? await result : result);
       } catch (err) {
         if (res.headersSent) {
           ctx.log.error({ err }, 'error after response started');
@@ -168,9 +189,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     });
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const given = req.headers['x-request-id'];
-    res.setHeader('x-request-id', typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID());
+  const handle = (req: IncomingMessage, res: Response): void => {
+    // Every answer carries it: sendJson and redirects put it in their header block, and a handler
+    // that takes the raw response gets it set there (RequestContext.res).
+    res.requestId = givenRequestId(req) ?? randomUUID();
     app.handler(req as never, res as never, undefined as never);
   };
   return { handle, routes, openapi, inFlight: () => inFlight };

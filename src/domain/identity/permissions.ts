@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import { compositeKey } from '../../storage/keys.js';
 import { isOperator, type Actor, type ApiKeyScope } from './caller.js';
-import { highestRole, roleAtLeast, type Role } from './roles.js';
+import { highestRole, roleAtLeast, roles, type Role } from './roles.js';
 import type { IdentityStore } from './store.js';
 import type { Grant } from './types.js';
 
@@ -78,6 +78,11 @@ export interface Decision {
   visible: boolean;
 }
 
+/** The answers of the hot path, one per role, shared (decisions are never changed after the fact). */
+const ALLOWED_BY_ROLE = Object.fromEntries(
+  roles.map((role) => [role, Object.freeze({ allowed: true, role, reason: 'role', visible: true })]),
+) as Record<Role, Decision>;
+
 /** The one permission engine. Route guards, single and batch checks all call decide(). */
 export class PermissionEngine {
   private readonly resolvers = new Map<string, ResourceResolver>();
@@ -127,7 +132,7 @@ export class PermissionEngine {
     const scopes = actor.apiKey?.scopes ?? [];
     const scopeMissing = scopes.length > 0 && (spec.scope === undefined || !scopes.includes(spec.scope));
     // The hot path: a role that suffices decides without reading anything else.
-    if (!scopeMissing && roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible: true };
+    if (!scopeMissing && roleAtLeast(role, spec.role)) return ALLOWED_BY_ROLE[role!];
     return this.decideFurther(actor.principalId, action, spec, resource, location, role, scopeMissing);
   }
 
@@ -182,8 +187,8 @@ export class PermissionEngine {
   private membershipRole(principalId: string, { organizationId, teamId }: ResourceLocation): Role | null {
     const { memberships } = this.store;
     const orgRole = memberships.readUnique('scope', compositeKey(organizationId, '-', principalId))?.role ?? null;
-    const teamRole = teamId === null ? null : (memberships.readUnique('scope', compositeKey(organizationId, teamId, principalId))?.role ?? null);
-    return highestRole([orgRole, teamRole]);
+    if (teamId === null) return orgRole;
+    return highestRole([orgRole, memberships.readUnique('scope', compositeKey(organizationId, teamId, principalId))?.role ?? null]);
   }
 
   /** Any team membership makes the organization itself visible (read-only), so members can find it. */

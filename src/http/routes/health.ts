@@ -7,6 +7,8 @@ export interface Readiness {
   accepting: () => boolean;
 }
 
+const ALIVE = Reply.raw(200, Object.freeze({ status: 'ok' }));
+
 /** /healthz: the process answers. /readyz: storage open, loops running, not starting or stopping. */
 export function healthRoutes(readiness: Readiness) {
   return [
@@ -18,7 +20,7 @@ export function healthRoutes(readiness: Readiness) {
       auth: 'none',
       quiet: true,
       response: z.object({ status: z.literal('ok') }),
-      handler: async () => Reply.raw(200, { status: 'ok' }),
+      handler: () => ALIVE,
     }),
     defineRoute({
       method: 'GET',
@@ -28,7 +30,7 @@ export function healthRoutes(readiness: Readiness) {
       auth: 'none',
       quiet: true,
       response: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }),
-      handler: async () => {
+      handler: () => {
         const checks = { storage: readiness.storage(), loops: readiness.loops(), accepting: readiness.accepting() };
         const ready = Object.values(checks).every(Boolean);
         return Reply.raw(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks });
