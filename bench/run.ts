@@ -20,8 +20,9 @@ import type { LoadResult, LoadSpec } from './load-worker.js';
 
 const { values: args } = parseArgs({
   options: {
-    duration: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     strict: { type: 'boolean', default: false },
   },
@@ -34,6 +35,7 @@ function positive(name: string, text: string, min: number): number {
 const DURATION_S = positive('duration', args.duration, 1);
 const WARMUP_S = positive('warmup', args.warmup, 0);
 const CONNECTIONS = Math.trunc(positive('connections', args.connections, 1));
+const ROUNDS = Math.trunc(positive('rounds', args.rounds, 1));
 
 const TARGET = { healthzRatio: 0.8, pointReadP99Ms: 2, apiKeyRatio: 0.5, apiKeyP99Ms: 5, idleRssMb: 80 };
 
@@ -211,11 +213,28 @@ function validity(label: string, r: Measured): boolean {
   if (bad > 0) info(`${label}: INVALID RUN`, `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
   return bad === 0;
 }
-const fmtCpu = (r: Measured): string => (r.cpuUsPerRequest === undefined ? 'n/a' : `${r.cpuUsPerRequest.toFixed(1)} us`);
-function loadRows(label: string, r: Measured): void {
-  info(`${label}: throughput`, fmtRps(r.rps));
-  info(`${label}: p50 / p99`, `${fmtMs(r.p50)} / ${fmtMs(r.p99)}`);
-  info(`${label}: server CPU per request`, fmtCpu(r));
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+const rounds = (values: number[], digits: number): string => values.map((v) => v.toFixed(digits)).join(', ');
+
+/** A subject's rows: medians over the rounds, each round's figure beside them. Invalid if any round was. */
+function loadRows(label: string, rs: Measured[]): boolean {
+  const ok = rs.map((r, i) => validity(`${label} (round ${i + 1})`, r)).every(Boolean);
+  info(`${label}: throughput`, `${fmtRps(median(rs.map((r) => r.rps)))}  [${rs.map((r) => Math.round(r.rps / 100) / 10).join(', ')} k]`);
+  info(`${label}: p50 / p99`, `${fmtMs(median(rs.map((r) => r.p50)))} / ${fmtMs(median(rs.map((r) => r.p99)))}  [p99 ${rounds(rs.map((r) => r.p99), 2)}]`);
+  const cpu = rs.map((r) => r.cpuUsPerRequest);
+  if (cpu.every((c): c is number => c !== undefined)) info(`${label}: server CPU per request`, `${median(cpu).toFixed(1)} us  [${rounds(cpu, 1)}]`);
+  return ok;
+}
+
+/** Median of the per-round ratios: each pair was measured back to back, seconds apart. */
+function ratioRow(metric: string, subject: Measured[], baseline: Measured[], target: number, valid: boolean): void {
+  const ratios = subject.map((r, i) => r.rps / baseline[i]!.rps);
+  const value = median(ratios);
+  check(metric, `${value.toFixed(2)}  [${rounds(ratios, 2)}]`, `>= ${target.toFixed(2)}`, valid && value >= target);
 }
 
 function printTable(): void {
@@ -244,12 +263,24 @@ async function main(): Promise<void> {
     const key = await postJson(daemon.url, '/v1/api-keys', { name: 'bench', organization_id: org.id }, dev);
     const orgUrl = `${daemon.url}/v1/organizations/${String(org.id)}`;
 
-    // Baselines and subjects back to back, one at a time: two cores cannot host two loads fairly.
-    const bareRun = await measure('bare node:http GET /', `${bare.url}/`);
-    const healthz = await measure('(1) daemon GET /healthz', `${daemon.url}/healthz`);
+    // Every subject once per round, one at a time (two cores cannot host two loads fairly), in
+    // the same order each round: a baseline and its subject run seconds apart, and the median of
+    // the rounds keeps one disturbed measurement (another process, a VM neighbour) from deciding.
     const bearer = { authorization: `Bearer ${String(key.raw_key)}` };
-    const apiKey = await measure('(3) API-key GET /v1/organizations/:id', orgUrl, bearer);
-    const pointRead = await measure('(2) dev-principal GET /v1/organizations/:id', orgUrl, dev);
+    const subjects = {
+      bare: ['bare node:http GET /', `${bare.url}/`, {}],
+      healthz: ['(1) daemon GET /healthz', `${daemon.url}/healthz`, {}],
+      point: ['(2) dev-principal GET /v1/organizations/:id', orgUrl, dev],
+      apiKey: ['(3) API-key GET /v1/organizations/:id', orgUrl, bearer],
+    } as const satisfies Record<string, readonly [string, string, Record<string, string>]>;
+    type Subject = keyof typeof subjects;
+    const runs: Record<Subject, Measured[]> = { bare: [], healthz: [], point: [], apiKey: [] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const name of Object.keys(subjects) as Subject[]) {
+        const [label, url, headers] = subjects[name];
+        runs[name].push(await measure(`round ${round}/${ROUNDS}: ${label}`, url, headers));
+      }
+    }
     // One connection: the latency of a request that never queues behind another (service time).
     const pointSolo = await measure('(2) dev-principal GET /v1/organizations/:id', orgUrl, dev, 1);
     const apiKeySolo = await measure('(3) API-key GET /v1/organizations/:id', orgUrl, bearer, 1);
@@ -261,27 +292,24 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\nSwitchyard ${packageVersion} bench, ${started.toISOString()}\n` +
         `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
-        `${CONNECTIONS} connections, ${DURATION_S} s measured after ${WARMUP_S} s warm-up, 127.0.0.1; autocannon on a worker thread\n\n`,
+        `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s measured after ${WARMUP_S} s warm-up per subject, 127.0.0.1; autocannon on a worker thread\n` +
+        `figures are medians over the rounds; [brackets] list each round's\n\n`,
     );
 
-    const bareOk = validity('bare node:http GET /', bareRun);
-    loadRows('bare node:http GET /', bareRun);
-    const healthzOk = validity('(1) GET /healthz', healthz);
-    loadRows('(1) GET /healthz', healthz);
-    const r1 = healthz.rps / bareRun.rps;
-    check('(1) GET /healthz / bare: req/s ratio', r1.toFixed(2), `>= ${TARGET.healthzRatio.toFixed(2)}`, bareOk && healthzOk && r1 >= TARGET.healthzRatio);
+    const bareOk = loadRows('bare node:http GET /', runs.bare);
+    const healthzOk = loadRows('(1) GET /healthz', runs.healthz);
+    ratioRow('(1) GET /healthz / bare: req/s ratio', runs.healthz, runs.bare, TARGET.healthzRatio, bareOk && healthzOk);
 
-    const pointOk = validity('(2) point read', pointRead);
-    loadRows('(2) point read', pointRead);
+    const pointOk = loadRows('(2) point read', runs.point);
     if (validity('(2) point read, 1 connection', pointSolo)) info('(2) point read: p50 / p99 at 1 connection', `${fmtMs(pointSolo.p50)} / ${fmtMs(pointSolo.p99)}`);
-    check(`(2) point read: p99 at ${CONNECTIONS} connections`, fmtMs(pointRead.p99), `< ${TARGET.pointReadP99Ms} ms`, pointOk && pointRead.p99 < TARGET.pointReadP99Ms);
+    const pointP99 = median(runs.point.map((r) => r.p99));
+    check(`(2) point read: p99 at ${CONNECTIONS} connections`, fmtMs(pointP99), `< ${TARGET.pointReadP99Ms} ms`, pointOk && pointP99 < TARGET.pointReadP99Ms);
 
-    const keyOk = validity('(3) API-key read', apiKey);
-    loadRows('(3) API-key read', apiKey);
+    const keyOk = loadRows('(3) API-key read', runs.apiKey);
     if (validity('(3) API-key read, 1 connection', apiKeySolo)) info('(3) API-key read: p50 / p99 at 1 connection', `${fmtMs(apiKeySolo.p50)} / ${fmtMs(apiKeySolo.p99)}`);
-    check(`(3) API-key read: p99 at ${CONNECTIONS} connections`, fmtMs(apiKey.p99), `< ${TARGET.apiKeyP99Ms} ms`, keyOk && apiKey.p99 < TARGET.apiKeyP99Ms);
-    const r3 = apiKey.rps / healthz.rps;
-    check('(3) API-key read / GET /healthz: req/s ratio', r3.toFixed(2), `>= ${TARGET.apiKeyRatio.toFixed(2)}`, keyOk && healthzOk && r3 >= TARGET.apiKeyRatio);
+    const keyP99 = median(runs.apiKey.map((r) => r.p99));
+    check(`(3) API-key read: p99 at ${CONNECTIONS} connections`, fmtMs(keyP99), `< ${TARGET.apiKeyP99Ms} ms`, keyOk && keyP99 < TARGET.apiKeyP99Ms);
+    ratioRow('(3) API-key read / GET /healthz: req/s ratio', runs.apiKey, runs.healthz, TARGET.apiKeyRatio, keyOk && healthzOk);
 
     if (idle === undefined) info('(4) serve idle: VmRSS', 'n/a (no /proc)');
     else {
