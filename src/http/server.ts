@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import polka from 'polka';
@@ -26,35 +26,44 @@ export interface HttpAppOptions {
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** A response that knows its request id (set in `handle`, before routing). */
-type Response = ServerResponse & { requestId?: string };
-
-function sendJson(res: Response, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
+function sendJson(res: ServerResponse, requestId: string, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
   const text = JSON.stringify(body);
   if (headers !== undefined) for (const name in headers) res.setHeader(name, headers[name]!);
   // One header object for writeHead: cheaper than setHeader() calls merged into it.
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': res.requestId! });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId });
   res.end(text);
 }
 
-function sendError(res: Response, err: unknown, log: Logger): void {
+function sendError(res: ServerResponse, requestId: string, err: unknown, log: Logger): void {
   if (!isAppError(err)) log.error({ err }, 'unhandled error');
   const error = describeError(err);
   const status = isAppError(err) ? err.httpStatus : 500;
   const headers: Record<string, string> = {};
   if (error.code === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
   if (isAppError(err) && err.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
-  sendJson(res, status, { meta: { status }, error }, headers);
+  sendJson(res, requestId, status, { meta: { status }, error }, headers);
 }
 
-/** The client's X-Request-Id when it is a sane token, read from the raw headers (no header object is built). */
-function givenRequestId(req: IncomingMessage): string | undefined {
+// Generated request ids: this process's random prefix and a counter. Unique across restarts and
+// cheap (a random UUID per request was about 600 bytes of garbage); they are not secrets.
+const bootPrefix = randomBytes(6).toString('hex');
+let requestCounter = 0;
+
+/**
+ * The client's X-Request-Id when it is a sane token, else a new one. Read from the raw headers, so a
+ * route that needs no other header (/healthz) never has node build the header object.
+ */
+function requestIdOf(req: IncomingMessage): string {
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === 12 && name.toLowerCase() === 'x-request-id') return REQUEST_ID.test(raw[i + 1]!) ? raw[i + 1] : undefined;
+    if (name.length === 12 && name.toLowerCase() === 'x-request-id') {
+      const given = raw[i + 1]!;
+      if (REQUEST_ID.test(given)) return given;
+      break;
+    }
   }
-  return undefined;
+  return `${bootPrefix}-${(++requestCounter).toString(36)}`;
 }
 
 
@@ -83,7 +92,7 @@ class RequestContext implements RouteContext<unknown, unknown, unknown> {
   constructor(
     readonly requestId: string,
     readonly req: IncomingMessage,
-    private readonly response: Response,
+    private readonly response: ServerResponse,
     private readonly parentLog: Logger,
   ) {}
 
@@ -99,19 +108,19 @@ class RequestContext implements RouteContext<unknown, unknown, unknown> {
   }
 }
 
-function render(res: Response, route: RouteDef, result: unknown): void {
+function render(res: ServerResponse, requestId: string, route: RouteDef, result: unknown): void {
   if (result instanceof Reply) {
     if (result.kind === 'handled') return;
     if (result.kind === 'redirect') {
-      res.writeHead(result.status, { ...result.headers, 'content-length': 0, 'x-request-id': res.requestId! });
+      res.writeHead(result.status, { ...result.headers, 'content-length': 0, 'x-request-id': requestId });
       res.end();
       return;
     }
-    if (result.kind === 'raw') return sendJson(res, result.status, result.data, result.headers);
-    return sendJson(res, result.status, { meta: { status: result.status, ...result.meta }, data: result.data }, result.headers);
+    if (result.kind === 'raw') return sendJson(res, requestId, result.status, result.data, result.headers);
+    return sendJson(res, requestId, result.status, { meta: { status: result.status, ...result.meta }, data: result.data }, result.headers);
   }
   const status = route.status ?? 200;
-  sendJson(res, status, { meta: { status }, data: result });
+  sendJson(res, requestId, status, { meta: { status }, data: result });
 }
 
 export interface HttpApp {
@@ -142,16 +151,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const openapi = (): Record<string, unknown> => (document ??= buildOpenApi(routes, options.version));
 
   const app = polka({
-    onNoMatch: (req: IncomingMessage & { path?: string }, res: Response) =>
-      sendError(res, new AppError('not_found', `no route for ${req.method ?? 'GET'} ${req.path ?? '/'}`), log),
+    onNoMatch: (req: IncomingMessage & { path?: string }, res: ServerResponse) =>
+      sendError(res, requestIdOf(req), new AppError('not_found', `no route for ${req.method ?? 'GET'} ${req.path ?? '/'}`), log),
   });
 
   for (const route of routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const level = route.quiet === true ? 'debug' : 'info';
     const hasBody = BODY_METHODS.has(route.method);
-    app[method](route.path, async (req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }, res: Response) => {
-      const ctx = new RequestContext(res.requestId!, req, res, log);
+    app[method](route.path, async (req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }, res: ServerResponse) => {
+      const ctx = new RequestContext(requestIdOf(req), req, res, log);
       const started = performance.now();
       inFlight++;
       try {
@@ -173,12 +182,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         if (route.query !== undefined) ctx.query = parsePart(route.query, req.query ?? {}, 'query');
         if (hasBody) ctx.body = parsePart(route.body, await readJsonBody(req), 'body');
         const result = route.handler(ctx);
-        render(res, route, result instanceof Promise ? await result : result);
+        render(res, ctx.requestId, route, result instanceof Promise ? await result : result);
       } catch (err) {
         if (res.headersSent) {
           ctx.log.error({ err }, 'error after response started');
           res.destroy();
-        } else sendError(res, err, ctx.log);
+        } else sendError(res, ctx.requestId, err, ctx.log);
       } finally {
         inFlight--;
         if (log.isLevelEnabled(level)) {
@@ -189,12 +198,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     });
   }
 
-  const handle = (req: IncomingMessage, res: Response): void => {
-    // Every answer carries it: sendJson and redirects put it in their header block, and a handler
-    // that takes the raw response gets it set there (RequestContext.res).
-    res.requestId = givenRequestId(req) ?? randomUUID();
-    app.handler(req as never, res as never, undefined as never);
-  };
+  // Every answer carries X-Request-Id: sendJson and redirects put it in their header block, and a
+  // handler that takes the raw response gets it set there (RequestContext.res).
+  const handle = (req: IncomingMessage, res: ServerResponse): void => void app.handler(req as never, res as never, undefined as never);
   return { handle, routes, openapi, inFlight: () => inFlight };
 }
 
