@@ -289,7 +289,10 @@ export class InvitationService {
       throw new AppError('forbidden', 'an API key acts only inside its own organization; accept without it or as a user');
     }
     const organizationId = found.organization_id;
-    return this.storage.locks.runAll([`invitations:${organizationId}`, `org-members:${organizationId}`], async () => {
+    const locks = [`invitations:${organizationId}`, `org-members:${organizationId}`];
+    // An anonymous accept may create the invited email's principal, in the acceptance batch itself.
+    if (caller === null) locks.push(`principal-email:${normalizeEmail(found.email)}`);
+    return this.storage.locks.runAll(locks, async () => {
       const invitation = (await this.store.invitations.get(id))!;
       if (!this.tokens.matches(token, invitation.token_hash)) throw invalid();
       if (invitation.status === 'accepted') throw new AppError('already_accepted', 'this invitation has already been accepted');
@@ -297,12 +300,11 @@ export class InvitationService {
       if (invitation.status === 'expired' || Date.parse(invitation.expires_at) <= Date.now()) {
         throw new AppError('expired', 'this invitation has expired; ask for a new one');
       }
-      // The invited email's principal is made in its own batch (under its email lock) before the
-      // acceptance batch: writeMembership re-creates a principal it does not find stored, so one
-      // queued in the same batch would lose its email. A principal left by a failed commit is harmless.
-      const principalId = caller?.principalId ?? (await this.organizations.ensurePrincipalByEmail(invitation.email)).id;
       let result!: AcceptResult;
       await this.commitWithMailCancelled(invitation.outbox_entry_id, async (uow) => {
+        // One batch: the invited email's principal (when new), the membership, the invitation, the
+        // event and the cancelled mail. writeMembership sees the principal queued here (uow.get).
+        const principalId = caller?.principalId ?? (await this.organizations.ensurePrincipalByEmail(invitation.email, uow)).id;
         const membership = await this.organizations.writeMembership(uow, organizationId, principalId, invitation.role);
         const now = nowIso();
         await uow.put(this.store.invitations, { ...invitation, status: 'accepted', accepted_at: now, accepted_by: principalId, membership_id: membership.id, updated_at: now });
