@@ -3,6 +3,7 @@ import { EventLog } from './domain/events/service.js';
 import { createIdentity, type Identity } from './domain/identity/index.js';
 import { bootstrapDev } from './dev-bootstrap.js';
 import { startGrpcServer, type RunningGrpcServer } from './grpc/server.js';
+import { rawHeader } from './http/headers.js';
 import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer } from './http/server.js';
 import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -63,13 +64,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const invitationArea = await createInvitationArea(storage, events, identity, config, () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`, log);
     for (const loop of invitationArea.loops) loops.add(loop);
 
-    const authenticate: Authenticator = (req) => {
-      const principal = req.headers['x-principal-id'];
-      return identity.authentication.authenticate({
-        authorization: req.headers.authorization,
-        principalId: typeof principal === 'string' ? principal : undefined,
-      });
-    };
+    const authenticate: Authenticator = (req) =>
+      identity.authentication.authenticate({ authorization: rawHeader(req, 'authorization', 'first'), principalId: rawHeader(req, 'x-principal-id', 'join') });
     const routes = [
       ...healthRoutes({ storage: () => storage.isOpen, loops: () => loops.allRunning, accepting: () => state === 'running' }),
       ...identityRoutes(identity),

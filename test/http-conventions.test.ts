@@ -235,6 +235,27 @@ t.test('against a real daemon', async (t) => {
     t.equal((await request(d.url, 'GET', '/readyz')).status, 200, 'ready again once it runs');
   });
 
+  t.test('headers are matched case-insensitively, and repeated credentials are never a choice', async (t) => {
+    /** GET with raw header lines (repeats allowed), as a client on the wire can send them. */
+    const rawGet = (path: string, lines: string[]): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> =>
+      new Promise((resolve, reject) => {
+        // With headers as raw lines node adds no Host of its own.
+        const req = http.request(`${d.url}${path}`, { method: 'GET', headers: ['Host', new URL(d.url).host, ...lines] }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    t.equal((await rawGet('/healthz', ['X-REQUEST-ID', 'Upper-Case-1'])).headers['x-request-id'], 'Upper-Case-1');
+    const ok = await rawGet(`/v1/organizations/${orgId}`, ['X-Principal-ID', principal]);
+    t.equal(ok.status, 200, 'X-Principal-Id in any case');
+    const twice = await rawGet(`/v1/organizations/${orgId}`, ['x-principal-id', principal, 'x-principal-id', randomUUID()]);
+    t.equal(twice.status, 401, 'two X-Principal-Id headers are one invalid value');
+    t.match(JSON.parse(twice.body), { error: { code: 'unauthenticated' } });
+  });
+
   t.test('probes and the OpenAPI document ignore credentials; a public route still judges them', async (t) => {
     // A stale or broken header on a load balancer's probe must not take the daemon out of rotation.
     const junk = { authorization: 'Bearer svc_nonsense', 'x-principal-id': 'not-a-uuid' };

@@ -7,6 +7,7 @@ import type { Caller } from '../domain/identity/caller.js';
 import { AppError, describeError, fieldReasons, isAppError, validationFailed } from '../errors.js';
 import { redactUrl, type Logger } from '../log.js';
 import { readJsonBody } from './body.js';
+import { rawHeader } from './headers.js';
 import { buildOpenApi } from './openapi.js';
 import { Reply, type RouteContext, type RouteDef } from './route.js';
 
@@ -49,23 +50,11 @@ function sendError(res: ServerResponse, requestId: string, err: unknown, log: Lo
 const bootPrefix = randomBytes(6).toString('hex');
 let requestCounter = 0;
 
-/**
- * The client's X-Request-Id when it is a sane token, else a new one. Read from the raw headers, so a
- * route that needs no other header (/healthz) never has node build the header object.
- */
+/** The client's X-Request-Id when it is a sane token, else a new one. */
 function requestIdOf(req: IncomingMessage): string {
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 12 && name.toLowerCase() === 'x-request-id') {
-      const given = raw[i + 1]!;
-      if (REQUEST_ID.test(given)) return given;
-      break;
-    }
-  }
-  return `${bootPrefix}-${(++requestCounter).toString(36)}`;
+  const given = rawHeader(req, 'x-request-id', 'join');
+  return given !== undefined && REQUEST_ID.test(given) ? given : `${bootPrefix}-${(++requestCounter).toString(36)}`;
 }
-
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'path' | 'query' | 'body'): unknown {
   if (schema === undefined) return undefined;
