@@ -7,7 +7,7 @@ import { newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
 import type { OrganizationService } from './organizations.js';
-import type { PermissionEngine } from './permissions.js';
+import { atOrganization, type PermissionEngine } from './permissions.js';
 import { apiKeyLifetimeSeconds } from './schemas.js';
 import type { IdentityStore } from './store.js';
 import { viewApiKey, type ApiKeyRecord, type ApiKeyView } from './types.js';
@@ -56,9 +56,9 @@ export class ApiKeyService {
     private readonly organizations: OrganizationService,
     private readonly log: Logger,
   ) {
-    permissions.registerResourceType('api_key', async (id) => {
-      const key = await store.apiKeys.get(id);
-      return key && { organizationId: key.organization_id, teamId: null };
+    permissions.registerResourceType('api_key', (id) => {
+      const key = store.apiKeys.read(id);
+      return key && atOrganization(key.organization_id);
     });
   }
 
@@ -69,7 +69,7 @@ export class ApiKeyService {
     if (isOperator(actor)) {
       principalId = input.principal_id ?? (await this.organizations.owners(org.id))[0]?.principal_id ?? '';
       if (principalId === '') throw new AppError('invalid_state', 'the organization has no owner to act as');
-      const role = await this.permissions.effectiveRole(principalId, { organizationId: org.id, teamId: null });
+      const role = await this.permissions.effectiveRole(principalId, atOrganization(org.id));
       if (role === null) throw validationFailed({ principal_id: 'not a member of this organization' });
     } else {
       if (input.principal_id !== undefined && input.principal_id !== actor.principalId) {

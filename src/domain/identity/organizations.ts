@@ -5,7 +5,7 @@ import { compositeKey, newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor } from './caller.js';
-import type { Action, PermissionEngine } from './permissions.js';
+import { atOrganization, type Action, type PermissionEngine } from './permissions.js';
 import { highestRole, type Role } from './roles.js';
 import type { IdentityStore } from './store.js';
 import type { Grant, Membership, Organization, Principal, Team } from './types.js';
@@ -124,7 +124,7 @@ export class OrganizationService {
     const org = organizations.read(idOrSlug) ?? organizations.readUnique('slug', idOrSlug.toLowerCase());
     if (org === undefined) throw notFound('organization');
     // The record is in hand: its location goes with the check, which then reads only memberships.
-    const decision = this.permissions.authorizeAt(actor, 'organization.read', { type: 'organization', id: org.id }, { organizationId: org.id, teamId: null }, 'organization');
+    const decision = this.permissions.authorizeAt(actor, 'organization.read', { type: 'organization', id: org.id }, atOrganization(org.id), 'organization');
     if (decision instanceof Promise) await decision;
     return org;
   }
@@ -289,7 +289,7 @@ export class OrganizationService {
 
   private async requireOwner(actor: Actor, organizationId: string, what: string): Promise<void> {
     if (isOperator(actor)) return;
-    const role = await this.permissions.effectiveRole(actor.principalId, { organizationId, teamId: null });
+    const role = await this.permissions.effectiveRole(actor.principalId, atOrganization(organizationId));
     if (role !== 'owner') throw new AppError('forbidden', `only owners may ${what}`, { details: { reason: 'requires owner' } });
   }
 

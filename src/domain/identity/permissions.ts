@@ -65,6 +65,11 @@ export interface ResourceLocation {
   teamId: string | null;
 }
 
+/** The location of an organization-level resource (the organization itself, an API key, an invitation). */
+export function atOrganization(organizationId: string): ResourceLocation {
+  return { organizationId, teamId: null };
+}
+
 /** Finds which organization (and team) a resource belongs to; undefined when it does not exist. */
 export type ResourceResolver = (id: string) => ResourceLocation | undefined | Promise<ResourceLocation | undefined>;
 
@@ -88,7 +93,7 @@ export class PermissionEngine {
   private readonly resolvers = new Map<string, ResourceResolver>();
 
   constructor(private readonly store: IdentityStore) {
-    this.registerResourceType('organization', (id) => (store.organizations.read(id) ? { organizationId: id, teamId: null } : undefined));
+    this.registerResourceType('organization', (id) => (store.organizations.read(id) ? atOrganization(id) : undefined));
     this.registerResourceType('team', (id) => {
       const team = store.teams.read(id);
       return team && { organizationId: team.organization_id, teamId: team.id };
@@ -146,7 +151,7 @@ export class PermissionEngine {
     scopeMissing: boolean,
   ): Promise<Decision> {
     const role = membershipRole ?? (await this.viewerThroughTeam(principalId, location.organizationId));
-    if (!scopeMissing && roleAtLeast(role, spec.role)) return { allowed: true, role, reason: 'role', visible: true };
+    if (!scopeMissing && roleAtLeast(role, spec.role)) return ALLOWED_BY_ROLE[role!];
     const grants = await this.grantsOn(principalId, location.organizationId, resource);
     // A resource is visible through a role or any grant on it; otherwise it answers exactly like a
     // resource that does not exist, so neither checks nor routes reveal another tenant's ids.

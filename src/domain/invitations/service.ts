@@ -9,7 +9,7 @@ import type { OutboxService } from '../email/outbox.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor, type Caller } from '../identity/caller.js';
 import { normalizeEmail, type OrganizationService } from '../identity/organizations.js';
-import type { Action, PermissionEngine } from '../identity/permissions.js';
+import { atOrganization, type Action, type PermissionEngine } from '../identity/permissions.js';
 import type { SettingsService } from '../settings/service.js';
 import { createInvitationBody } from './schemas.js';
 import { InvitationStore, SEND_WINDOW_MS, statusKey } from './store.js';
@@ -60,9 +60,9 @@ export class InvitationService {
     private readonly log: Logger,
   ) {
     this.store = new InvitationStore(storage);
-    permissions.registerResourceType('invitation', async (id) => {
-      const invitation = await this.store.invitations.get(id);
-      return invitation && { organizationId: invitation.organization_id, teamId: null };
+    permissions.registerResourceType('invitation', (id) => {
+      const invitation = this.store.invitations.read(id);
+      return invitation && atOrganization(invitation.organization_id);
     });
   }
 
@@ -82,7 +82,7 @@ export class InvitationService {
     const email = normalizeEmail(parsed.data.email);
     await this.permissions.authorize(actor, 'invitation.create', { type: 'organization', id: organizationId }, 'organization');
     if (role === 'owner' && !isOperator(actor)) {
-      const own = await this.permissions.effectiveRole(actor.principalId, { organizationId, teamId: null });
+      const own = await this.permissions.effectiveRole(actor.principalId, atOrganization(organizationId));
       if (own !== 'owner') throw new AppError('forbidden', 'only owners may invite an owner', { details: { reason: 'requires owner' } });
     }
 
