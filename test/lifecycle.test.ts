@@ -232,6 +232,10 @@ t.test('--version and --help', async (t) => {
   for (const flag of ['--data-dir', '--http-addr', '--grpc-socket', '--dev']) {
     t.match(serveHelp!.stdout(), flag, `serve --help lists ${flag}`);
   }
+  // serve has its own entry (bin/switchyard.js): a usage error there reads like anywhere else.
+  const bad = spawnSwitchyard(t, ['serve', '--no-such-flag']);
+  t.equal(await bad.exited, 1);
+  t.match(bad.stderr(), /unknown option '--no-such-flag'[\s\S]*Usage: switchyard serve/);
 });
 
 t.test('a fresh start is ready within 3 s of spawning, and an idle stop exits 0', async (t) => {

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { Command } from 'commander';
-import { version } from '../version.js';
+import type { Command } from 'commander';
 import { registerCompletion } from './commands/completion.js';
 import { registerGrant } from './commands/grant.js';
 import { registerInvite } from './commands/invite.js';
@@ -13,7 +12,7 @@ import { registerStatus } from './commands/status.js';
 import { registerTeam } from './commands/team.js';
 import { CliError } from './client.js';
 import { writeJsonError } from './output.js';
-import { runProgram } from './run.js';
+import { rootProgram, runProgram } from './run.js';
 
 // The commander root: global flags, then one file per noun in commands/. `serve` runs the daemon;
 // every other command is a client of its gRPC admin API.
@@ -27,14 +26,11 @@ export function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function buildProgram(options: { json?: boolean } = {}): Command {
-  const program = new Command('switchyard')
-    .description('Switchyard: the front door and nervous system of a multi-tenant workflow platform')
-    .version(version, '-V, --version')
+  const program = rootProgram()
     .option('--socket <path>', "the daemon's admin socket (from SERVICE_GRPC_SOCKET, else SERVICE_DATA_DIR)", defaultSocket())
     .option('--addr <host:port>', "the daemon's TCP gRPC listener, instead of the socket")
     .option('--token <token>', 'admin token for --addr (default: SERVICE_ADMIN_TOKEN)')
-    .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr')
-    .exitOverride();
+    .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr');
   if (options.json === true) {
     // Scripts get usage errors in the same JSON shape as every other failure.
     program.configureOutput({
