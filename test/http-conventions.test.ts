@@ -29,12 +29,15 @@ interface RawResponse {
 
 /**
  * A request written by hand with node:http, for what fetch hides: an exact content-length, a
- * chunked body, a body sent in pieces.
+ * chunked body, a body sent in pieces, header lines in a given case or repeated (`headers` as
+ * raw lines, name then value).
  */
-function rawRequest(base: string, options: { method: string; path: string; headers?: Record<string, string | number>; chunks: (string | Buffer)[] }): Promise<RawResponse> {
+function rawRequest(base: string, options: { method: string; path: string; headers?: Record<string, string | number> | string[]; chunks: (string | Buffer)[] }): Promise<RawResponse> {
   const url = new URL(options.path, base);
+  // Given as raw lines, the headers get no Host from node: add it.
+  const headers = Array.isArray(options.headers) ? ['Host', url.host, ...options.headers] : options.headers;
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: options.method, headers: options.headers, agent: false }, (res) => {
+    const req = http.request(url, { method: options.method, headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('end', () => {
@@ -236,24 +239,18 @@ t.test('against a real daemon', async (t) => {
   });
 
   t.test('headers are matched case-insensitively, and repeated credentials are never a choice', async (t) => {
-    /** GET with raw header lines (repeats allowed), as a client on the wire can send them. */
-    const rawGet = (path: string, lines: string[]): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> =>
-      new Promise((resolve, reject) => {
-        // With headers as raw lines node adds no Host of its own.
-        const req = http.request(`${d.url}${path}`, { method: 'GET', headers: ['Host', new URL(d.url).host, ...lines] }, (res) => {
-          let body = '';
-          res.on('data', (c: Buffer) => (body += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
-    t.equal((await rawGet('/healthz', ['X-REQUEST-ID', 'Upper-Case-1'])).headers['x-request-id'], 'Upper-Case-1');
-    const ok = await rawGet(`/v1/organizations/${orgId}`, ['X-Principal-ID', principal]);
-    t.equal(ok.status, 200, 'X-Principal-Id in any case');
-    const twice = await rawGet(`/v1/organizations/${orgId}`, ['x-principal-id', principal, 'x-principal-id', randomUUID()]);
+    const get = (path: string, lines: string[]) => rawRequest(d.url, { method: 'GET', path, headers: lines, chunks: [] });
+    t.equal((await get('/healthz', ['X-REQUEST-ID', 'Upper-Case-1'])).headers['x-request-id'], 'Upper-Case-1');
+    t.equal((await get(`/v1/organizations/${orgId}`, ['X-Principal-ID', principal])).status, 200, 'X-Principal-Id in any case');
+    const twice = await get(`/v1/organizations/${orgId}`, ['x-principal-id', principal, 'x-principal-id', randomUUID()]);
     t.equal(twice.status, 401, 'two X-Principal-Id headers are one invalid value');
-    t.match(JSON.parse(twice.body), { error: { code: 'unauthenticated' } });
+    t.match(twice.body, { error: { code: 'unauthenticated' } });
+    // Authorization: the first line counts (node's rule for it); a second never rescues a bad first.
+    const key = await request(d.url, 'POST', '/v1/api-keys', { headers: asP, body: { name: 'dup', organization_id: orgId } });
+    t.equal(key.status, 201);
+    const good = `Bearer ${String(key.body.data.raw_key)}`;
+    t.equal((await get(`/v1/organizations/${orgId}`, ['AUTHORIZATION', good, 'authorization', 'Bearer svc_junk'])).status, 200, 'the first Authorization counts');
+    t.equal((await get(`/v1/organizations/${orgId}`, ['authorization', 'Bearer svc_junk', 'Authorization', good])).status, 401, 'a bad first one is not rescued');
   });
 
   t.test('probes and the OpenAPI document ignore credentials; a public route still judges them', async (t) => {

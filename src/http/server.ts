@@ -132,7 +132,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     tag: 'meta',
     auth: 'none',
     quiet: true,
-    handler: async () => Reply.raw(200, openapi()),
+    handler: () => Reply.raw(200, openapi()),
   };
   const routes = [...options.routes, openapiRoute];
   // The document lists every route served, itself included.
