@@ -95,6 +95,7 @@ export class Collection<T extends object> {
     return id === undefined ? undefined : this.read(id);
   }
 
+  /** read() for call sites that await (the read itself is the same, synchronous one). */
   async get(id: string): Promise<T | undefined> {
     return this.read(id);
   }
@@ -103,7 +104,7 @@ export class Collection<T extends object> {
     return Promise.all(ids.map((id) => this.get(id)));
   }
 
-  /** The record holding `value` in a unique index. */
+  /** readUnique() for call sites that await (the same read). */
   async findUnique(index: string, value: string): Promise<T | undefined> {
     return this.readUnique(index, value);
   }
