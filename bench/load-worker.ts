@@ -31,11 +31,15 @@ export interface LoadResult {
   max: number;
 }
 
-function runOnce(options: autocannon.Options, onResponse?: (statusCode: number, responseTimeMs: number) => void): Promise<autocannon.Result> {
+function runOnce(
+  options: autocannon.Options,
+  onResponse?: (statusCode: number, responseTimeMs: number) => void,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     // The callback form returns the instance, whose 'response' events carry exact timings.
     const instance = autocannon(options, (err: unknown, result: autocannon.Result) => (err ? reject(err) : resolve(result)));
-    if (onResponse) instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => onResponse(statusCode, responseTimeMs));
+    if (onResponse)
+      instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => onResponse(statusCode, responseTimeMs));
   });
 }
 

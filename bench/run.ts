@@ -88,7 +88,12 @@ interface Measured extends LoadResult {
 type WorkerMessage = { type: 'measuring' } | { type: 'result'; result: LoadResult } | { type: 'error'; error: string };
 
 /** Runs one load measurement on a fresh worker thread. */
-async function measure(label: string, url: string, headers: Record<string, string> = {}, connections = CONNECTIONS): Promise<Measured> {
+async function measure(
+  label: string,
+  url: string,
+  headers: Record<string, string> = {},
+  connections = CONNECTIONS,
+): Promise<Measured> {
   progress(`${label}: ${WARMUP_S} s warm-up + ${DURATION_S} s at ${connections} connection(s)`);
   const spec: LoadSpec = { url, headers, connections, duration: DURATION_S, warmup: WARMUP_S };
   const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: spec });
@@ -104,7 +109,10 @@ async function measure(label: string, url: string, headers: Record<string, strin
       worker.once('exit', (code) => reject(new Error(`load worker exited (${code}) without a result`)));
     });
     const cpuAtEnd = serverThreadCpuMs();
-    const cpuUsPerRequest = cpuAtStart === undefined || cpuAtEnd === undefined || result.ok === 0 ? undefined : ((cpuAtEnd - cpuAtStart) * 1000) / result.ok;
+    const cpuUsPerRequest =
+      cpuAtStart === undefined || cpuAtEnd === undefined || result.ok === 0
+        ? undefined
+        : ((cpuAtEnd - cpuAtStart) * 1000) / result.ok;
     return { ...result, cpuUsPerRequest };
   } finally {
     await worker.terminate();
@@ -132,10 +140,20 @@ async function startBareServer(): Promise<{ url: string; close: () => Promise<vo
   };
 }
 
-async function postJson(base: string, route: string, body: unknown, headers: Record<string, string>): Promise<Record<string, unknown>> {
-  const res = await fetch(base + route, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function postJson(
+  base: string,
+  route: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(base + route, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const parsed = (await res.json()) as { data?: Record<string, unknown> };
-  if (res.status !== 201 || parsed.data === undefined) throw new Error(`POST ${route} answered ${res.status}: ${JSON.stringify(parsed)}`);
+  if (res.status !== 201 || parsed.data === undefined)
+    throw new Error(`POST ${route} answered ${res.status}: ${JSON.stringify(parsed)}`);
   return parsed.data;
 }
 
@@ -154,10 +172,14 @@ async function measureIdle(): Promise<IdleFigures | undefined> {
   progress('idle RSS: starting `switchyard serve` as a child');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-rss-'));
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', binPath, 'serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0'], {
-    env: { PATH: process.env.PATH ?? '', SERVICE_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=2', binPath, 'serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0'],
+    {
+      env: { PATH: process.env.PATH ?? '', SERVICE_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -169,7 +191,15 @@ async function measureIdle(): Promise<IdleFigures | undefined> {
       url = /"url":"(http:\/\/[^"]+)".*switchyard listening/.exec(output)?.[1] ?? '';
       return url !== '';
     });
-    await waitUntil('/readyz 200', 10_000, async () => (await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200);
+    await waitUntil(
+      '/readyz 200',
+      10_000,
+      async () =>
+        (await fetch(`${url}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        )) === 200,
+    );
     const readyMs = performance.now() - spawnedAt;
     await delay(1000); // settle: what an idle daemon holds, not start-up work in flight
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -223,10 +253,20 @@ const rounds = (values: number[], digits: number): string => values.map((v) => v
 /** A subject's rows: medians over the rounds, each round's figure beside them. Invalid if any round was. */
 function loadRows(label: string, rs: Measured[]): boolean {
   const ok = rs.map((r, i) => validity(`${label} (round ${i + 1})`, r)).every(Boolean);
-  info(`${label}: throughput`, `${fmtRps(median(rs.map((r) => r.rps)))}  [${rs.map((r) => Math.round(r.rps / 100) / 10).join(', ')} k]`);
-  info(`${label}: p50 / p99`, `${fmtMs(median(rs.map((r) => r.p50)))} / ${fmtMs(median(rs.map((r) => r.p99)))}  [p99 ${rounds(rs.map((r) => r.p99), 2)}]`);
+  info(
+    `${label}: throughput`,
+    `${fmtRps(median(rs.map((r) => r.rps)))}  [${rs.map((r) => Math.round(r.rps / 100) / 10).join(', ')} k]`,
+  );
+  info(
+    `${label}: p50 / p99`,
+    `${fmtMs(median(rs.map((r) => r.p50)))} / ${fmtMs(median(rs.map((r) => r.p99)))}  [p99 ${rounds(
+      rs.map((r) => r.p99),
+      2,
+    )}]`,
+  );
   const cpu = rs.map((r) => r.cpuUsPerRequest);
-  if (cpu.every((c): c is number => c !== undefined)) info(`${label}: server CPU per request`, `${median(cpu).toFixed(1)} us  [${rounds(cpu, 1)}]`);
+  if (cpu.every((c): c is number => c !== undefined))
+    info(`${label}: server CPU per request`, `${median(cpu).toFixed(1)} us  [${rounds(cpu, 1)}]`);
   return ok;
 }
 
@@ -241,7 +281,8 @@ function printTable(): void {
   const head: Row = { metric: 'metric', value: 'value', target: 'target', result: '' };
   const all = [head, ...rows];
   const w = (k: keyof Row): number => Math.max(...all.map((r) => r[k].length));
-  const line = (r: Row): string => `${r.metric.padEnd(w('metric'))}  ${r.value.padStart(w('value'))}  ${r.target.padEnd(w('target'))}  ${r.result}`.trimEnd();
+  const line = (r: Row): string =>
+    `${r.metric.padEnd(w('metric'))}  ${r.value.padStart(w('value'))}  ${r.target.padEnd(w('target'))}  ${r.result}`.trimEnd();
   process.stdout.write(`${line({ ...head, result: 'result' as Row['result'] })}\n`);
   process.stdout.write(`${'-'.repeat(w('metric') + w('value') + w('target') + 12)}\n`);
   for (const r of rows) process.stdout.write(`${line(r)}\n`);
@@ -255,7 +296,9 @@ async function main(): Promise<void> {
   const bare = await startBareServer();
   let daemon: Daemon | undefined;
   try {
-    daemon = await startDaemon(loadConfig({ env: { SERVICE_DATA_DIR: dataDir, SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent' } }));
+    daemon = await startDaemon(
+      loadConfig({ env: { SERVICE_DATA_DIR: dataDir, SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent' } }),
+    );
 
     // Fixtures: an organization owned by a development principal, and a full-access API key for it.
     const dev = { 'x-principal-id': randomUUID() };
@@ -291,7 +334,10 @@ async function main(): Promise<void> {
 
     process.stdout.write(
       `\nSwitchyard ${packageVersion} bench, ${started.toISOString()}\n` +
-        `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
+        `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}\n` +
         `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s measured after ${WARMUP_S} s warm-up per subject, 127.0.0.1; autocannon on a worker thread\n` +
         `figures are medians over the rounds; [brackets] list each round's\n\n`,
     );
@@ -301,14 +347,26 @@ async function main(): Promise<void> {
     ratioRow('(1) GET /healthz / bare: req/s ratio', runs.healthz, runs.bare, TARGET.healthzRatio, bareOk && healthzOk);
 
     const pointOk = loadRows('(2) point read', runs.point);
-    if (validity('(2) point read, 1 connection', pointSolo)) info('(2) point read: p50 / p99 at 1 connection', `${fmtMs(pointSolo.p50)} / ${fmtMs(pointSolo.p99)}`);
+    if (validity('(2) point read, 1 connection', pointSolo))
+      info('(2) point read: p50 / p99 at 1 connection', `${fmtMs(pointSolo.p50)} / ${fmtMs(pointSolo.p99)}`);
     const pointP99 = median(runs.point.map((r) => r.p99));
-    check(`(2) point read: p99 at ${CONNECTIONS} connections`, fmtMs(pointP99), `< ${TARGET.pointReadP99Ms} ms`, pointOk && pointP99 < TARGET.pointReadP99Ms);
+    check(
+      `(2) point read: p99 at ${CONNECTIONS} connections`,
+      fmtMs(pointP99),
+      `< ${TARGET.pointReadP99Ms} ms`,
+      pointOk && pointP99 < TARGET.pointReadP99Ms,
+    );
 
     const keyOk = loadRows('(3) API-key read', runs.apiKey);
-    if (validity('(3) API-key read, 1 connection', apiKeySolo)) info('(3) API-key read: p50 / p99 at 1 connection', `${fmtMs(apiKeySolo.p50)} / ${fmtMs(apiKeySolo.p99)}`);
+    if (validity('(3) API-key read, 1 connection', apiKeySolo))
+      info('(3) API-key read: p50 / p99 at 1 connection', `${fmtMs(apiKeySolo.p50)} / ${fmtMs(apiKeySolo.p99)}`);
     const keyP99 = median(runs.apiKey.map((r) => r.p99));
-    check(`(3) API-key read: p99 at ${CONNECTIONS} connections`, fmtMs(keyP99), `< ${TARGET.apiKeyP99Ms} ms`, keyOk && keyP99 < TARGET.apiKeyP99Ms);
+    check(
+      `(3) API-key read: p99 at ${CONNECTIONS} connections`,
+      fmtMs(keyP99),
+      `< ${TARGET.apiKeyP99Ms} ms`,
+      keyOk && keyP99 < TARGET.apiKeyP99Ms,
+    );
     ratioRow('(3) API-key read / GET /healthz: req/s ratio', runs.apiKey, runs.healthz, TARGET.apiKeyRatio, keyOk && healthzOk);
 
     if (idle === undefined) info('(4) serve idle: VmRSS', 'n/a (no /proc)');

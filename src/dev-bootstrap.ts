@@ -40,12 +40,24 @@ async function findOrganization(identity: Identity, slug: string): Promise<Organ
 }
 
 /** On the first start only: organization `dev`, its owner, a full-access key acting as that owner. */
-export async function bootstrapDev({ storage, identity, httpUrl, log, print }: DevBootstrapOptions): Promise<DevBootstrap | null> {
+export async function bootstrapDev({
+  storage,
+  identity,
+  httpUrl,
+  log,
+  print,
+}: DevBootstrapOptions): Promise<DevBootstrap | null> {
   if ((await storage.meta.get(FLAG_KEY)) !== undefined) return null;
   // A `dev` organization without the flag means a start that stopped half-way: finish it.
   const organization =
     (await findOrganization(identity, DEV_ORGANIZATION_SLUG)) ??
-    (await identity.organizations.createOrganization(operator, { slug: DEV_ORGANIZATION_SLUG, display_name: 'Development', owner_email: DEV_OWNER_EMAIL })).organization;
+    (
+      await identity.organizations.createOrganization(operator, {
+        slug: DEV_ORGANIZATION_SLUG,
+        display_name: 'Development',
+        owner_email: DEV_OWNER_EMAIL,
+      })
+    ).organization;
   const key = await identity.apiKeys.create(operator, { name: 'dev (serve --dev)', organization_id: organization.id });
   const uow = new UnitOfWork(storage);
   uow.putRaw(storage.meta, FLAG_KEY, nowIso());

@@ -94,7 +94,10 @@ export function validationFailed(fields: Record<string, string>, message = 'requ
 }
 
 /** `details.fields` from schema issues: the first reason for each failing field (`root` names the whole input). */
-export function fieldReasons(issues: readonly { path: readonly PropertyKey[]; message: string }[], root = '(body)'): Record<string, string> {
+export function fieldReasons(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  root = '(body)',
+): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of issues) fields[issue.path.length === 0 ? root : issue.path.map(String).join('.')] ??= issue.message;
   return fields;

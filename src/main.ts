@@ -61,11 +61,21 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const events = new EventLog(storage, log.child({ module: 'events' }));
     const identity = createIdentity(storage, events, config, log.child({ module: 'identity' }));
     const loops = new LoopSet();
-    const invitationArea = await createInvitationArea(storage, events, identity, config, () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`, log);
+    const invitationArea = await createInvitationArea(
+      storage,
+      events,
+      identity,
+      config,
+      () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`,
+      log,
+    );
     for (const loop of invitationArea.loops) loops.add(loop);
 
     const authenticate: Authenticator = (req) =>
-      identity.authentication.authenticate({ authorization: rawHeader(req, 'authorization', 'first'), principalId: rawHeader(req, 'x-principal-id', 'join') });
+      identity.authentication.authenticate({
+        authorization: rawHeader(req, 'authorization', 'first'),
+        principalId: rawHeader(req, 'x-principal-id', 'join'),
+      });
     const routes = [
       ...healthRoutes({ storage: () => storage.isOpen, loops: () => loops.allRunning, accepting: () => state === 'running' }),
       ...identityRoutes(identity),
@@ -76,8 +86,21 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version });
     http = await listenHttp(app, config.httpAddr);
     const { invitations, settings, outbox } = invitationArea;
-    grpc = await startGrpcServer({ config, log: log.child({ module: 'grpc' }), version, startedAt, httpUrl: http.url, state: () => state, identity, invitations, settings, outbox, loops });
-    if (config.dev) await bootstrapDev({ storage, identity, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
+    grpc = await startGrpcServer({
+      config,
+      log: log.child({ module: 'grpc' }),
+      version,
+      startedAt,
+      httpUrl: http.url,
+      state: () => state,
+      identity,
+      invitations,
+      settings,
+      outbox,
+      loops,
+    });
+    if (config.dev)
+      await bootstrapDev({ storage, identity, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
     loops.startAll();
     state = 'running';
     log.info({ url: http.url, data_dir: config.dataDir, version, env: config.env }, 'switchyard listening');
@@ -94,13 +117,30 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         const loopsStopped = loops.stopAll().then(() => true);
         await Promise.all([running.close(config.shutdownTimeoutMs), admin.close(config.shutdownTimeoutMs)]);
         const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
-        if (!(await Promise.race([loopsStopped, deadline]))) log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
+        if (!(await Promise.race([loopsStopped, deadline])))
+          log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
         await storage.close();
         state = 'stopped';
         log.info('stopped');
       })());
 
-    return { config, log, storage, events, identity, invitations: invitationArea.invitations, settings: invitationArea.settings, outbox: invitationArea.outbox, loops, http: running, grpc: admin, url: running.url, startedAt, state: () => state, stop };
+    return {
+      config,
+      log,
+      storage,
+      events,
+      identity,
+      invitations: invitationArea.invitations,
+      settings: invitationArea.settings,
+      outbox: invitationArea.outbox,
+      loops,
+      http: running,
+      grpc: admin,
+      url: running.url,
+      startedAt,
+      state: () => state,
+      stop,
+    };
   } catch (err) {
     await grpc?.close(0);
     await http?.close(0);

@@ -30,7 +30,10 @@ t.test('API keys', async (t) => {
   };
   const addMember = async (role: string) => {
     const principal = randomUUID();
-    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, { headers: asOwner, body: { principal_id: principal, role } });
+    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, {
+      headers: asOwner,
+      body: { principal_id: principal, role },
+    });
     t.equal(res.status, 201);
     return { principal, membershipId: res.body.data.id as string };
   };
@@ -44,7 +47,15 @@ t.test('API keys', async (t) => {
     t.ok(m, `svc_ + 8-character prefix + _ + secret: ${key.raw_key}`);
     t.ok(Buffer.from(m![2]!, 'base64url').length >= 32, 'at least 32 random bytes');
     t.equal(key.prefix, m![1], 'prefix shown in clear');
-    t.match(key, { name: 'ci deploy', organization_id: org.id, principal_id: owner, scopes: [], expires_at: null, revoked_at: null, last_used_at: null });
+    t.match(key, {
+      name: 'ci deploy',
+      organization_id: org.id,
+      principal_id: owner,
+      scopes: [],
+      expires_at: null,
+      revoked_at: null,
+      last_used_at: null,
+    });
     t.notOk('key_hash' in key, 'no hash in the answer');
 
     const other = (await createKey(asOwner)).body.data;
@@ -65,10 +76,7 @@ t.test('API keys', async (t) => {
       t.notOk(text.includes('key_hash') || text.includes('raw_key'), `answer ${i} has neither hash nor raw_key`);
       t.ok(text.includes(key.prefix), `answer ${i} shows the prefix`);
     }
-    t.same(
-      answers[0]!.body.data.map((k: { id: string }) => k.id).sort(),
-      [key.id, other.id].sort(),
-    );
+    t.same(answers[0]!.body.data.map((k: { id: string }) => k.id).sort(), [key.id, other.id].sort());
   });
 
   t.test('a key acts as its principal inside its organization', async (t) => {
@@ -111,7 +119,10 @@ t.test('API keys', async (t) => {
     isUnauthenticated(t, await listOrgs(byOwner.raw_key), 'revoked by the owner');
 
     const selfRevoking = (await createKey(asOwner)).body.data;
-    t.equal((await request(d.url, 'DELETE', `/v1/api-keys/${selfRevoking.id}`, { headers: bearer(selfRevoking.raw_key) })).status, 200);
+    t.equal(
+      (await request(d.url, 'DELETE', `/v1/api-keys/${selfRevoking.id}`, { headers: bearer(selfRevoking.raw_key) })).status,
+      200,
+    );
     isUnauthenticated(t, await listOrgs(selfRevoking.raw_key), 'revoked with itself');
 
     const list = await request(d.url, 'GET', `/v1/api-keys?organization_id=${org.id}`, { headers: asOwner });
@@ -159,17 +170,28 @@ t.test('API keys', async (t) => {
     const admin = await addMember('admin');
     const key = (await createKey(asPrincipal(admin.principal))).body.data;
     t.equal(key.principal_id, admin.principal);
-    const createTeam = () => request(d.url, 'POST', `/v1/organizations/${org.id}/teams`, { headers: bearer(key.raw_key), body: { name: 'x' } });
+    const createTeam = () =>
+      request(d.url, 'POST', `/v1/organizations/${org.id}/teams`, { headers: bearer(key.raw_key), body: { name: 'x' } });
     t.equal((await createTeam()).status, 201, 'as admin');
 
-    const demoted = await request(d.url, 'PATCH', `/v1/organizations/${org.id}/members/${admin.membershipId}`, { headers: asOwner, body: { role: 'member' } });
+    const demoted = await request(d.url, 'PATCH', `/v1/organizations/${org.id}/members/${admin.membershipId}`, {
+      headers: asOwner,
+      body: { role: 'member' },
+    });
     t.equal(demoted.status, 200);
     const refused = await createTeam();
     t.equal(refused.status, 403, 'the next request after the demotion is refused');
     t.equal(refused.body.error.code, 'forbidden');
 
-    t.equal((await request(d.url, 'DELETE', `/v1/organizations/${org.id}/members/${admin.membershipId}`, { headers: asOwner })).status, 200);
-    t.equal((await request(d.url, 'GET', `/v1/organizations/${org.id}`, { headers: bearer(key.raw_key) })).status, 404, 'removed from the organization: it sees nothing');
+    t.equal(
+      (await request(d.url, 'DELETE', `/v1/organizations/${org.id}/members/${admin.membershipId}`, { headers: asOwner })).status,
+      200,
+    );
+    t.equal(
+      (await request(d.url, 'GET', `/v1/organizations/${org.id}`, { headers: bearer(key.raw_key) })).status,
+      404,
+      'removed from the organization: it sees nothing',
+    );
   });
 
   t.test('who may create, list and revoke keys', async (t) => {
@@ -185,7 +207,11 @@ t.test('API keys', async (t) => {
       [memberKey.id],
       'a member lists only its own keys',
     );
-    t.equal((await request(d.url, 'GET', `/v1/api-keys/${ownerKey.id}`, { headers: asMember })).status, 404, "another's key is invisible to a member");
+    t.equal(
+      (await request(d.url, 'GET', `/v1/api-keys/${ownerKey.id}`, { headers: asMember })).status,
+      404,
+      "another's key is invisible to a member",
+    );
     t.equal((await request(d.url, 'DELETE', `/v1/api-keys/${ownerKey.id}`, { headers: asMember })).status, 404);
     t.equal((await listOrgs(ownerKey.raw_key)).status, 200, 'still works');
     const impersonating = await createKey(asMember, { principal_id: owner });
@@ -194,10 +220,17 @@ t.test('API keys', async (t) => {
 
   t.test('a key cannot create organizations', async (t) => {
     const key = (await createKey(asOwner)).body.data;
-    const res = await request(d.url, 'POST', '/v1/organizations', { headers: bearer(key.raw_key), body: { slug: 'spawned-by-key' } });
+    const res = await request(d.url, 'POST', '/v1/organizations', {
+      headers: bearer(key.raw_key),
+      body: { slug: 'spawned-by-key' },
+    });
     t.equal(res.status, 403);
     t.equal(res.body.error.code, 'forbidden');
-    t.equal((await request(d.url, 'POST', '/v1/organizations', { headers: asOwner, body: { slug: 'spawned-by-key' } })).status, 201, 'the slug was not taken');
+    t.equal(
+      (await request(d.url, 'POST', '/v1/organizations', { headers: asOwner, body: { slug: 'spawned-by-key' } })).status,
+      201,
+      'the slug was not taken',
+    );
   });
 
   t.test('scopes are enforced at the route and in the engine', async (t) => {

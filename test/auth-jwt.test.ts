@@ -55,10 +55,13 @@ t.test('HS256 JWTs (JWT_SECRET set)', async (t) => {
     t.equal(withNbf.status, 200, 'an nbf in the past is fine');
   });
 
-  t.test('a token assembled by hand with the right secret works (so the forgeries below fail for their flaw alone)', async (t) => {
-    const token = handMade({ alg: 'HS256', typ: 'JWT' }, valid(), hmacSha256(SECRET));
-    t.equal((await list(bearer(token))).status, 200);
-  });
+  t.test(
+    'a token assembled by hand with the right secret works (so the forgeries below fail for their flaw alone)',
+    async (t) => {
+      const token = handMade({ alg: 'HS256', typ: 'JWT' }, valid(), hmacSha256(SECRET));
+      t.equal((await list(bearer(token))).status, 200);
+    },
+  );
 
   t.test('each flawed token is 401', async (t) => {
     const rsa = await generateKeyPair('RS256', { extractable: true });
@@ -68,8 +71,14 @@ t.test('HS256 JWTs (JWT_SECRET set)', async (t) => {
       ['alg none with a signature', handMade({ alg: 'none', typ: 'JWT' }, valid(), hmacSha256(SECRET))],
       ['HS512 with the right secret', await signed(valid(), 'HS512')],
       ['RS256 signed with a real RSA key', await signed(valid(), 'RS256', rsa.privateKey)],
-      ['HS256 forged with the RSA public key PEM as the HMAC secret', handMade({ alg: 'HS256', typ: 'JWT' }, valid(), hmacSha256(publicPem))],
-      ['header says RS256, HMAC-signed with the right secret', handMade({ alg: 'RS256', typ: 'JWT' }, valid(), hmacSha256(SECRET))],
+      [
+        'HS256 forged with the RSA public key PEM as the HMAC secret',
+        handMade({ alg: 'HS256', typ: 'JWT' }, valid(), hmacSha256(publicPem)),
+      ],
+      [
+        'header says RS256, HMAC-signed with the right secret',
+        handMade({ alg: 'RS256', typ: 'JWT' }, valid(), hmacSha256(SECRET)),
+      ],
       ['expired', await signed({ sub, exp: now() - 60 })],
       ['nbf in the future', await signed({ ...valid(), nbf: now() + 3600 })],
       ['wrong secret', await signed(valid(), 'HS256', new TextEncoder().encode(randomBytes(32).toString('hex')))],
@@ -77,10 +86,13 @@ t.test('HS256 JWTs (JWT_SECRET set)', async (t) => {
       ['exp not a number', handMade({ alg: 'HS256', typ: 'JWT' }, { sub, exp: String(now() + 300) }, hmacSha256(SECRET))],
       ['missing sub', await signed({ exp: now() + 300 })],
       ['sub not a UUID', await signed({ sub: 'alice', exp: now() + 300 })],
-      ['payload altered after signing', (() => {
-        const [h, , s] = handMade({ alg: 'HS256', typ: 'JWT' }, valid(), hmacSha256(SECRET)).split('.');
-        return `${h}.${b64url({ sub: randomUUID(), exp: now() + 300 })}.${s}`;
-      })()],
+      [
+        'payload altered after signing',
+        (() => {
+          const [h, , s] = handMade({ alg: 'HS256', typ: 'JWT' }, valid(), hmacSha256(SECRET)).split('.');
+          return `${h}.${b64url({ sub: randomUUID(), exp: now() + 300 })}.${s}`;
+        })(),
+      ],
       ['malformed: not three parts', 'abc.def'],
       ['malformed: garbage parts', 'not.a.jwt'],
     ];
@@ -104,7 +116,11 @@ t.test('HS256 JWTs (JWT_SECRET set)', async (t) => {
   t.test('a bad token is never downgraded to the development principal header', async (t) => {
     const res = await list({ ...bearer(await signed({ sub, exp: now() - 60 })), ...asPrincipal(randomUUID()) });
     isUnauthenticated(t, res, 'expired JWT with X-Principal-Id');
-    t.equal((await list({ ...bearer(await signed(valid())), ...asPrincipal(randomUUID()) })).status, 200, 'a good token wins over the header');
+    t.equal(
+      (await list({ ...bearer(await signed(valid())), ...asPrincipal(randomUUID()) })).status,
+      200,
+      'a good token wins over the header',
+    );
   });
 
   t.test('anonymous is 401 with WWW-Authenticate: Bearer; public routes answer', async (t) => {
@@ -115,7 +131,10 @@ t.test('HS256 JWTs (JWT_SECRET set)', async (t) => {
 
 t.test('issuer and audience are enforced when configured', async (t) => {
   const d = await startTestDaemon(t, { JWT_SECRET: SECRET, SERVICE_JWT_ISSUER: ISSUER, SERVICE_JWT_AUDIENCE: AUDIENCE });
-  const list = async (claims: JWTPayload) => request(d.url, 'GET', '/v1/organizations', { headers: bearer(await signed({ sub: randomUUID(), exp: now() + 300, ...claims })) });
+  const list = async (claims: JWTPayload) =>
+    request(d.url, 'GET', '/v1/organizations', {
+      headers: bearer(await signed({ sub: randomUUID(), exp: now() + 300, ...claims })),
+    });
   t.equal((await list({ iss: ISSUER, aud: AUDIENCE })).status, 200, 'matching iss and aud');
   t.equal((await list({ iss: ISSUER, aud: ['other', AUDIENCE] })).status, 200, 'aud as a list containing ours');
   isUnauthenticated(t, await list({ iss: 'https://evil.example', aud: AUDIENCE }), 'wrong issuer');
@@ -126,7 +145,9 @@ t.test('issuer and audience are enforced when configured', async (t) => {
 
 t.test('JWTs are refused when JWT_SECRET is unset', async (t) => {
   const d = await startTestDaemon(t);
-  const res = await request(d.url, 'GET', '/v1/organizations', { headers: bearer(await signed({ sub: randomUUID(), exp: now() + 300 })) });
+  const res = await request(d.url, 'GET', '/v1/organizations', {
+    headers: bearer(await signed({ sub: randomUUID(), exp: now() + 300 })),
+  });
   isUnauthenticated(t, res, 'valid-looking JWT without JWT_SECRET');
   t.match(res.body.error.message, /JWT_SECRET/);
 });

@@ -14,7 +14,11 @@ t.test('production ignores the development principal header', async (t) => {
     for (const [method, path, body] of [
       ['GET', '/v1/organizations', undefined],
       ['POST', '/v1/organizations', { slug: 'dev-header-org' }],
-      ['POST', '/v1/permissions/check', { action: 'organization.read', resource_type: 'organization', resource_id: randomUUID() }],
+      [
+        'POST',
+        '/v1/permissions/check',
+        { action: 'organization.read', resource_type: 'organization', resource_id: randomUUID() },
+      ],
     ] as const) {
       const res = await request(d.url, method, path, { headers: asPrincipal(owner), body });
       t.equal(res.status, 401, `${method} ${path}`);
@@ -41,9 +45,16 @@ t.test('production ignores the development principal header', async (t) => {
     const created = await request(d.url, 'POST', '/v1/organizations', { headers: bearer(token), body: { slug: 'prod-org' } });
     t.equal(created.status, 201);
     const orgId = created.body.data.id;
-    const key = await request(d.url, 'POST', '/v1/api-keys', { headers: bearer(token), body: { name: 'prod', organization_id: orgId } });
+    const key = await request(d.url, 'POST', '/v1/api-keys', {
+      headers: bearer(token),
+      body: { name: 'prod', organization_id: orgId },
+    });
     t.equal(key.status, 201);
-    t.equal((await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: bearer(key.body.data.raw_key) })).status, 200, 'API key');
+    t.equal(
+      (await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: bearer(key.body.data.raw_key) })).status,
+      200,
+      'API key',
+    );
 
     // A stranger's JWT plus the owner's id in the header: the JWT's subject acts, and sees nothing.
     const stranger = await new SignJWT({})
@@ -51,7 +62,9 @@ t.test('production ignores the development principal header', async (t) => {
       .setSubject(randomUUID())
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode(SECRET));
-    const res = await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { ...bearer(stranger), ...asPrincipal(owner) } });
+    const res = await request(d.url, 'GET', `/v1/organizations/${orgId}`, {
+      headers: { ...bearer(stranger), ...asPrincipal(owner) },
+    });
     t.equal(res.status, 404);
   });
 });
@@ -60,6 +73,10 @@ t.test('development honours the header (the contrast the production test relies 
   const d = await startTestDaemon(t);
   t.equal(d.config.env, 'development');
   t.equal((await request(d.url, 'GET', '/v1/organizations', { headers: asPrincipal(randomUUID()) })).status, 200);
-  t.equal((await request(d.url, 'GET', '/v1/organizations', { headers: asPrincipal('not-a-uuid') })).status, 401, 'a malformed id is refused, not ignored');
+  t.equal(
+    (await request(d.url, 'GET', '/v1/organizations', { headers: asPrincipal('not-a-uuid') })).status,
+    401,
+    'a malformed id is refused, not ignored',
+  );
   t.equal((await request(d.url, 'GET', '/v1/organizations')).status, 401, 'anonymous');
 });

@@ -19,7 +19,13 @@ interface CliRun {
 
 // No daemon settings or mail transport leak in from the test runner's environment.
 const cleanEnv = { SERVICE_GRPC_SOCKET: '', SERVICE_DATA_DIR: '', SERVICE_ADMIN_TOKEN: '', NO_COLOR: '' };
-const daemonEnv = { SERVICE_ENV: 'development', EMAIL_PROVIDER_API_KEY: '', SERVICE_SMTP_URL: '', SERVICE_PUBLIC_URL: '', SERVICE_INVITE_REDIRECT_URL: '' };
+const daemonEnv = {
+  SERVICE_ENV: 'development',
+  EMAIL_PROVIDER_API_KEY: '',
+  SERVICE_SMTP_URL: '',
+  SERVICE_PUBLIC_URL: '',
+  SERVICE_INVITE_REDIRECT_URL: '',
+};
 
 async function cli(t: Test, args: string[]): Promise<CliRun> {
   const run = spawnSwitchyard(t, args, cleanEnv);
@@ -36,7 +42,11 @@ async function json(t: Test, sy: (...args: string[]) => Promise<CliRun>, ...args
 }
 
 /** A --json run that must fail: exit 1, nothing on stdout, the error object from stderr. */
-async function jsonError(t: Test, sy: (...args: string[]) => Promise<CliRun>, ...args: string[]): Promise<{ code: string; message: string; details?: any }> {
+async function jsonError(
+  t: Test,
+  sy: (...args: string[]) => Promise<CliRun>,
+  ...args: string[]
+): Promise<{ code: string; message: string; details?: any }> {
   const run = await sy(...args, '--json');
   t.equal(run.code, 1, `${args.slice(0, 2).join(' ')} exits 1`);
   t.equal(run.stdout, '', 'nothing on stdout');
@@ -57,7 +67,15 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
   const defaults = await json(t, sy, 'org', 'settings', 'get', '--org', 'acme');
   t.same(
     defaults,
-    { organization_id: org.id, display_name: 'acme', logo_url: null, email_from_name: null, max_pending_invitations: 100, max_invitations_per_hour: 20, updated_at: null },
+    {
+      organization_id: org.id,
+      display_name: 'acme',
+      logo_url: null,
+      email_from_name: null,
+      max_pending_invitations: 100,
+      max_invitations_per_hour: 20,
+      updated_at: null,
+    },
     'settings get: the defaults, nulls for unset',
   );
   const overHttp = await request(d.url, 'GET', `/v1/organizations/${org.id}/settings`, { headers: asPrincipal(owner) });
@@ -65,21 +83,46 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
 
   // Invite, then find the held mail and its link.
   const invited = await json(t, sy, 'invite', 'create', '--org', 'acme', '--email', 'New@Example.com', '--role', 'member');
-  t.match(invited, { id: String, organization_id: org.id, email: 'new@example.com', role: 'member', status: 'pending', created_by: null, accepted_at: null, send_count: 1 });
+  t.match(invited, {
+    id: String,
+    organization_id: org.id,
+    email: 'new@example.com',
+    role: 'member',
+    status: 'pending',
+    created_by: null,
+    accepted_at: null,
+    send_count: 1,
+  });
   const invitationOverHttp = await request(d.url, 'GET', `/v1/invitations/${invited.id}`, { headers: asPrincipal(owner) });
   t.same(invitationOverHttp.body.data, invited, 'invite create prints the HTTP API invitation, nulls included');
 
   const outbox = await json(t, sy, 'outbox', 'list');
   t.equal(outbox.length, 1, 'one mail');
   const held = outbox[0];
-  t.match(held, { id: invited.outbox_entry_id, to: 'new@example.com', status: 'held', invitation_id: invited.id, attempts: [], next_attempt_at: null, last_error: null });
-  t.match(held.accept_url, new RegExp(`^${d.url}/v1/invitations/${invited.id}/accept\\?token=[A-Za-z0-9_-]{43}$`), 'held mail carries its accept link');
+  t.match(held, {
+    id: invited.outbox_entry_id,
+    to: 'new@example.com',
+    status: 'held',
+    invitation_id: invited.id,
+    attempts: [],
+    next_attempt_at: null,
+    last_error: null,
+  });
+  t.match(
+    held.accept_url,
+    new RegExp(`^${d.url}/v1/invitations/${invited.id}/accept\\?token=[A-Za-z0-9_-]{43}$`),
+    'held mail carries its accept link',
+  );
   t.same(await json(t, sy, 'outbox', 'list', '--org', 'acme', '--status', 'held'), [held], 'filtered by organization and status');
 
   const table = await sy('outbox', 'list');
   t.equal(table.code, 0);
   t.match(table.stdout, /^ID\s+TO\s+STATUS\s+ATTEMPTS\s+NEXT ATTEMPT\s+ACCEPT LINK$/m, 'a plain table when stdout is a pipe');
-  t.match(table.stdout, new RegExp(`^${held.id}\\s+new@example\\.com\\s+held\\s+0\\s+-\\s+${held.accept_url.replace(/[.?]/g, '\\$&')}$`, 'm'), 'recipient, status, attempts, next attempt and the link');
+  t.match(
+    table.stdout,
+    new RegExp(`^${held.id}\\s+new@example\\.com\\s+held\\s+0\\s+-\\s+${held.accept_url.replace(/[.?]/g, '\\$&')}$`, 'm'),
+    'recipient, status, attempts, next attempt and the link',
+  );
   t.notMatch(table.stdout, /\x1b\[/, 'no colour codes in a pipe');
 
   // No transport: retrying held mail is refused, and it stays held.
@@ -95,7 +138,11 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
   t.match(accepted.body.data, { status: 'accepted', invitation_id: invited.id, organization_id: org.id, membership_id: String });
   const shown = await json(t, sy, 'invite', 'show', invited.id);
   t.match(shown, { id: invited.id, status: 'accepted', membership_id: accepted.body.data.membership_id, accepted_at: String });
-  t.match(await json(t, sy, 'outbox', 'show', held.id), { status: 'cancelled', accept_url: null }, 'the used link is no longer shown');
+  t.match(
+    await json(t, sy, 'outbox', 'show', held.id),
+    { status: 'cancelled', accept_url: null },
+    'the used link is no longer shown',
+  );
 
   // Revoke a pending one; a second revoke is refused.
   const second = await json(t, sy, 'invite', 'create', '--org', org.id, '--email', 'second@example.com', '--role', 'viewer');
@@ -114,18 +161,51 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
   const changed = await json(t, sy, 'org', 'settings', 'set', '--org', 'acme', '--max-pending', '1');
   t.match(changed, { max_pending_invitations: 1, max_invitations_per_hour: 20, display_name: 'acme', updated_at: String });
   t.same(await json(t, sy, 'org', 'settings', 'get', '--org', 'acme'), changed, 'settings get shows the change');
-  const limited = await jsonError(t, sy, 'invite', 'create', '--org', 'acme', '--email', 'fourth@example.com', '--role', 'member');
+  const limited = await jsonError(
+    t,
+    sy,
+    'invite',
+    'create',
+    '--org',
+    'acme',
+    '--email',
+    'fourth@example.com',
+    '--role',
+    'member',
+  );
   t.equal(limited.code, 'rate_limited');
   t.match(limited.details, { limit: 'max_pending_invitations', max: 1 });
 
   const all = await json(t, sy, 'invite', 'list', '--org', 'acme');
-  t.same(all.map((i: { email: string; status: string }) => `${i.email} ${i.status}`), ['new@example.com accepted', 'second@example.com revoked', 'third@example.com pending']);
-  t.same((await json(t, sy, 'invite', 'list', '--org', 'acme', '--status', 'pending')).map((i: { id: string }) => i.id), [third.id]);
+  t.same(
+    all.map((i: { email: string; status: string }) => `${i.email} ${i.status}`),
+    ['new@example.com accepted', 'second@example.com revoked', 'third@example.com pending'],
+  );
+  t.same(
+    (await json(t, sy, 'invite', 'list', '--org', 'acme', '--status', 'pending')).map((i: { id: string }) => i.id),
+    [third.id],
+  );
 
   // Usage and validation errors, in the same JSON shape.
   t.equal((await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'acme')).code, 'invalid_request', 'nothing to change');
-  t.equal((await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'acme', '--max-pending', 'many')).code, 'invalid_request', 'not an integer');
-  const invalid = await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'acme', '--max-per-hour', '0', '--logo-url', 'ftp://x');
+  t.equal(
+    (await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'acme', '--max-pending', 'many')).code,
+    'invalid_request',
+    'not an integer',
+  );
+  const invalid = await jsonError(
+    t,
+    sy,
+    'org',
+    'settings',
+    'set',
+    '--org',
+    'acme',
+    '--max-per-hour',
+    '0',
+    '--logo-url',
+    'ftp://x',
+  );
   t.equal(invalid.code, 'validation_failed');
   t.match(invalid.details, { fields: { max_invitations_per_hour: String, logo_url: String } });
   t.equal((await jsonError(t, sy, 'invite', 'show', randomUUID())).code, 'not_found');
@@ -138,11 +218,50 @@ t.test('settings set and reset, plain output', async (t) => {
   const sy = (...args: string[]) => cli(t, ['--socket', socket, ...args]);
   await json(t, sy, 'org', 'create', 'beta');
 
-  const set = await json(t, sy, 'org', 'settings', 'set', '--org', 'beta', '--display-name', 'Beta Ltd', '--email-from-name', 'Beta Invites', '--max-per-hour', '5');
-  t.match(set, { display_name: 'Beta Ltd', email_from_name: 'Beta Invites', max_invitations_per_hour: 5, max_pending_invitations: 100 });
-  const reset = await json(t, sy, 'org', 'settings', 'set', '--org', 'beta', '--reset', 'display_name', '--reset', 'email_from_name');
-  t.match(reset, { display_name: 'beta', email_from_name: null, max_invitations_per_hour: 5 }, 'reset to the defaults; the rest kept');
-  t.equal((await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'beta', '--reset', 'max_pending_invitations')).code, 'invalid_request', 'not a resettable field');
+  const set = await json(
+    t,
+    sy,
+    'org',
+    'settings',
+    'set',
+    '--org',
+    'beta',
+    '--display-name',
+    'Beta Ltd',
+    '--email-from-name',
+    'Beta Invites',
+    '--max-per-hour',
+    '5',
+  );
+  t.match(set, {
+    display_name: 'Beta Ltd',
+    email_from_name: 'Beta Invites',
+    max_invitations_per_hour: 5,
+    max_pending_invitations: 100,
+  });
+  const reset = await json(
+    t,
+    sy,
+    'org',
+    'settings',
+    'set',
+    '--org',
+    'beta',
+    '--reset',
+    'display_name',
+    '--reset',
+    'email_from_name',
+  );
+  t.match(
+    reset,
+    { display_name: 'beta', email_from_name: null, max_invitations_per_hour: 5 },
+    'reset to the defaults; the rest kept',
+  );
+  t.equal(
+    (await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'beta', '--reset', 'max_pending_invitations')).code,
+    'invalid_request',
+    'not a resettable field',
+  );
 
   const plain = await sy('org', 'settings', 'get', '--org', 'beta');
   t.equal(plain.code, 0);
@@ -164,9 +283,26 @@ t.test('completion offers each command its own --status choices', async (t) => {
     return stdout.trim().split(/\s+/).sort();
   };
   t.same(await complete('switchyard', 'invite', 'list', '--status', ''), ['accepted', 'expired', 'pending', 'revoked']);
-  t.same(await complete('switchyard', 'outbox', 'list', '--org', 'acme', '--status', ''), ['cancelled', 'failed', 'held', 'pending', 'sending', 'sent']);
+  t.same(await complete('switchyard', 'outbox', 'list', '--org', 'acme', '--status', ''), [
+    'cancelled',
+    'failed',
+    'held',
+    'pending',
+    'sending',
+    'sent',
+  ]);
   t.same(await complete('switchyard', 'invite', 'create', '--role', ''), ['admin', 'member', 'owner', 'viewer']);
-  t.same(await complete('switchyard', 'member', 'add', '--role', ''), ['admin', 'member', 'owner', 'viewer'], 'other commands keep theirs');
-  t.same(await complete('switchyard', 'org', 'settings', ''), ['--help', 'get', 'set', '--addr', '--json', '--socket', '--token'].sort());
-  t.same(await complete('switchyard', 'outbox', ''), ['--help', 'list', 'retry', 'show', '--addr', '--json', '--socket', '--token'].sort());
+  t.same(
+    await complete('switchyard', 'member', 'add', '--role', ''),
+    ['admin', 'member', 'owner', 'viewer'],
+    'other commands keep theirs',
+  );
+  t.same(
+    await complete('switchyard', 'org', 'settings', ''),
+    ['--help', 'get', 'set', '--addr', '--json', '--socket', '--token'].sort(),
+  );
+  t.same(
+    await complete('switchyard', 'outbox', ''),
+    ['--help', 'list', 'retry', 'show', '--addr', '--json', '--socket', '--token'].sort(),
+  );
 });

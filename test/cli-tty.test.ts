@@ -41,11 +41,15 @@ async function inTerminal(t: Test, args: string[], env: Record<string, string> =
     rmSync(dir, { recursive: true, force: true });
   });
   await tmux('-f', conf, 'new-session', '-d', '-s', 'cli', '-x', '160', '-y', '40', command);
-  await waitFor(async () => existsSync(statusFile) && (await tmux('display-message', '-p', '-t', 'cli', '#{pane_dead}')).stdout.trim() === '1', {
-    timeoutMs: 15_000,
-    intervalMs: 50,
-    what: 'the command to exit in tmux',
-  });
+  await waitFor(
+    async () =>
+      existsSync(statusFile) && (await tmux('display-message', '-p', '-t', 'cli', '#{pane_dead}')).stdout.trim() === '1',
+    {
+      timeoutMs: 15_000,
+      intervalMs: 50,
+      what: 'the command to exit in tmux',
+    },
+  );
   const exitStatus = Number(readFileSync(statusFile, 'utf8'));
   // From the start of the history: tmux's "Pane is dead" line can scroll the first line off screen.
   const text = (await tmux('capture-pane', '-p', '-S', '-', '-t', 'cli')).stdout;

@@ -42,7 +42,11 @@ t.test('a table: columns as wide as their content, states in colour', async (t) 
   t.teardown(unmount);
   t.equal(
     strip(lastFrame()),
-    ['NAME                STATE    SCOPES', 'ci                  active   full access', 'a-much-longer-name  revoked  jobs:read'].join('\n'),
+    [
+      'NAME                STATE    SCOPES',
+      'ci                  active   full access',
+      'a-much-longer-name  revoked  jobs:read',
+    ].join('\n'),
   );
   t.ok(lastFrame()!.includes(`${GREEN}active`), 'active in green');
   t.ok(lastFrame()!.includes(`${RED}revoked`), 'revoked in red');
@@ -61,7 +65,13 @@ t.test('an empty table says so', async (t) => {
 t.test('a screen stacks records, tables and messages', async (t) => {
   const views: View[] = [
     { kind: 'message', text: 'Created organization acme.', tone: 'good' },
-    { kind: 'record', fields: [['id', '42'], ['display name', { text: 'Acme', tone: 'accent' }]] },
+    {
+      kind: 'record',
+      fields: [
+        ['id', '42'],
+        ['display name', { text: 'Acme', tone: 'accent' }],
+      ],
+    },
     keys,
   ];
   const { lastFrame, unmount } = render(h(Screen, { views }));
@@ -71,7 +81,9 @@ t.test('a screen stacks records, tables and messages', async (t) => {
 });
 
 t.test('an error is one red line', async (t) => {
-  const { lastFrame, unmount } = render(h(ErrorMessage, { line: 'no daemon at /x/admin.sock: start it with `switchyard serve`' }));
+  const { lastFrame, unmount } = render(
+    h(ErrorMessage, { line: 'no daemon at /x/admin.sock: start it with `switchyard serve`' }),
+  );
   t.teardown(unmount);
   t.equal(strip(lastFrame()), '✖ no daemon at /x/admin.sock: start it with `switchyard serve`');
   t.ok(lastFrame()!.startsWith(RED), 'in red');
@@ -81,7 +93,9 @@ t.test('an error is one red line', async (t) => {
 t.test('a spinner while the daemon works, then the result', async (t) => {
   let finish!: (value: number) => void;
   const promise = new Promise<number>((resolve) => (finish = resolve));
-  const { lastFrame, frames, unmount } = render(h(Task<number>, { promise, label: 'listing organizations', children: (n: number) => h(Text, null, `${n} organizations`) }));
+  const { lastFrame, frames, unmount } = render(
+    h(Task<number>, { promise, label: 'listing organizations', children: (n: number) => h(Text, null, `${n} organizations`) }),
+  );
   t.teardown(unmount);
   t.match(strip(lastFrame()), /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] listing organizations$/, 'spinner and label');
   await waitFor(() => new Set(frames.map((f) => strip(f)[0])).size >= 3, { what: 'the spinner to turn' });

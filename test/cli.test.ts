@@ -39,7 +39,10 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
   t.equal(org.code, 0, 'org create exits 0');
   t.equal(org.stderr, '', 'nothing on stderr');
   const created = JSON.parse(org.stdout);
-  t.match(created, { organization: { id: String, slug: 'acme', display_name: 'Acme Inc', created_by: null, created_at: String }, owner: { principal_id: String, role: 'owner', team_id: null } });
+  t.match(created, {
+    organization: { id: String, slug: 'acme', display_name: 'Acme Inc', created_by: null, created_at: String },
+    owner: { principal_id: String, role: 'owner', team_id: null },
+  });
   t.same(Object.keys(created).sort(), ['organization', 'owner'], 'exactly {organization, owner}');
   const orgId: string = created.organization.id;
   const ownerId: string = created.owner.principal_id;
@@ -52,7 +55,11 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
   const key = await sy('key', 'create', '--org', 'acme', '--name', 'ci', '--expires-in', '30d', '--json');
   t.equal(key.code, 0);
   const k = JSON.parse(key.stdout);
-  t.match(k, { id: String, name: 'ci', prefix: String, organization_id: orgId, principal_id: ownerId, scopes: [], raw_key: /^svc_/ }, "the key object itself; acts as the first owner");
+  t.match(
+    k,
+    { id: String, name: 'ci', prefix: String, organization_id: orgId, principal_id: ownerId, scopes: [], raw_key: /^svc_/ },
+    'the key object itself; acts as the first owner',
+  );
   t.ok(Math.abs(Date.parse(k.expires_at) - Date.now() - 30 * 86_400_000) < 60_000, '--expires-in 30d');
 
   const res = await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { authorization: `Bearer ${k.raw_key}` } });
@@ -60,7 +67,21 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
   t.equal(res.body.data.id, orgId);
   t.same(res.body.data, created.organization, 'the CLI printed the same object the HTTP API serves');
 
-  const scoped = await sy('key', 'create', '--org', orgId, '--name', 'jobs', '--scope', 'jobs:read', '--scope', 'jobs:write', '--principal', admin, '--json');
+  const scoped = await sy(
+    'key',
+    'create',
+    '--org',
+    orgId,
+    '--name',
+    'jobs',
+    '--scope',
+    'jobs:read',
+    '--scope',
+    'jobs:write',
+    '--principal',
+    admin,
+    '--json',
+  );
   t.equal(scoped.code, 0);
   t.match(JSON.parse(scoped.stdout), { principal_id: admin, scopes: ['jobs:read', 'jobs:write'], expires_at: null });
 
@@ -77,7 +98,11 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
 
   const revoke = await sy('key', 'revoke', k.id, '--json');
   t.match(JSON.parse(revoke.stdout), { id: k.id, revoked_at: String });
-  t.equal((await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { authorization: `Bearer ${k.raw_key}` } })).status, 401, 'revoked');
+  t.equal(
+    (await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { authorization: `Bearer ${k.raw_key}` } })).status,
+    401,
+    'revoked',
+  );
 });
 
 t.test('teams, grants, roles and status', async (t) => {
@@ -87,12 +112,31 @@ t.test('teams, grants, roles and status', async (t) => {
 
   const team = JSON.parse((await sy('team', 'create', 'core', '--org', 'acme', '--json')).stdout);
   t.match(team, { id: String, name: 'core' });
-  const bob = JSON.parse((await sy('member', 'add', '--org', 'acme', '--email', 'bob@example.com', '--role', 'viewer', '--team', team.id, '--json')).stdout);
+  const bob = JSON.parse(
+    (await sy('member', 'add', '--org', 'acme', '--email', 'bob@example.com', '--role', 'viewer', '--team', team.id, '--json'))
+      .stdout,
+  );
   t.equal(bob.team_id, team.id);
   const promoted = JSON.parse((await sy('member', 'set-role', bob.id, '--org', 'acme', '--role', 'member', '--json')).stdout);
   t.equal(promoted.role, 'member');
   const grant = JSON.parse(
-    (await sy('grant', 'create', '--org', 'acme', '--principal', bob.principal_id, '--action', 'team.update', '--resource-type', 'team', '--resource-id', team.id, '--json')).stdout,
+    (
+      await sy(
+        'grant',
+        'create',
+        '--org',
+        'acme',
+        '--principal',
+        bob.principal_id,
+        '--action',
+        'team.update',
+        '--resource-type',
+        'team',
+        '--resource-id',
+        team.id,
+        '--json',
+      )
+    ).stdout,
   );
   t.match(grant, { action: 'team.update', resource_id: team.id });
   t.same(JSON.parse((await sy('grant', 'list', '--org', 'acme', '--json')).stdout), [grant]);
@@ -155,7 +199,11 @@ t.test('no daemon: exactly one clear line', async (t) => {
   const json = await cli(t, ['org', 'list', '--json'], { SERVICE_GRPC_SOCKET: socket });
   t.equal(json.code, 1);
   t.equal(json.stdout, '');
-  t.same(JSON.parse(json.stderr), { error: { code: 'unavailable', message: `no daemon at ${socket}: start it with \`switchyard serve\`` } }, 'SERVICE_GRPC_SOCKET is the default socket');
+  t.same(
+    JSON.parse(json.stderr),
+    { error: { code: 'unavailable', message: `no daemon at ${socket}: start it with \`switchyard serve\`` } },
+    'SERVICE_GRPC_SOCKET is the default socket',
+  );
 
   const tcp = await cli(t, ['--addr', '127.0.0.1:1', 'status']);
   t.equal(tcp.stderr, 'no daemon at 127.0.0.1:1: start it with `switchyard serve`\n');
@@ -163,7 +211,19 @@ t.test('no daemon: exactly one clear line', async (t) => {
 
 t.test('a second daemon on a live socket exits 1 with one line', async (t) => {
   const first = await daemonWithSocket(t);
-  const second = spawnSwitchyard(t, ['serve', '--data-dir', path.join(path.dirname(first.socket), 'other'), '--http-addr', '127.0.0.1:0', '--grpc-socket', first.socket], { SERVICE_LOG_LEVEL: 'silent' });
+  const second = spawnSwitchyard(
+    t,
+    [
+      'serve',
+      '--data-dir',
+      path.join(path.dirname(first.socket), 'other'),
+      '--http-addr',
+      '127.0.0.1:0',
+      '--grpc-socket',
+      first.socket,
+    ],
+    { SERVICE_LOG_LEVEL: 'silent' },
+  );
   t.equal(await second.exited, 1);
   t.equal(second.stderr(), `switchyard: another daemon is listening on ${first.socket}\n`);
   t.equal((await cli(t, ['--socket', first.socket, 'status', '--json'])).code, 0, 'the first daemon still answers');
@@ -203,9 +263,16 @@ t.test('completion', async (t) => {
   };
   t.same(await complete('switchyard', 'org', 'cr'), ['create'], 'verbs of a noun');
   t.match(await complete('switchyard', '--socket', '/tmp/x.sock', 'k'), ['key'], 'nouns after a global option and its value');
-  t.same((await complete('switchyard', 'member', 'add', '--role', '')).sort(), ['admin', 'member', 'owner', 'viewer'], 'choices of an option');
+  t.same(
+    (await complete('switchyard', 'member', 'add', '--role', '')).sort(),
+    ['admin', 'member', 'owner', 'viewer'],
+    'choices of an option',
+  );
   t.ok((await complete('switchyard', 'key', 'create', '--')).includes('--expires-in'), 'options of a verb');
-  t.same((await complete('switchyard', 'completion', '')).sort(), ['--addr', '--help', '--json', '--socket', '--token', 'bash', 'zsh'].sort());
+  t.same(
+    (await complete('switchyard', 'completion', '')).sort(),
+    ['--addr', '--help', '--json', '--socket', '--token', 'bash', 'zsh'].sort(),
+  );
 
   const zsh = await cli(t, ['completion', 'zsh']);
   t.match(zsh.stdout, /^#compdef switchyard\n/);

@@ -115,7 +115,9 @@ t.test('dataDir is resolved absolute and grpcSocket defaults to <dataDir>/admin.
 });
 
 t.test('a TCP gRPC listener is accepted with an admin token', async (t) => {
-  const c = loadConfig({ env: { ...baseEnv(t), SERVICE_GRPC_ADDR: '127.0.0.1:9000', SERVICE_ADMIN_TOKEN: 'a-long-enough-admin-token' } });
+  const c = loadConfig({
+    env: { ...baseEnv(t), SERVICE_GRPC_ADDR: '127.0.0.1:9000', SERVICE_ADMIN_TOKEN: 'a-long-enough-admin-token' },
+  });
   t.equal(c.grpcAddr, '127.0.0.1:9000');
 });
 
@@ -184,8 +186,18 @@ t.test('rejections name the variable', async (t) => {
   t.test('cross-field rules', async (t) => {
     assertRejects(t, env({ SERVICE_GRPC_ADDR: '127.0.0.1:9000' }), 'SERVICE_GRPC_ADDR', /SERVICE_ADMIN_TOKEN/);
     assertRejects(t, env({ SERVICE_ENV: 'production' }), 'EMAIL_PROVIDER_API_KEY', /SERVICE_SMTP_URL/);
-    assertRejects(t, env({ SERVICE_ENV: 'production', SERVICE_SMTP_URL: 'smtp://u:p@127.0.0.1:2525', SERVICE_DEV: '1' }), 'SERVICE_DEV', /production/);
-    assertRejects(t, { env: { ...baseEnv(t), SERVICE_ENV: 'production', EMAIL_PROVIDER_API_KEY: 're_x' }, flags: { dev: true } }, 'SERVICE_DEV', /--dev/);
+    assertRejects(
+      t,
+      env({ SERVICE_ENV: 'production', SERVICE_SMTP_URL: 'smtp://u:p@127.0.0.1:2525', SERVICE_DEV: '1' }),
+      'SERVICE_DEV',
+      /production/,
+    );
+    assertRejects(
+      t,
+      { env: { ...baseEnv(t), SERVICE_ENV: 'production', EMAIL_PROVIDER_API_KEY: 're_x' }, flags: { dev: true } },
+      'SERVICE_DEV',
+      /--dev/,
+    );
     assertRejects(t, env({ SERVICE_ENV: 'staging' }), 'SERVICE_ENV');
   });
 
@@ -204,22 +216,29 @@ t.test('rejections name the variable', async (t) => {
 });
 
 const contract = path.join(repoRoot, '..', 'shared', 'CONTRACT.md');
-t.test('every variable of CONTRACT.md section 2 is an option', { skip: existsSync(contract) ? false : `${contract} is absent` }, async (t) => {
-  const text = readFileSync(contract, 'utf8');
-  const section = text.slice(text.indexOf('## 2.'), text.indexOf('## 3.'));
-  t.ok(section.length > 0, 'found section 2');
-  // The first cell of each table row; a cell may name several variables ("A, B").
-  const names = new Set<string>();
-  for (const line of section.split('\n')) {
-    const cell = /^\|([^|]+)\|/.exec(line)?.[1];
-    if (cell === undefined) continue;
-    for (const m of cell.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)) names.add(m[0]);
-  }
-  t.ok(names.size >= 25, `parsed the variables of both tables (${names.size})`);
-  t.ok(names.has('SERVICE_ASSET_SWEEP_MS') && names.has('SERVICE_ENV') && names.has('SERVICE_JWT_AUDIENCE'), 'both tables and multi-name cells');
-  const known = new Set(Object.values(optionSpecs).map((s) => s.env));
-  for (const name of names) t.ok(known.has(name), `${name} is in optionSpecs`);
-});
+t.test(
+  'every variable of CONTRACT.md section 2 is an option',
+  { skip: existsSync(contract) ? false : `${contract} is absent` },
+  async (t) => {
+    const text = readFileSync(contract, 'utf8');
+    const section = text.slice(text.indexOf('## 2.'), text.indexOf('## 3.'));
+    t.ok(section.length > 0, 'found section 2');
+    // The first cell of each table row; a cell may name several variables ("A, B").
+    const names = new Set<string>();
+    for (const line of section.split('\n')) {
+      const cell = /^\|([^|]+)\|/.exec(line)?.[1];
+      if (cell === undefined) continue;
+      for (const m of cell.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)) names.add(m[0]);
+    }
+    t.ok(names.size >= 25, `parsed the variables of both tables (${names.size})`);
+    t.ok(
+      names.has('SERVICE_ASSET_SWEEP_MS') && names.has('SERVICE_ENV') && names.has('SERVICE_JWT_AUDIENCE'),
+      'both tables and multi-name cells',
+    );
+    const known = new Set(Object.values(optionSpecs).map((s) => s.env));
+    for (const name of names) t.ok(known.has(name), `${name} is in optionSpecs`);
+  },
+);
 
 t.test('every option has a distinct variable and one line of docs', async (t) => {
   const envs = Object.values(optionSpecs).map((s) => s.env);

@@ -38,11 +38,17 @@ async function setup(d: Daemon, settings: Record<string, unknown> = {}): Promise
   const owner = randomUUID();
   const org = await createOrganizationAs(d.url, asPrincipal(owner), `mail-${randomUUID().slice(0, 8)}`);
   if (Object.keys(settings).length > 0) {
-    const res = await request(d.url, 'PUT', `/v1/organizations/${org.id}/settings`, { headers: asPrincipal(owner), body: settings });
+    const res = await request(d.url, 'PUT', `/v1/organizations/${org.id}/settings`, {
+      headers: asPrincipal(owner),
+      body: settings,
+    });
     if (res.status !== 200) throw new Error(`settings: ${JSON.stringify(res.body)}`);
   }
   const invite = async (email: string, role = 'member') => {
-    const res = await request(d.url, 'POST', '/v1/invitations', { headers: asPrincipal(owner), body: { organization_id: org.id, email, role } });
+    const res = await request(d.url, 'POST', '/v1/invitations', {
+      headers: asPrincipal(owner),
+      body: { organization_id: org.id, email, role },
+    });
     if (res.status !== 201) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data;
   };
@@ -57,8 +63,15 @@ async function settled(s: Setup, id: string, status: string, timeoutMs = 5000): 
 t.test('HTTP provider: one POST /emails with the Bearer key, Idempotency-Key, from name, link and escaping', async (t) => {
   const fake = await fakeProvider(t);
   // A poll period far longer than the test: the mail goes out because the commit wakes the poller.
-  const d = await startTestDaemon(t, providerEnv(fake, { SERVICE_OUTBOX_POLL_MS: '600000', SERVICE_PUBLIC_URL: 'https://invites.example.test/sy' }));
-  const s = await setup(d, { display_name: '<script>alert(1)</script> & Co', email_from_name: 'Acme "Team"', logo_url: 'https://cdn.example.test/logo.png?a=1&b=2' });
+  const d = await startTestDaemon(
+    t,
+    providerEnv(fake, { SERVICE_OUTBOX_POLL_MS: '600000', SERVICE_PUBLIC_URL: 'https://invites.example.test/sy' }),
+  );
+  const s = await setup(d, {
+    display_name: '<script>alert(1)</script> & Co',
+    email_from_name: 'Acme "Team"',
+    logo_url: 'https://cdn.example.test/logo.png?a=1&b=2',
+  });
   const inv = await s.invite('Reader@Example.com', 'admin');
   await waitFor(() => fake.sent.length === 1, { what: 'the provider to receive the mail' });
   const entry = await settled(s, inv.outbox_entry_id, 'sent');
@@ -80,7 +93,9 @@ t.test('HTTP provider: one POST /emails with the Bearer key, Idempotency-Key, fr
   t.match(mail.text, /expires in 7 days/);
   t.match(mail.text, /<script>alert\(1\)<\/script> & Co as an admin/, 'the text part carries the name as typed');
 
-  const link = /https:\/\/invites\.example\.test\/sy\/v1\/invitations\/[0-9a-f-]+\/accept\?token=[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
+  const link = /https:\/\/invites\.example\.test\/sy\/v1\/invitations\/[0-9a-f-]+\/accept\?token=[A-Za-z0-9_-]{43}/.exec(
+    mail.text,
+  )?.[0];
   t.ok(link, 'the link is built on SERVICE_PUBLIC_URL');
   t.ok(mail.html.includes(`href="${link}"`), 'the button links to it');
   t.equal(entry.provider_message_id, mail.id, 'the provider message id is stored');
@@ -127,7 +142,10 @@ t.test('HTTP provider: a hung request times out and is retried', async (t) => {
   t.equal(entry.attempts.length, 2);
   t.match(entry.attempts[0]!.error, /timed out after 1000 ms/);
   t.equal(entry.attempts[0]!.status_code, null);
-  t.ok(entry.attempts[0]!.duration_ms >= 950 && entry.attempts[0]!.duration_ms < 3000, `the timeout ended the attempt (${entry.attempts[0]!.duration_ms} ms)`);
+  t.ok(
+    entry.attempts[0]!.duration_ms >= 950 && entry.attempts[0]!.duration_ms < 3000,
+    `the timeout ended the attempt (${entry.attempts[0]!.duration_ms} ms)`,
+  );
   t.equal(fake.sent.length, 1);
 });
 
@@ -148,23 +166,44 @@ t.test('HTTP provider: 429 with Retry-After waits at least that long', async (t)
 t.test('the retry schedule: one send, retries after 1:5:30, then failed with the last error; a manual retry sends', async (t) => {
   const fake = await fakeProvider(t);
   fake.setDefault({ kind: 'status', status: 500 });
-  fake.enqueue({ kind: 'status', status: 500 }, { kind: 'status', status: 502 }, { kind: 'status', status: 500 }, { kind: 'status', status: 503, message: 'the last straw' });
+  fake.enqueue(
+    { kind: 'status', status: 500 },
+    { kind: 'status', status: 502 },
+    { kind: 'status', status: 500 },
+    { kind: 'status', status: 503, message: 'the last straw' },
+  );
   const delays = [100, 500, 3000];
-  const d = await startTestDaemon(t, providerEnv(fake, { SERVICE_OUTBOX_RETRY_DELAYS_MS: delays.join(','), SERVICE_OUTBOX_POLL_MS: '10000' }));
+  const d = await startTestDaemon(
+    t,
+    providerEnv(fake, { SERVICE_OUTBOX_RETRY_DELAYS_MS: delays.join(','), SERVICE_OUTBOX_POLL_MS: '10000' }),
+  );
   const s = await setup(d);
   const inv = await s.invite('never@example.com');
   const entry = await settled(s, inv.outbox_entry_id, 'failed', 8000);
   t.equal(entry.attempts.length, 4, 'one send and three retries');
-  t.same(entry.attempts.map((a) => a.status_code), [500, 502, 500, 503]);
+  t.same(
+    entry.attempts.map((a) => a.status_code),
+    [500, 502, 500, 503],
+  );
   t.equal(entry.last_error, 'provider answered 503: the last straw', 'failed with the last error');
   t.equal(entry.next_attempt_at, null);
   // Each wait, from the end of a failed attempt to the start of the next, is its configured delay
   // (1 : 5 : 30) plus scheduling lag, bounded generously for a loaded 2-core machine.
   const LAG_MS = 350;
-  const waits = [0, 1, 2].map((i) => Date.parse(entry.attempts[i + 1]!.at) - (Date.parse(entry.attempts[i]!.at) + entry.attempts[i]!.duration_ms));
-  waits.forEach((wait, i) => t.ok(wait >= delays[i]! - 5 && wait <= delays[i]! + LAG_MS, `retry ${i + 1} waited ${wait} ms (delay ${delays[i]} ms)`));
-  t.ok(waits[2]! / waits[1]! > 3000 / (500 + LAG_MS) && waits[2]! / waits[1]! < 6.1, `third wait ~6x the second (${(waits[2]! / waits[1]!).toFixed(2)})`);
-  t.ok(waits[1]! > waits[0]! && waits[2]! / waits[0]! > 3000 / (100 + LAG_MS), `first wait the shortest (${waits.join(', ')} ms)`);
+  const waits = [0, 1, 2].map(
+    (i) => Date.parse(entry.attempts[i + 1]!.at) - (Date.parse(entry.attempts[i]!.at) + entry.attempts[i]!.duration_ms),
+  );
+  waits.forEach((wait, i) =>
+    t.ok(wait >= delays[i]! - 5 && wait <= delays[i]! + LAG_MS, `retry ${i + 1} waited ${wait} ms (delay ${delays[i]} ms)`),
+  );
+  t.ok(
+    waits[2]! / waits[1]! > 3000 / (500 + LAG_MS) && waits[2]! / waits[1]! < 6.1,
+    `third wait ~6x the second (${(waits[2]! / waits[1]!).toFixed(2)})`,
+  );
+  t.ok(
+    waits[1]! > waits[0]! && waits[2]! / waits[0]! > 3000 / (100 + LAG_MS),
+    `first wait the shortest (${waits.join(', ')} ms)`,
+  );
   t.equal(fake.sent.length, 0);
 
   fake.setDefault({ kind: 'ok' });
@@ -173,9 +212,17 @@ t.test('the retry schedule: one send, retries after 1:5:30, then failed with the
   const sent = await settled(s, inv.outbox_entry_id, 'sent');
   t.equal(sent.attempts.length, 5, 'the history is kept');
   t.equal(fake.sent.length, 1);
-  await t.rejects(d.outbox.retryOutboxEntry(operator, inv.outbox_entry_id), { code: 'invalid_state' }, 'sent mail cannot be retried');
+  await t.rejects(
+    d.outbox.retryOutboxEntry(operator, inv.outbox_entry_id),
+    { code: 'invalid_state' },
+    'sent mail cannot be retried',
+  );
   const listed = await d.outbox.listOutbox(operator, { status: 'sent' });
-  t.same(listed.items.map((e) => e.id), [inv.outbox_entry_id], 'the operator lists by status');
+  t.same(
+    listed.items.map((e) => e.id),
+    [inv.outbox_entry_id],
+    'the operator lists by status',
+  );
 });
 
 t.test('SMTP: a real SMTP server receives From (email_from_name), To, Subject, HTML and text parts', async (t) => {
@@ -188,7 +235,10 @@ t.test('SMTP: a real SMTP server receives From (email_from_name), To, Subject, H
       simpleParser(stream).then(
         (mail) => {
           received.push({
-            envelope: { from: (session.envelope.mailFrom as { address: string }).address, to: session.envelope.rcptTo.map((r) => r.address) },
+            envelope: {
+              from: (session.envelope.mailFrom as { address: string }).address,
+              to: session.envelope.rcptTo.map((r) => r.address),
+            },
             mail,
           });
           callback();
@@ -201,16 +251,31 @@ t.test('SMTP: a real SMTP server receives From (email_from_name), To, Subject, H
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const port = (server.server.address() as AddressInfo).port;
 
-  const d = await startTestDaemon(t, { SERVICE_SMTP_URL: `smtp://127.0.0.1:${port}`, SERVICE_OUTBOX_POLL_MS: '50', SERVICE_EMAIL_FROM: 'Invites <invites@mail.example.test>' });
-  const s = await setup(d, { display_name: '<script>alert(1)</script>', email_from_name: 'Acme Team', logo_url: 'https://cdn.example.test/logo.png' });
+  const d = await startTestDaemon(t, {
+    SERVICE_SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SERVICE_OUTBOX_POLL_MS: '50',
+    SERVICE_EMAIL_FROM: 'Invites <invites@mail.example.test>',
+  });
+  const s = await setup(d, {
+    display_name: '<script>alert(1)</script>',
+    email_from_name: 'Acme Team',
+    logo_url: 'https://cdn.example.test/logo.png',
+  });
   const inv = await s.invite('smtp.user@example.com', 'viewer');
   const entry = await settled(s, inv.outbox_entry_id, 'sent');
   t.equal(received.length, 1);
   const { envelope, mail } = received[0]!;
   t.equal(envelope.from, 'invites@mail.example.test');
   t.same(envelope.to, ['smtp.user@example.com']);
-  t.same(mail.from?.value, [{ address: 'invites@mail.example.test', name: 'Acme Team' }], 'email_from_name is the From display name');
-  t.same((Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value.map((a) => a.address), ['smtp.user@example.com']);
+  t.same(
+    mail.from?.value,
+    [{ address: 'invites@mail.example.test', name: 'Acme Team' }],
+    'email_from_name is the From display name',
+  );
+  t.same(
+    (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value.map((a) => a.address),
+    ['smtp.user@example.com'],
+  );
   t.equal(mail.subject, "You're invited to join <script>alert(1)</script>");
   t.equal(mail.messageId, `<${inv.outbox_entry_id}@mail.example.test>`, 'a stable Message-ID per outbox entry');
   t.equal(entry.provider_message_id, `<${inv.outbox_entry_id}@mail.example.test>`);
@@ -221,7 +286,11 @@ t.test('SMTP: a real SMTP server receives From (email_from_name), To, Subject, H
   t.match(html, /as a <strong>viewer<\/strong>/);
   t.match(html, /Accept Invitation/);
   t.match(mail.text ?? '', /expires in 7 days/);
-  t.match(mail.text ?? '', new RegExp(`${d.url.replace(/[.:/]/g, '\\$&')}/v1/invitations/${inv.id}/accept\\?token=[A-Za-z0-9_-]{43}`), 'the link defaults to the bound HTTP URL');
+  t.match(
+    mail.text ?? '',
+    new RegExp(`${d.url.replace(/[.:/]/g, '\\$&')}/v1/invitations/${inv.id}/accept\\?token=[A-Za-z0-9_-]{43}`),
+    'the link defaults to the bound HTTP URL',
+  );
   // Name without email_from_name: the SERVICE_EMAIL_FROM display name.
   const plain = await setup(d);
   const second = await plain.invite('other@example.com');
@@ -231,7 +300,15 @@ t.test('SMTP: a real SMTP server receives From (email_from_name), To, Subject, H
 
 t.test('headers cannot be injected, whatever reaches the renderer', async (t) => {
   const rendered = renderInvitationMail(
-    { invitation_id: randomUUID(), organization_display_name: 'Evil\r\nBcc: victim@example.com', logo_url: null, from_name: null, role: 'member', expires_at: new Date().toISOString(), ttl_ms: 3_600_000 },
+    {
+      invitation_id: randomUUID(),
+      organization_display_name: 'Evil\r\nBcc: victim@example.com',
+      logo_url: null,
+      from_name: null,
+      role: 'member',
+      expires_at: new Date().toISOString(),
+      ttl_ms: 3_600_000,
+    },
     'http://127.0.0.1/x',
   );
   t.notMatch(rendered.subject, /[\r\n]/);
@@ -251,13 +328,22 @@ t.test('development without a transport: mail is held with its accept link, neve
   t.match(entry.accept_url, new RegExp(`^${d.url}/v1/invitations/${inv.id}/accept\\?token=[A-Za-z0-9_-]{43}$`));
   await waitFor(() => d.loops.status().find((l) => l.name === 'email-outbox')!.runs >= 3, { what: 'a few polls' });
   t.equal((await s.entry(inv.outbox_entry_id)).status, 'held', 'polls leave it held');
-  await t.rejects(d.outbox.retryOutboxEntry(operator, inv.outbox_entry_id), { code: 'invalid_state' }, 'no transport to retry with');
+  await t.rejects(
+    d.outbox.retryOutboxEntry(operator, inv.outbox_entry_id),
+    { code: 'invalid_state' },
+    'no transport to retry with',
+  );
   const listed = await d.outbox.listOutbox(operator, { organization_id: s.orgId });
-  t.same(listed.items.map((e) => e.id), [inv.outbox_entry_id]);
+  t.same(
+    listed.items.map((e) => e.id),
+    [inv.outbox_entry_id],
+  );
   const res = await fetch(entry.accept_url!);
   t.equal(res.status, 200, 'a developer accepts by opening the link');
   // An admin may list the organization's mail; a stranger may not.
-  await t.rejects(d.outbox.listOutbox({ principalId: randomUUID(), method: 'dev' }, { organization_id: s.orgId }), { code: 'not_found' });
+  await t.rejects(d.outbox.listOutbox({ principalId: randomUUID(), method: 'dev' }, { organization_id: s.orgId }), {
+    code: 'not_found',
+  });
   const mine = await d.outbox.listOutbox({ principalId: s.owner, method: 'dev' }, { organization_id: s.orgId });
   t.equal(mine.items.length, 1);
 });
@@ -270,7 +356,10 @@ t.test('crash mid-send: a killed daemon leaves a claimed mail that the next star
   const first = await spawnDaemon(t, [], env);
   const owner = randomUUID();
   const org = await createOrganizationAs(first.url, asPrincipal(owner), 'crashy');
-  const created = await request(first.url, 'POST', '/v1/invitations', { headers: asPrincipal(owner), body: { organization_id: org.id, email: 'crash@example.com', role: 'member' } });
+  const created = await request(first.url, 'POST', '/v1/invitations', {
+    headers: asPrincipal(owner),
+    body: { organization_id: org.id, email: 'crash@example.com', role: 'member' },
+  });
   t.equal(created.status, 201);
   const entryId: string = created.body.data.outbox_entry_id;
   await waitFor(() => fake.requests.length === 1, { timeoutMs: 5000, what: 'the provider to receive the first send' });
@@ -291,7 +380,11 @@ t.test('crash mid-send: a killed daemon leaves a claimed mail that the next star
 
   const storage = await Storage.open(dataDir, createLogger('silent'));
   t.teardown(() => storage.close());
-  const stored = (await storage.sublevel('email_outbox').get(entryId)) as { status: string; attempts: { error: string | null; interrupted?: boolean }[]; token_sealed: string | null };
+  const stored = (await storage.sublevel('email_outbox').get(entryId)) as {
+    status: string;
+    attempts: { error: string | null; interrupted?: boolean }[];
+    token_sealed: string | null;
+  };
   t.equal(stored.status, 'sent');
   t.equal(stored.attempts.length, 2);
   t.equal(stored.attempts[0]!.interrupted, true, 'the interrupted attempt is on record');

@@ -19,7 +19,11 @@ async function openLog(t: Test, dir = t.testdir()): Promise<{ storage: Storage; 
 }
 
 /** Appends the drafts in order in one committed unit of work (one batch, for speed). */
-async function appendAll(storage: Storage, events: EventLog, drafts: { kind: EventKind; organization_id: string }[]): Promise<DomainEvent[]> {
+async function appendAll(
+  storage: Storage,
+  events: EventLog,
+  drafts: { kind: EventKind; organization_id: string }[],
+): Promise<DomainEvent[]> {
   const out: DomainEvent[] = [];
   await inUnitOfWork(storage, async (uow) => {
     for (const d of drafts) out.push(await events.append(uow, d));
@@ -136,7 +140,13 @@ t.test('ids are evt_ + ULID in append order; timestamps are ISO UTC with ms', as
     // Separate units of work and one shared one: order holds either way.
     appended.push(...(await appendAll(storage, events, [{ kind: 'job.created', organization_id: org }])));
   }
-  appended.push(...(await appendAll(storage, events, Array.from({ length: 50 }, () => ({ kind: 'job.created' as const, organization_id: org })))));
+  appended.push(
+    ...(await appendAll(
+      storage,
+      events,
+      Array.from({ length: 50 }, () => ({ kind: 'job.created' as const, organization_id: org })),
+    )),
+  );
   for (const e of appended) {
     t.match(e.id, EVENT_ID);
     t.match(e.timestamp, ISO_MS_Z);
@@ -149,7 +159,11 @@ t.test('ids are evt_ + ULID in append order; timestamps are ISO UTC with ms', as
     ids,
     'the log reads back in append order',
   );
-  await t.rejects(events.append(new UnitOfWork(storage), { kind: 'no.such.kind' as EventKind, organization_id: org }), TypeError, 'unknown kinds are a programmer error');
+  await t.rejects(
+    events.append(new UnitOfWork(storage), { kind: 'no.such.kind' as EventKind, organization_id: org }),
+    TypeError,
+    'unknown kinds are a programmer error',
+  );
 });
 
 t.test('read pages by cursor and by after, whole log and per organization', async (t) => {

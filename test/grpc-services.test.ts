@@ -32,8 +32,16 @@ t.test('organizations: create with an owner, get by id or slug, list in pages', 
   const daemon = await startTestDaemon(t);
   const orgs = clientFor(t, daemon).service<OrganizationServiceDefinition>('OrganizationService');
 
-  const { organization, owner } = await orgs.CreateOrganization({ slug: 'Acme', display_name: 'Acme Inc.', owner_email: 'Boss@Example.com' });
-  t.match(organization, { slug: 'acme', display_name: 'Acme Inc.', created_by: null }, 'slug normalised; created by the operator (null)');
+  const { organization, owner } = await orgs.CreateOrganization({
+    slug: 'Acme',
+    display_name: 'Acme Inc.',
+    owner_email: 'Boss@Example.com',
+  });
+  t.match(
+    organization,
+    { slug: 'acme', display_name: 'Acme Inc.', created_by: null },
+    'slug normalised; created by the operator (null)',
+  );
   t.match(owner, { organization_id: organization!.id, role: 'owner', team_id: null });
   const boss = await daemon.identity.organizations.getPrincipal(owner!.principal_id);
   t.equal(boss?.email, 'boss@example.com', 'the owner is the principal of that email');
@@ -57,7 +65,11 @@ t.test('organizations: create with an owner, get by id or slug, list in pages', 
 
   t.equal((await rejection(orgs.ListOrganizations({ limit: 500, cursor: '' }))).code, 'validation_failed', 'limit above 200');
   t.equal((await rejection(orgs.GetOrganization({ organization: '' }))).code, 'validation_failed', 'an empty reference');
-  t.equal((await rejection(orgs.CreateOrganization({ slug: 'x1', owner_principal_id: 'nope' }))).code, 'validation_failed', 'owner principal must be a UUID');
+  t.equal(
+    (await rejection(orgs.CreateOrganization({ slug: 'x1', owner_principal_id: 'nope' }))).code,
+    'validation_failed',
+    'owner principal must be a UUID',
+  );
 });
 
 t.test('members, teams and grants', async (t) => {
@@ -75,8 +87,16 @@ t.test('members, teams and grants', async (t) => {
   t.match(added, { organization_id: org.id, principal_id: alice, role: 'member', team_id: null });
   const raised = await members.UpdateMemberRole({ organization: org.id, membership_id: added.id, role: 'admin' });
   t.equal(raised.role, 'admin');
-  t.equal((await rejection(members.AddMember({ organization: 'acme', principal_id: alice, role: 'king' }))).code, 'validation_failed', 'unknown role');
-  t.equal((await rejection(members.AddMember({ organization: 'acme', role: 'member' }))).code, 'validation_failed', 'neither principal nor email');
+  t.equal(
+    (await rejection(members.AddMember({ organization: 'acme', principal_id: alice, role: 'king' }))).code,
+    'validation_failed',
+    'unknown role',
+  );
+  t.equal(
+    (await rejection(members.AddMember({ organization: 'acme', role: 'member' }))).code,
+    'validation_failed',
+    'neither principal nor email',
+  );
 
   const team = await teams.CreateTeam({ organization: 'acme', name: ' Core ' });
   t.match(team, { organization_id: org.id, name: 'Core' });
@@ -84,21 +104,56 @@ t.test('members, teams and grants', async (t) => {
   t.same((await teams.ListTeams({ organization: 'acme', limit: 0, cursor: '' })).teams, [team]);
   const onTeam = await members.AddMember({ organization: 'acme', email: 'bob@example.com', role: 'viewer', team_id: team.id });
   t.equal(onTeam.team_id, team.id);
-  t.same((await members.ListMembers({ organization: 'acme', team_id: team.id, limit: 0, cursor: '' })).memberships, [onTeam], 'filtered by team');
-  t.equal((await members.ListMembers({ organization: 'acme', limit: 0, cursor: '' })).memberships.length, 3, 'owner, alice and bob');
+  t.same(
+    (await members.ListMembers({ organization: 'acme', team_id: team.id, limit: 0, cursor: '' })).memberships,
+    [onTeam],
+    'filtered by team',
+  );
+  t.equal(
+    (await members.ListMembers({ organization: 'acme', limit: 0, cursor: '' })).memberships.length,
+    3,
+    'owner, alice and bob',
+  );
 
-  const grant = await grants.CreateGrant({ organization: 'acme', principal_id: onTeam.principal_id, action: 'team.update', resource_type: 'team', resource_id: team.id });
+  const grant = await grants.CreateGrant({
+    organization: 'acme',
+    principal_id: onTeam.principal_id,
+    action: 'team.update',
+    resource_type: 'team',
+    resource_id: team.id,
+  });
   t.match(grant, { action: 'team.update', resource_type: 'team', resource_id: team.id, created_by: null });
   t.same((await grants.ListGrants({ organization: 'acme', limit: 0, cursor: '' })).grants, [grant]);
-  t.equal((await rejection(grants.CreateGrant({ organization: 'acme', principal_id: alice, action: 'fly', resource_type: 'team', resource_id: team.id }))).code, 'validation_failed');
+  t.equal(
+    (
+      await rejection(
+        grants.CreateGrant({
+          organization: 'acme',
+          principal_id: alice,
+          action: 'fly',
+          resource_type: 'team',
+          resource_id: team.id,
+        }),
+      )
+    ).code,
+    'validation_failed',
+  );
   t.same(await grants.DeleteGrant({ organization: 'acme', grant_id: grant.id }), grant, 'delete answers the grant');
   t.same((await grants.ListGrants({ organization: 'acme', limit: 0, cursor: '' })).grants, []);
 
   t.same(await members.RemoveMember({ organization: 'acme', membership_id: added.id }), raised, 'remove answers the membership');
   t.same(await teams.DeleteTeam({ organization: 'acme', team_id: team.id }), team);
   t.equal((await rejection(teams.GetTeam({ organization: 'acme', team_id: team.id }))).code, 'not_found');
-  t.equal((await members.ListMembers({ organization: 'acme', limit: 0, cursor: '' })).memberships.length, 1, "the team's memberships went with it");
-  t.equal((await rejection(members.RemoveMember({ organization: 'nope', membership_id: added.id }))).code, 'not_found', 'unknown organization');
+  t.equal(
+    (await members.ListMembers({ organization: 'acme', limit: 0, cursor: '' })).memberships.length,
+    1,
+    "the team's memberships went with it",
+  );
+  t.equal(
+    (await rejection(members.RemoveMember({ organization: 'nope', membership_id: added.id }))).code,
+    'not_found',
+    'unknown organization',
+  );
 });
 
 t.test('API keys: create, use over HTTP, list, revoke', async (t) => {
@@ -111,7 +166,14 @@ t.test('API keys: create, use over HTTP, list, revoke', async (t) => {
   const created = await keys.CreateApiKey({ organization: 'acme', name: 'ci', scopes: [], expires_in_seconds: 3600 });
   const key = created.api_key!;
   t.match(created.raw_key, /^svc_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43,}$/);
-  t.match(key, { name: 'ci', organization_id: organization!.id, principal_id: owner!.principal_id, scopes: [], revoked_at: null, last_used_at: null });
+  t.match(key, {
+    name: 'ci',
+    organization_id: organization!.id,
+    principal_id: owner!.principal_id,
+    scopes: [],
+    revoked_at: null,
+    last_used_at: null,
+  });
   t.ok(Math.abs(Date.parse(key.expires_at!) - Date.now() - 3_600_000) < 60_000, 'expires in an hour');
 
   const auth = { authorization: `Bearer ${created.raw_key}` };
@@ -128,11 +190,26 @@ t.test('API keys: create, use over HTTP, list, revoke', async (t) => {
 
   const revoked = await keys.RevokeApiKey({ id: key.id });
   t.match(revoked, { id: key.id, revoked_at: String });
-  t.equal((await request(daemon.url, 'GET', `/v1/organizations/${organization!.id}`, { headers: auth })).status, 401, 'revoked on the next request');
-  t.same((await keys.ListApiKeys({ organization: 'acme', limit: 0, cursor: '' })).api_keys.map((k) => k.id), [scoped.api_key!.id]);
+  t.equal(
+    (await request(daemon.url, 'GET', `/v1/organizations/${organization!.id}`, { headers: auth })).status,
+    401,
+    'revoked on the next request',
+  );
+  t.same(
+    (await keys.ListApiKeys({ organization: 'acme', limit: 0, cursor: '' })).api_keys.map((k) => k.id),
+    [scoped.api_key!.id],
+  );
 
-  t.equal((await rejection(keys.CreateApiKey({ organization: 'acme', name: 'x', scopes: [], principal_id: randomUUID() }))).code, 'validation_failed', 'the principal must be a member');
-  t.equal((await rejection(keys.CreateApiKey({ organization: 'acme', name: 'x', scopes: [], expires_in_seconds: 5 }))).code, 'validation_failed', 'too short a lifetime');
+  t.equal(
+    (await rejection(keys.CreateApiKey({ organization: 'acme', name: 'x', scopes: [], principal_id: randomUUID() }))).code,
+    'validation_failed',
+    'the principal must be a member',
+  );
+  t.equal(
+    (await rejection(keys.CreateApiKey({ organization: 'acme', name: 'x', scopes: [], expires_in_seconds: 5 }))).code,
+    'validation_failed',
+    'too short a lifetime',
+  );
   t.equal((await rejection(keys.RevokeApiKey({ id: randomUUID() }))).code, 'not_found');
 });
 
@@ -141,7 +218,14 @@ t.test('daemon status: facts, loops and counts', async (t) => {
   const client = clientFor(t, daemon);
   await client.service<OrganizationServiceDefinition>('OrganizationService').CreateOrganization({ slug: 'acme' });
   const s = await client.service<DaemonServiceDefinition>('DaemonService').GetStatus({});
-  t.match(s, { state: 'running', env: 'development', data_dir: daemon.config.dataDir, http_url: daemon.url, grpc_socket: daemon.grpc.socketPath, grpc_address: null });
+  t.match(s, {
+    state: 'running',
+    env: 'development',
+    data_dir: daemon.config.dataDir,
+    http_url: daemon.url,
+    grpc_socket: daemon.grpc.socketPath,
+    grpc_address: null,
+  });
   t.equal(s.started_at, daemon.startedAt.toISOString());
   t.ok(s.uptime_seconds >= 0 && s.uptime_seconds < 60);
   t.same(

@@ -6,7 +6,16 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Client, credentials, loadPackageDefinition, makeClientConstructor, Metadata, status, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import {
+  Client,
+  credentials,
+  loadPackageDefinition,
+  makeClientConstructor,
+  Metadata,
+  status,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { loadSync, type MethodDefinition } from '@grpc/proto-loader';
 import { service as healthService } from 'grpc-health-check';
 import t, { type Test } from 'tap';
@@ -40,7 +49,9 @@ function connect(t: Test, target: { socket: string } | { tcp: string }): Client 
 }
 
 function call(client: Client, service: string, method: string, request: object, metadata = new Metadata()): Promise<Answer> {
-  const md = (definitions[`switchyard.admin.v1.${service}`] as unknown as Record<string, MethodDefinition<object, object>>)[method]!;
+  const md = (definitions[`switchyard.admin.v1.${service}`] as unknown as Record<string, MethodDefinition<object, object>>)[
+    method
+  ]!;
   return new Promise((resolve) => {
     client.makeUnaryRequest(md.path, md.requestSerialize, md.responseDeserialize, request, metadata, (error, value) =>
       resolve({ error: error ?? null, value: value as Record<string, unknown> | undefined }),
@@ -92,10 +103,14 @@ t.test('a deep data dir still gets its socket', async (t) => {
 t.test('stale socket', async (t) => {
   const config = testConfig(t);
   // A process that dies without closing its listener leaves the socket file behind, as a crash does.
-  const crashed = spawn(process.execPath, ['-e', "require('net').createServer().listen('admin.sock', () => process.kill(process.pid, 'SIGKILL'))"], {
-    cwd: path.dirname(config.grpcSocket),
-    stdio: 'ignore',
-  });
+  const crashed = spawn(
+    process.execPath,
+    ['-e', "require('net').createServer().listen('admin.sock', () => process.kill(process.pid, 'SIGKILL'))"],
+    {
+      cwd: path.dirname(config.grpcSocket),
+      stdio: 'ignore',
+    },
+  );
   await once(crashed, 'exit');
   t.ok(statSync(config.grpcSocket).isSocket(), 'a stale socket file is left');
 
@@ -123,7 +138,10 @@ t.test('live socket', async (t) => {
   t.ok(existsSync(config.grpcSocket), "the other process's socket is left alone");
 
   // The data dir was released: a daemon on another socket starts on it at once.
-  const next = await startDaemon({ ...config, grpcSocket: path.join(config.dataDir, 'other.sock') }, { log: createLogger('silent') });
+  const next = await startDaemon(
+    { ...config, grpcSocket: path.join(config.dataDir, 'other.sock') },
+    { log: createLogger('silent') },
+  );
   await next.stop();
 });
 
@@ -140,7 +158,10 @@ t.test('a busy TCP port stops start-up and leaves no socket behind', async (t) =
   t.teardown(() => new Promise<void>((resolve) => busy.close(() => resolve())));
   const addr = `127.0.0.1:${(busy.address() as net.AddressInfo).port}`;
   const config = testConfig(t, { SERVICE_GRPC_ADDR: addr, SERVICE_ADMIN_TOKEN: TOKEN });
-  await t.rejects(startDaemon(config, { log: createLogger('silent') }), { name: 'GrpcStartError', message: `cannot listen on ${addr} (gRPC): ` });
+  await t.rejects(startDaemon(config, { log: createLogger('silent') }), {
+    name: 'GrpcStartError',
+    message: `cannot listen on ${addr} (gRPC): `,
+  });
   t.notOk(existsSync(config.grpcSocket), 'the socket it had bound is removed');
   const next = await startDaemon({ ...config, grpcAddr: undefined }, { log: createLogger('silent') });
   await next.stop();
@@ -161,7 +182,11 @@ t.test('TCP listener requires the bearer token', async (t) => {
   t.equal(wrong.error?.code, status.UNAUTHENTICATED, 'wrong token: UNAUTHENTICATED');
   const basic = new Metadata();
   basic.set('authorization', `Basic ${TOKEN}`);
-  t.equal((await call(client, 'OrganizationService', 'ListOrganizations', {}, basic)).error?.code, status.UNAUTHENTICATED, 'not a bearer: UNAUTHENTICATED');
+  t.equal(
+    (await call(client, 'OrganizationService', 'ListOrganizations', {}, basic)).error?.code,
+    status.UNAUTHENTICATED,
+    'not a bearer: UNAUTHENTICATED',
+  );
 
   const ok = await call(client, 'DaemonService', 'GetStatus', {}, bearer(TOKEN));
   t.equal(ok.error, null, 'the token: OK');
@@ -181,7 +206,9 @@ t.test('health service answers SERVING', async (t) => {
   };
   t.teardown(() => health.close());
   const check = (service: string) =>
-    new Promise<{ err: ServiceError | null; res: { status: string } | undefined }>((resolve) => health.check({ service }, (err, res) => resolve({ err, res })));
+    new Promise<{ err: ServiceError | null; res: { status: string } | undefined }>((resolve) =>
+      health.check({ service }, (err, res) => resolve({ err, res })),
+    );
   t.same((await check('')).res, { status: 'SERVING' }, 'the server as a whole');
   t.same((await check('switchyard.admin.v1.OrganizationService')).res, { status: 'SERVING' }, 'a service by name');
   t.equal((await check('no.such.Service')).err?.code, status.NOT_FOUND, 'an unknown service is NOT_FOUND');
@@ -190,7 +217,14 @@ t.test('health service answers SERVING', async (t) => {
 t.test('reflection lists the services', async (t) => {
   const daemon = await startTestDaemon(t);
   const reflectionProto = path.join(repoRoot, 'node_modules/@grpc/reflection/build/proto');
-  const pkg = loadPackageDefinition(loadSync('grpc/reflection/v1/reflection.proto', { includeDirs: [reflectionProto], keepCase: true, defaults: true, oneofs: true })) as any;
+  const pkg = loadPackageDefinition(
+    loadSync('grpc/reflection/v1/reflection.proto', {
+      includeDirs: [reflectionProto],
+      keepCase: true,
+      defaults: true,
+      oneofs: true,
+    }),
+  ) as any;
   const alias = socketAddress(daemon.grpc.socketPath);
   t.teardown(() => alias.release());
   const client = new pkg.grpc.reflection.v1.ServerReflection(`unix:${alias.path}`, credentials.createInsecure());
@@ -224,13 +258,21 @@ t.test('AppErrors map to gRPC status codes with the HTTP code text', async (t) =
   t.equal(bad.error?.code, status.INVALID_ARGUMENT, 'bad slug: INVALID_ARGUMENT');
   t.equal(bad.error?.metadata.get('error-code')[0], 'validation_failed');
   t.match(bad.error?.details, /^validation_failed: invalid slug: /, 'the message names the field');
-  t.match(JSON.parse(bad.error?.metadata.get('error-details')[0] as string), { fields: { slug: String } }, 'details name every failing field');
+  t.match(
+    JSON.parse(bad.error?.metadata.get('error-details')[0] as string),
+    { fields: { slug: String } },
+    'details name every failing field',
+  );
 
   const badKey = await call(client, 'ApiKeyService', 'CreateApiKey', { organization: 'acme', name: 'k', scopes: ['root'] });
   t.equal(badKey.error?.code, status.INVALID_ARGUMENT, 'unknown scope: INVALID_ARGUMENT');
   const lastOwner = await call(client, 'MemberService', 'ListMembers', { organization: 'acme' });
   const owner = (lastOwner.value?.memberships as Array<{ id: string }>)[0]!;
-  const demote = await call(client, 'MemberService', 'UpdateMemberRole', { organization: 'acme', membership_id: owner.id, role: 'viewer' });
+  const demote = await call(client, 'MemberService', 'UpdateMemberRole', {
+    organization: 'acme',
+    membership_id: owner.id,
+    role: 'viewer',
+  });
   t.equal(demote.error?.code, status.FAILED_PRECONDITION, 'the last owner: FAILED_PRECONDITION (invalid_state)');
   t.match(demote.error?.details, /^invalid_state: /);
 });
@@ -247,7 +289,10 @@ t.test('an unexpected failure is INTERNAL without a stack trace', async (t) => {
 
 t.test('generated types match the protos', async (t) => {
   const out = t.testdir();
-  await promisify(execFile)('npm', ['run', '--silent', 'proto:gen'], { cwd: repoRoot, env: { ...process.env, PROTO_GEN_OUT_DIR: out } });
+  await promisify(execFile)('npm', ['run', '--silent', 'proto:gen'], {
+    cwd: repoRoot,
+    env: { ...process.env, PROTO_GEN_OUT_DIR: out },
+  });
   const list = (dir: string): string[] =>
     readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
@@ -258,6 +303,10 @@ t.test('generated types match the protos', async (t) => {
   t.ok(fresh.length > 10, 'the generator wrote the types');
   t.same(list(checkedIn), fresh, 'the same files (run `npm run proto:gen` after changing a .proto)');
   for (const file of fresh) {
-    t.equal(readFileSync(path.join(checkedIn, file), 'utf8'), readFileSync(path.join(out, file), 'utf8'), `${file} is up to date`);
+    t.equal(
+      readFileSync(path.join(checkedIn, file), 'utf8'),
+      readFileSync(path.join(out, file), 'utf8'),
+      `${file} is up to date`,
+    );
   }
 });

@@ -34,7 +34,12 @@ export interface JsonResponse<T = any> {
 }
 
 /** fetch against a daemon; parses JSON bodies. */
-export async function request<T = any>(base: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<JsonResponse<T>> {
+export async function request<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined = options.raw;
   if (options.body !== undefined) {
@@ -61,7 +66,10 @@ export interface ChildDaemon {
 }
 
 /** Waits (bounded) until `predicate` is true, polling every `intervalMs`. */
-export async function waitFor(predicate: () => boolean | Promise<boolean>, { timeoutMs = 5000, intervalMs = 20, what = 'condition' } = {}): Promise<void> {
+export async function waitFor(
+  predicate: () => boolean | Promise<boolean>,
+  { timeoutMs = 5000, intervalMs = 20, what = 'condition' } = {},
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await predicate()) return;
@@ -110,7 +118,10 @@ export interface ChildRun {
 
 /** Runs `switchyard <args>` as a child without waiting for it; killed (if still alive) and reaped at teardown. */
 export function spawnSwitchyard(t: Test, args: string[], env: Record<string, string> = {}): ChildRun {
-  const child = spawn(process.execPath, [binPath, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [binPath, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -135,14 +146,21 @@ export function bearer(token: string): Record<string, string> {
 }
 
 /** Creates an organization over HTTP as `headers`' caller (who becomes its owner); fails loudly otherwise. */
-export async function createOrganizationAs(base: string, headers: Record<string, string>, slug: string): Promise<{ id: string; slug: string; display_name: string }> {
+export async function createOrganizationAs(
+  base: string,
+  headers: Record<string, string>,
+  slug: string,
+): Promise<{ id: string; slug: string; display_name: string }> {
   const res = await request(base, 'POST', '/v1/organizations', { headers, body: { slug } });
   if (res.status !== 201) throw new Error(`creating organization ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
 
 /** An in-process daemon whose log lines are kept in memory (e.g. to prove a secret is never logged). */
-export async function startTestDaemonWithLogs(t: Test, env: Record<string, string> = {}): Promise<{ daemon: Daemon; logs: () => string }> {
+export async function startTestDaemonWithLogs(
+  t: Test,
+  env: Record<string, string> = {},
+): Promise<{ daemon: Daemon; logs: () => string }> {
   const config = testConfig(t, { ...env, SERVICE_LOG_LEVEL: 'debug' });
   let text = '';
   const { Writable } = await import('node:stream');

@@ -32,7 +32,10 @@ interface RawResponse {
  * chunked body, a body sent in pieces, header lines in a given case or repeated (`headers` as
  * raw lines, name then value).
  */
-function rawRequest(base: string, options: { method: string; path: string; headers?: Record<string, string | number> | string[]; chunks: (string | Buffer)[] }): Promise<RawResponse> {
+function rawRequest(
+  base: string,
+  options: { method: string; path: string; headers?: Record<string, string | number> | string[]; chunks: (string | Buffer)[] },
+): Promise<RawResponse> {
   const url = new URL(options.path, base);
   // Given as raw lines, the headers get no Host from node: add it.
   const headers = Array.isArray(options.headers) ? ['Host', url.host, ...options.headers] : options.headers;
@@ -88,7 +91,9 @@ t.test('against a real daemon', async (t) => {
     const p1 = await request(d.url, 'GET', '/v1/organizations?limit=1', { headers: asP });
     t.equal(p1.body.data.length, 1);
     t.type(p1.body.meta.next_cursor, 'string');
-    const p2 = await request(d.url, 'GET', `/v1/organizations?limit=1&cursor=${encodeURIComponent(p1.body.meta.next_cursor)}`, { headers: asP });
+    const p2 = await request(d.url, 'GET', `/v1/organizations?limit=1&cursor=${encodeURIComponent(p1.body.meta.next_cursor)}`, {
+      headers: asP,
+    });
     t.equal(p2.body.data.length, 1);
     t.equal(p2.body.meta.next_cursor, null);
     t.same(
@@ -113,7 +118,10 @@ t.test('against a real daemon', async (t) => {
   });
 
   t.test('400 invalid_json: a body that is not JSON', async (t) => {
-    const res = await request(d.url, 'POST', '/v1/organizations', { headers: { ...asP, 'content-type': 'application/json' }, raw: '{"slug": ' });
+    const res = await request(d.url, 'POST', '/v1/organizations', {
+      headers: { ...asP, 'content-type': 'application/json' },
+      raw: '{"slug": ',
+    });
     assertError(t, res, 400, 'invalid_json');
   });
 
@@ -127,7 +135,12 @@ t.test('against a real daemon', async (t) => {
   });
 
   t.test('401 unauthenticated, with WWW-Authenticate: Bearer', async (t) => {
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer svc_nothing_real' }, { authorization: 'Basic dTpw' }, { 'x-principal-id': 'not-a-uuid' }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer svc_nothing_real' },
+      { authorization: 'Basic dTpw' },
+      { 'x-principal-id': 'not-a-uuid' },
+    ];
     for (const headers of attempts) {
       const res = await request(d.url, 'GET', '/v1/organizations', { headers });
       assertError(t, res, 401, 'unauthenticated');
@@ -138,20 +151,33 @@ t.test('against a real daemon', async (t) => {
   t.test('403 forbidden and insufficient_scope', async (t) => {
     const key = await request(d.url, 'POST', '/v1/api-keys', { headers: asP, body: { name: 'full', organization_id: orgId } });
     t.equal(key.status, 201, 'full-access key created');
-    const scoped = await request(d.url, 'POST', '/v1/api-keys', { headers: asP, body: { name: 'reader', organization_id: orgId, scopes: ['workflows:read'] } });
+    const scoped = await request(d.url, 'POST', '/v1/api-keys', {
+      headers: asP,
+      body: { name: 'reader', organization_id: orgId, scopes: ['workflows:read'] },
+    });
     t.equal(scoped.status, 201, 'scoped key created');
 
-    const forbidden = await request(d.url, 'POST', '/v1/organizations', { headers: { authorization: `Bearer ${key.body.data.raw_key}` }, body: { slug: 'by-key' } });
+    const forbidden = await request(d.url, 'POST', '/v1/organizations', {
+      headers: { authorization: `Bearer ${key.body.data.raw_key}` },
+      body: { slug: 'by-key' },
+    });
     assertError(t, forbidden, 403, 'forbidden');
 
-    const scope = await request(d.url, 'GET', '/v1/organizations', { headers: { authorization: `Bearer ${scoped.body.data.raw_key}` } });
+    const scope = await request(d.url, 'GET', '/v1/organizations', {
+      headers: { authorization: `Bearer ${scoped.body.data.raw_key}` },
+    });
     assertError(t, scope, 403, 'insufficient_scope');
     t.equal(scope.headers.get('www-authenticate'), null, 'not a credentials problem');
   });
 
   t.test('404 not_found: no such resource, and unknown routes in the same envelope', async (t) => {
     assertError(t, await request(d.url, 'GET', `/v1/organizations/${randomUUID()}`, { headers: asP }), 404, 'not_found');
-    assertError(t, await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { 'x-principal-id': randomUUID() } }), 404, 'not_found');
+    assertError(
+      t,
+      await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { 'x-principal-id': randomUUID() } }),
+      404,
+      'not_found',
+    );
     assertError(t, await request(d.url, 'GET', '/v1/no-such-route'), 404, 'not_found');
     assertError(t, await request(d.url, 'GET', '/'), 404, 'not_found');
     assertError(t, await request(d.url, 'DELETE', '/healthz'), 404, 'not_found');
@@ -176,7 +202,12 @@ t.test('against a real daemon', async (t) => {
 
     const pieces: string[] = [];
     for (let i = 0; i < big.length; i += 64 * 1024) pieces.push(big.slice(i, i + 64 * 1024));
-    const chunked = await rawRequest(d.url, { method: 'POST', path: '/v1/organizations', headers: { ...asP, 'content-type': 'application/json' }, chunks: pieces });
+    const chunked = await rawRequest(d.url, {
+      method: 'POST',
+      path: '/v1/organizations',
+      headers: { ...asP, 'content-type': 'application/json' },
+      chunks: pieces,
+    });
     t.equal(chunked.status, 413, 'chunked, no length given');
     t.match(chunked.body, { error: { code: 'payload_too_large' } });
 
@@ -184,7 +215,12 @@ t.test('against a real daemon', async (t) => {
     const prefix = '{"slug":"edge","display_name":"';
     const atLimit = prefix + 'y'.repeat(BODY_LIMIT_BYTES - prefix.length - 2) + '"}';
     t.equal(Buffer.byteLength(atLimit), BODY_LIMIT_BYTES);
-    const edge = await rawRequest(d.url, { method: 'POST', path: '/v1/organizations', headers: { ...asP, 'content-type': 'application/json' }, chunks: [atLimit] });
+    const edge = await rawRequest(d.url, {
+      method: 'POST',
+      path: '/v1/organizations',
+      headers: { ...asP, 'content-type': 'application/json' },
+      chunks: [atLimit],
+    });
     t.equal(edge.status, 422, 'read in full and validated (display_name too long)');
 
     const after = await request(d.url, 'GET', '/healthz');
@@ -192,11 +228,22 @@ t.test('against a real daemon', async (t) => {
   });
 
   t.test('415 unsupported_media_type: a body that is not application/json', async (t) => {
-    const text = await request(d.url, 'POST', '/v1/organizations', { headers: { ...asP, 'content-type': 'text/plain' }, raw: '{"slug":"plain"}' });
+    const text = await request(d.url, 'POST', '/v1/organizations', {
+      headers: { ...asP, 'content-type': 'text/plain' },
+      raw: '{"slug":"plain"}',
+    });
     assertError(t, text, 415, 'unsupported_media_type');
-    const none = await rawRequest(d.url, { method: 'POST', path: '/v1/organizations', headers: asP, chunks: ['{"slug":"untyped"}'] });
+    const none = await rawRequest(d.url, {
+      method: 'POST',
+      path: '/v1/organizations',
+      headers: asP,
+      chunks: ['{"slug":"untyped"}'],
+    });
     t.equal(none.status, 415, 'no content-type at all');
-    const withCharset = await request(d.url, 'POST', '/v1/organizations', { headers: { ...asP, 'content-type': 'application/json; charset=utf-8' }, raw: '{"slug":"charset"}' });
+    const withCharset = await request(d.url, 'POST', '/v1/organizations', {
+      headers: { ...asP, 'content-type': 'application/json; charset=utf-8' },
+      raw: '{"slug":"charset"}',
+    });
     t.equal(withCharset.status, 201, 'application/json with a charset is JSON');
     const listed = await request(d.url, 'GET', '/v1/organizations?limit=200', { headers: asP });
     t.notOk(
@@ -206,7 +253,10 @@ t.test('against a real daemon', async (t) => {
   });
 
   t.test('422 validation_failed names every failing field', async (t) => {
-    const res = await request(d.url, 'POST', '/v1/organizations', { headers: asP, body: { slug: 'Not A Slug!', display_name: '   ' } });
+    const res = await request(d.url, 'POST', '/v1/organizations', {
+      headers: asP,
+      body: { slug: 'Not A Slug!', display_name: '   ' },
+    });
     assertError(t, res, 422, 'validation_failed');
     t.same(Object.keys(res.body.error.details.fields).sort(), ['display_name', 'slug']);
     for (const reason of Object.values(res.body.error.details.fields)) t.type(reason, 'string');
@@ -249,16 +299,27 @@ t.test('against a real daemon', async (t) => {
     const key = await request(d.url, 'POST', '/v1/api-keys', { headers: asP, body: { name: 'dup', organization_id: orgId } });
     t.equal(key.status, 201);
     const good = `Bearer ${String(key.body.data.raw_key)}`;
-    t.equal((await get(`/v1/organizations/${orgId}`, ['AUTHORIZATION', good, 'authorization', 'Bearer svc_junk'])).status, 200, 'the first Authorization counts');
-    t.equal((await get(`/v1/organizations/${orgId}`, ['authorization', 'Bearer svc_junk', 'Authorization', good])).status, 401, 'a bad first one is not rescued');
+    t.equal(
+      (await get(`/v1/organizations/${orgId}`, ['AUTHORIZATION', good, 'authorization', 'Bearer svc_junk'])).status,
+      200,
+      'the first Authorization counts',
+    );
+    t.equal(
+      (await get(`/v1/organizations/${orgId}`, ['authorization', 'Bearer svc_junk', 'Authorization', good])).status,
+      401,
+      'a bad first one is not rescued',
+    );
   });
 
   t.test('probes and the OpenAPI document ignore credentials; a public route still judges them', async (t) => {
     // A stale or broken header on a load balancer's probe must not take the daemon out of rotation.
     const junk = { authorization: 'Bearer svc_nonsense', 'x-principal-id': 'not-a-uuid' };
-    for (const path of ['/healthz', '/readyz', '/openapi.json']) t.equal((await request(d.url, 'GET', path, { headers: junk })).status, 200, `${path} with junk credentials`);
+    for (const path of ['/healthz', '/readyz', '/openapi.json'])
+      t.equal((await request(d.url, 'GET', path, { headers: junk })).status, 200, `${path} with junk credentials`);
     // The invitation accept link acts for a presented caller, so a bad credential there is 401.
-    const accept = await request(d.url, 'GET', `/v1/invitations/${randomUUID()}/accept?token=x`, { headers: { authorization: 'Bearer svc_nonsense' } });
+    const accept = await request(d.url, 'GET', `/v1/invitations/${randomUUID()}/accept?token=x`, {
+      headers: { authorization: 'Bearer svc_nonsense' },
+    });
     t.equal(accept.status, 401);
     t.equal(accept.body.error.code, 'unauthenticated');
   });
@@ -278,7 +339,13 @@ t.test('against a real daemon', async (t) => {
     }
     const served = new Set(routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`));
     t.same([...documented].sort(), [...served].sort(), 'the document and the route table list the same operations');
-    for (const must of ['GET /healthz', 'GET /readyz', 'GET /openapi.json', 'POST /v1/organizations', 'GET /v1/organizations/{id}/events']) {
+    for (const must of [
+      'GET /healthz',
+      'GET /readyz',
+      'GET /openapi.json',
+      'POST /v1/organizations',
+      'GET /v1/organizations/{id}/events',
+    ]) {
       t.ok(documented.has(must), `${must} is documented`);
     }
 
@@ -305,7 +372,12 @@ t.test('against a real daemon', async (t) => {
       if (route.body !== undefined) {
         const schema = op.requestBody?.content?.['application/json']?.schema;
         t.ok(schema, `${route.method} ${p}: request body schema`);
-        if (route.body instanceof z.ZodObject) t.same(Object.keys(schema.properties).sort(), Object.keys(route.body.shape).sort(), `${route.method} ${p}: every body field`);
+        if (route.body instanceof z.ZodObject)
+          t.same(
+            Object.keys(schema.properties).sort(),
+            Object.keys(route.body.shape).sort(),
+            `${route.method} ${p}: every body field`,
+          );
       } else {
         t.notOk(op.requestBody, `${route.method} ${p}: no request body`);
       }
@@ -314,7 +386,11 @@ t.test('against a real daemon', async (t) => {
     t.equal(operationIds.size, routes.length, 'operation ids are unique');
 
     const create = doc.paths['/v1/organizations'].post;
-    t.match(create.requestBody.content['application/json'].schema, { type: 'object', required: ['slug'], properties: { slug: { type: 'string' } } });
+    t.match(create.requestBody.content['application/json'].schema, {
+      type: 'object',
+      required: ['slug'],
+      properties: { slug: { type: 'string' } },
+    });
     t.ok(create.responses['201'], 'the success status is documented');
   });
 });

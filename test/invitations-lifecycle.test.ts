@@ -5,7 +5,15 @@ import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import { operator } from '../src/domain/identity/caller.js';
 import type { Daemon } from '../src/main.js';
-import { asPrincipal, createOrganizationAs, dumpStorage, request, startTestDaemon, startTestDaemonWithLogs, waitFor } from './helpers.js';
+import {
+  asPrincipal,
+  createOrganizationAs,
+  dumpStorage,
+  request,
+  startTestDaemon,
+  startTestDaemonWithLogs,
+  waitFor,
+} from './helpers.js';
 
 const REDIRECT = 'https://app.example.test/after-invite?from=mail';
 
@@ -31,7 +39,10 @@ async function world(t: Test, d: Daemon): Promise<World> {
     [admin, 'admin'],
     [member, 'member'],
   ] as const) {
-    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, { headers: asPrincipal(owner), body: { principal_id: principal, role } });
+    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, {
+      headers: asPrincipal(owner),
+      body: { principal_id: principal, role },
+    });
     t.equal(res.status, 201, `${role} added`);
   }
   const invite = async (email: string, role = 'member', by = admin) =>
@@ -43,12 +54,19 @@ async function world(t: Test, d: Daemon): Promise<World> {
     return new URL(entry.accept_url!).searchParams.get('token')!;
   };
   const accept = async (invitationId: string, token?: string, headers: Record<string, string> = {}) =>
-    request(d.url, 'GET', `/v1/invitations/${invitationId}/accept${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`, { headers });
+    request(
+      d.url,
+      'GET',
+      `/v1/invitations/${invitationId}/accept${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`,
+      { headers },
+    );
   return { d, org, owner, admin, member, as: asPrincipal, invite, tokenOf, accept };
 }
 
 async function eventsOf(w: World, kind: string): Promise<any[]> {
-  const res = await request(w.d.url, 'GET', `/v1/organizations/${w.org.id}/events?kind=${kind}`, { headers: asPrincipal(w.owner) });
+  const res = await request(w.d.url, 'GET', `/v1/organizations/${w.org.id}/events?kind=${kind}`, {
+    headers: asPrincipal(w.owner),
+  });
   return res.body.data;
 }
 
@@ -96,7 +114,10 @@ t.test('create -> pending -> accepted (anonymous link): membership, events, no r
   t.equal(shown.status, 200);
   t.equal(shown.body.data.id, inv.id);
   const listed = await request(d.url, 'GET', `/v1/invitations?organization_id=${w.org.id}`, { headers: w.as(w.admin) });
-  t.same(listed.body.data.map((i: any) => i.id), [inv.id]);
+  t.same(
+    listed.body.data.map((i: any) => i.id),
+    [inv.id],
+  );
   t.equal(listed.body.meta.next_cursor, null);
 
   const token = await w.tokenOf(inv.id);
@@ -106,14 +127,23 @@ t.test('create -> pending -> accepted (anonymous link): membership, events, no r
   const accepted = await w.accept(inv.id, token);
   t.equal(accepted.status, 200);
   const principal = await d.identity.store.principals.findUnique('email', 'new.person@example.com');
-  t.ok(principal, "a principal was created for the invited email");
+  t.ok(principal, 'a principal was created for the invited email');
   const membership = (await membersOf(w)).find((m) => m.principal_id === principal!.id);
   t.ok(membership, 'the membership belongs to the principal of the invited email');
   t.equal(membership.role, 'admin', 'with the invited role');
-  t.same(accepted.body, { meta: { status: 200 }, data: { status: 'accepted', invitation_id: inv.id, organization_id: w.org.id, membership_id: membership.id } });
+  t.same(accepted.body, {
+    meta: { status: 200 },
+    data: { status: 'accepted', invitation_id: inv.id, organization_id: w.org.id, membership_id: membership.id },
+  });
 
   const [acceptedEvent] = await eventsOf(w, 'invitation.accepted');
-  t.same(acceptedEvent.payload, { invitation_id: inv.id, email: 'new.person@example.com', role: 'admin', membership_id: membership.id, principal_id: principal!.id });
+  t.same(acceptedEvent.payload, {
+    invitation_id: inv.id,
+    email: 'new.person@example.com',
+    role: 'admin',
+    membership_id: membership.id,
+    principal_id: principal!.id,
+  });
   const after = await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) });
   t.equal(after.body.data.status, 'accepted');
   t.equal(after.body.data.membership_id, membership.id);
@@ -137,7 +167,11 @@ t.test('accept with credentials gives the membership to the caller', async (t) =
   const mine = members.find((m) => m.principal_id === caller);
   t.equal(mine?.role, 'viewer', 'the caller is now a viewer');
   t.equal(res.body.data.membership_id, mine?.id);
-  t.equal(await d.identity.store.principals.findUnique('email', 'someone@example.com'), undefined, 'no principal was made for the email');
+  t.equal(
+    await d.identity.store.principals.findUnique('email', 'someone@example.com'),
+    undefined,
+    'no principal was made for the email',
+  );
   const [event] = await eventsOf(w, 'invitation.accepted');
   t.equal(event.payload.principal_id, caller);
 });
@@ -167,10 +201,14 @@ t.test('pending -> expired by the sweep', async (t) => {
   const w = await world(t, d);
   const inv = (await w.invite('late@example.com')).body.data;
   const token = await w.tokenOf(inv.id);
-  await waitFor(async () => (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.status === 'expired', {
-    timeoutMs: 5000,
-    what: 'the sweep to expire the invitation',
-  });
+  await waitFor(
+    async () =>
+      (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.status === 'expired',
+    {
+      timeoutMs: 5000,
+      what: 'the sweep to expire the invitation',
+    },
+  );
   const shown = (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data;
   t.ok(shown.expired_at >= shown.expires_at, 'expired after its expiry');
   expectFailure(t, await w.accept(inv.id, token), 'json', 'expired', 410);
@@ -185,7 +223,11 @@ t.test('past expires_at but not yet swept: accept is 410 expired, and a new invi
   const token = await w.tokenOf(inv.id);
   await waitFor(() => Date.now() > Date.parse(inv.expires_at) + 5, { what: 'the expiry time to pass' });
   expectFailure(t, await w.accept(inv.id, token), 'json', 'expired', 410);
-  t.equal((await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.status, 'pending', 'the sweep has not run');
+  t.equal(
+    (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.status,
+    'pending',
+    'the sweep has not run',
+  );
   const again = await w.invite('SLOW@example.com');
   t.equal(again.status, 201, 'not a duplicate: the old one is past its expiry');
   t.equal((await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.status, 'expired');
@@ -259,48 +301,63 @@ t.test('resend: new token and mail, the old link is dead, the lifetime restarts'
   t.equal(later.body.error.code, 'invalid_state');
 });
 
-t.test('create errors: 409 duplicate (case-insensitive), 403 non-admin, 404 other tenant, 401 anonymous, 422 bad body', async (t) => {
-  const d = await startTestDaemon(t);
-  const w = await world(t, d);
-  t.equal((await w.invite('dup@example.com')).status, 201);
-  const dup = await w.invite('  DUP@Example.com');
-  t.equal(dup.status, 409);
-  t.equal(dup.body.error.code, 'conflict');
+t.test(
+  'create errors: 409 duplicate (case-insensitive), 403 non-admin, 404 other tenant, 401 anonymous, 422 bad body',
+  async (t) => {
+    const d = await startTestDaemon(t);
+    const w = await world(t, d);
+    t.equal((await w.invite('dup@example.com')).status, 201);
+    const dup = await w.invite('  DUP@Example.com');
+    t.equal(dup.status, 409);
+    t.equal(dup.body.error.code, 'conflict');
 
-  const byMember = await w.invite('x@example.com', 'member', w.member);
-  t.equal(byMember.status, 403);
-  t.equal(byMember.body.error.code, 'forbidden');
-  const ownerRoleByAdmin = await w.invite('boss@example.com', 'owner', w.admin);
-  t.equal(ownerRoleByAdmin.status, 403, 'only owners invite owners');
-  t.equal((await w.invite('boss@example.com', 'owner', w.owner)).status, 201);
+    const byMember = await w.invite('x@example.com', 'member', w.member);
+    t.equal(byMember.status, 403);
+    t.equal(byMember.body.error.code, 'forbidden');
+    const ownerRoleByAdmin = await w.invite('boss@example.com', 'owner', w.admin);
+    t.equal(ownerRoleByAdmin.status, 403, 'only owners invite owners');
+    t.equal((await w.invite('boss@example.com', 'owner', w.owner)).status, 201);
 
-  const stranger = randomUUID();
-  const otherOrg = await createOrganizationAs(d.url, asPrincipal(stranger), `other-${randomUUID().slice(0, 8)}`);
-  const crossCreate = await w.invite('y@example.com', 'member', stranger);
-  t.equal(crossCreate.status, 404, "creating in another tenant's organization is 404");
-  const mine = (await request(d.url, 'POST', '/v1/invitations', { headers: asPrincipal(stranger), body: { organization_id: otherOrg.id, email: 'z@example.com', role: 'member' } })).body.data;
-  for (const [method, path] of [
-    ['GET', `/v1/invitations/${mine.id}`],
-    ['POST', `/v1/invitations/${mine.id}/revoke`],
-    ['POST', `/v1/invitations/${mine.id}/resend`],
-    ['GET', `/v1/invitations?organization_id=${otherOrg.id}`],
-  ]) {
-    const res = await request(d.url, method!, path!, { headers: w.as(w.admin) });
-    t.equal(res.status, 404, `${method} ${path} of another tenant is 404`);
-  }
-  const unknown = await request(d.url, 'GET', `/v1/invitations/${randomUUID()}`, { headers: w.as(w.admin) });
-  t.equal(unknown.status, 404);
-  const memberReads = await request(d.url, 'GET', `/v1/invitations/${dup.body.error.details.invitation_id}`, { headers: w.as(w.member) });
-  t.equal(memberReads.status, 403, 'a member sees the organization but may not read invitations');
+    const stranger = randomUUID();
+    const otherOrg = await createOrganizationAs(d.url, asPrincipal(stranger), `other-${randomUUID().slice(0, 8)}`);
+    const crossCreate = await w.invite('y@example.com', 'member', stranger);
+    t.equal(crossCreate.status, 404, "creating in another tenant's organization is 404");
+    const mine = (
+      await request(d.url, 'POST', '/v1/invitations', {
+        headers: asPrincipal(stranger),
+        body: { organization_id: otherOrg.id, email: 'z@example.com', role: 'member' },
+      })
+    ).body.data;
+    for (const [method, path] of [
+      ['GET', `/v1/invitations/${mine.id}`],
+      ['POST', `/v1/invitations/${mine.id}/revoke`],
+      ['POST', `/v1/invitations/${mine.id}/resend`],
+      ['GET', `/v1/invitations?organization_id=${otherOrg.id}`],
+    ]) {
+      const res = await request(d.url, method!, path!, { headers: w.as(w.admin) });
+      t.equal(res.status, 404, `${method} ${path} of another tenant is 404`);
+    }
+    const unknown = await request(d.url, 'GET', `/v1/invitations/${randomUUID()}`, { headers: w.as(w.admin) });
+    t.equal(unknown.status, 404);
+    const memberReads = await request(d.url, 'GET', `/v1/invitations/${dup.body.error.details.invitation_id}`, {
+      headers: w.as(w.member),
+    });
+    t.equal(memberReads.status, 403, 'a member sees the organization but may not read invitations');
 
-  const anonymous = await request(d.url, 'POST', '/v1/invitations', { body: { organization_id: w.org.id, email: 'q@example.com', role: 'member' } });
-  t.equal(anonymous.status, 401);
-  const bad = await request(d.url, 'POST', '/v1/invitations', { headers: w.as(w.admin), body: { organization_id: 'nope', email: 'not an email', role: 'emperor' } });
-  t.equal(bad.status, 422);
-  t.same(Object.keys(bad.body.error.details.fields).sort(), ['email', 'organization_id', 'role']);
-  const long = await w.invite(`${'a'.repeat(320)}@example.com`);
-  t.equal(long.status, 422, 'oversized email refused');
-});
+    const anonymous = await request(d.url, 'POST', '/v1/invitations', {
+      body: { organization_id: w.org.id, email: 'q@example.com', role: 'member' },
+    });
+    t.equal(anonymous.status, 401);
+    const bad = await request(d.url, 'POST', '/v1/invitations', {
+      headers: w.as(w.admin),
+      body: { organization_id: 'nope', email: 'not an email', role: 'emperor' },
+    });
+    t.equal(bad.status, 422);
+    t.same(Object.keys(bad.body.error.details.fields).sort(), ['email', 'organization_id', 'role']);
+    const long = await w.invite(`${'a'.repeat(320)}@example.com`);
+    t.equal(long.status, 422, 'oversized email refused');
+  },
+);
 
 t.test('an ACL grant for invitation.create lets a non-admin invite; grants on the organization cover revoke', async (t) => {
   const d = await startTestDaemon(t);
@@ -331,5 +388,9 @@ t.test('an ACL grant for invitation.create lets a non-admin invite; grants on th
   t.equal(grant.status, 201);
   t.equal((await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(reader) })).status, 200);
   const other = (await w.invite('other@example.com')).body.data;
-  t.equal((await request(d.url, 'GET', `/v1/invitations/${other.id}`, { headers: w.as(reader) })).status, 404, 'other invitations stay invisible');
+  t.equal(
+    (await request(d.url, 'GET', `/v1/invitations/${other.id}`, { headers: w.as(reader) })).status,
+    404,
+    'other invitations stay invisible',
+  );
 });

@@ -19,7 +19,10 @@ async function organization(t: Test, d: Daemon): Promise<Org> {
   const admin = randomUUID();
   const slug = `limits-${randomUUID().slice(0, 8)}`;
   const org = await createOrganizationAs(d.url, asPrincipal(owner), slug);
-  const added = await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, { headers: asPrincipal(owner), body: { principal_id: admin, role: 'admin' } });
+  const added = await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, {
+    headers: asPrincipal(owner),
+    body: { principal_id: admin, role: 'admin' },
+  });
   t.equal(added.status, 201);
   return { d, id: org.id, slug, owner, admin };
 }
@@ -29,11 +32,16 @@ async function putSettings(o: Org, body: Record<string, unknown>, as = o.owner) 
 }
 
 function invite(o: Org, email: string) {
-  return request(o.d.url, 'POST', '/v1/invitations', { headers: asPrincipal(o.admin), body: { organization_id: o.id, email, role: 'member' } });
+  return request(o.d.url, 'POST', '/v1/invitations', {
+    headers: asPrincipal(o.admin),
+    body: { organization_id: o.id, email, role: 'member' },
+  });
 }
 
 async function countPending(o: Org): Promise<number> {
-  const res = await request(o.d.url, 'GET', `/v1/invitations?organization_id=${o.id}&status=pending&limit=200`, { headers: asPrincipal(o.admin) });
+  const res = await request(o.d.url, 'GET', `/v1/invitations?organization_id=${o.id}&status=pending&limit=200`, {
+    headers: asPrincipal(o.admin),
+  });
   return res.body.data.length;
 }
 
@@ -59,7 +67,11 @@ t.test('50 concurrent creates against max_pending_invitations = 10: exactly 10 p
   t.ok(retryAfter > 604_000 && retryAfter <= 604_800);
 
   // A slot frees when one is revoked: exactly one more fits.
-  t.equal((await request(d.url, 'POST', `/v1/invitations/${created[0]!.body.data.id}/revoke`, { headers: asPrincipal(o.admin) })).status, 200);
+  t.equal(
+    (await request(d.url, 'POST', `/v1/invitations/${created[0]!.body.data.id}/revoke`, { headers: asPrincipal(o.admin) }))
+      .status,
+    200,
+  );
   const after = await Promise.all([invite(o, 'late1@example.com'), invite(o, 'late2@example.com')]);
   t.same(after.map((r) => r.status).sort(), [201, 429]);
 });
@@ -82,7 +94,9 @@ t.test('50 concurrent creates against max_invitations_per_hour = 10: exactly 10,
     t.ok(retryAfter >= 3590 && retryAfter <= 3600, `Retry-After ${retryAfter}s`);
     t.ok(Math.abs(retryAfter - (oldest + 3_600_000 - Date.now()) / 1000) < 10);
   }
-  const resend = await request(d.url, 'POST', `/v1/invitations/${created[0]!.body.data.id}/resend`, { headers: asPrincipal(o.admin) });
+  const resend = await request(d.url, 'POST', `/v1/invitations/${created[0]!.body.data.id}/resend`, {
+    headers: asPrincipal(o.admin),
+  });
   t.equal(resend.status, 429, 'a resend is refused when the hour is full');
 
   // Resends are counted: with room for 3, two creates and a resend fill the hour.
@@ -90,11 +104,18 @@ t.test('50 concurrent creates against max_invitations_per_hour = 10: exactly 10,
   t.equal((await putSettings(o2, { max_invitations_per_hour: 3 })).status, 200);
   const first = await invite(o2, 'one@example.com');
   t.equal((await invite(o2, 'two@example.com')).status, 201);
-  t.equal((await request(d.url, 'POST', `/v1/invitations/${first.body.data.id}/resend`, { headers: asPrincipal(o2.admin) })).status, 200);
+  t.equal(
+    (await request(d.url, 'POST', `/v1/invitations/${first.body.data.id}/resend`, { headers: asPrincipal(o2.admin) })).status,
+    200,
+  );
   const fourth = await invite(o2, 'three@example.com');
   t.equal(fourth.status, 429);
   t.equal(fourth.body.error.details.limit, 'max_invitations_per_hour');
-  t.equal((await invite(o, 'other-org-unaffected@example.com')).status, 429, 'limits are per organization (the first is still full)');
+  t.equal(
+    (await invite(o, 'other-org-unaffected@example.com')).status,
+    429,
+    'limits are per organization (the first is still full)',
+  );
   const o3 = await organization(t, d);
   t.equal((await invite(o3, 'fresh@example.com')).status, 201, 'a third organization has its own window');
 });
@@ -108,7 +129,10 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
     [member, 'member'],
     [viewer, 'viewer'],
   ] as const) {
-    await request(d.url, 'POST', `/v1/organizations/${o.id}/members`, { headers: asPrincipal(o.owner), body: { principal_id: p, role } });
+    await request(d.url, 'POST', `/v1/organizations/${o.id}/members`, {
+      headers: asPrincipal(o.owner),
+      body: { principal_id: p, role },
+    });
   }
   const defaults = await request(d.url, 'GET', `/v1/organizations/${o.id}/settings`, { headers: asPrincipal(member) });
   t.equal(defaults.status, 200);
@@ -121,7 +145,11 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
     max_invitations_per_hour: 20,
     updated_at: null,
   });
-  t.equal((await request(d.url, 'GET', `/v1/organizations/${o.id}/settings`, { headers: asPrincipal(viewer) })).status, 403, 'viewers may not read settings');
+  t.equal(
+    (await request(d.url, 'GET', `/v1/organizations/${o.id}/settings`, { headers: asPrincipal(viewer) })).status,
+    403,
+    'viewers may not read settings',
+  );
 
   const first = await putSettings(o, { email_from_name: '  Acme Team ', logo_url: 'https://cdn.example.com/logo.png' });
   t.equal(first.status, 200);
@@ -131,7 +159,15 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
   const second = await putSettings(o, { max_pending_invitations: 5, display_name: 'Acme, Inc.' });
   t.same(
     { ...second.body.data, updated_at: null },
-    { organization_id: o.id, display_name: 'Acme, Inc.', logo_url: 'https://cdn.example.com/logo.png', email_from_name: 'Acme Team', max_pending_invitations: 5, max_invitations_per_hour: 20, updated_at: null },
+    {
+      organization_id: o.id,
+      display_name: 'Acme, Inc.',
+      logo_url: 'https://cdn.example.com/logo.png',
+      email_from_name: 'Acme Team',
+      max_pending_invitations: 5,
+      max_invitations_per_hour: 20,
+      updated_at: null,
+    },
     'a partial update keeps the earlier one',
   );
   t.ok(second.body.data.updated_at);
@@ -164,7 +200,14 @@ t.test('settings validation: 422 naming every failing field', async (t) => {
   });
   t.equal(bad.status, 422);
   t.equal(bad.body.error.code, 'validation_failed');
-  t.same(Object.keys(bad.body.error.details.fields).sort(), ['colour', 'display_name', 'email_from_name', 'logo_url', 'max_invitations_per_hour', 'max_pending_invitations']);
+  t.same(Object.keys(bad.body.error.details.fields).sort(), [
+    'colour',
+    'display_name',
+    'email_from_name',
+    'logo_url',
+    'max_invitations_per_hour',
+    'max_pending_invitations',
+  ]);
 
   const cases: [Record<string, unknown>, string][] = [
     [{ display_name: 'x'.repeat(201) }, 'display_name'],
@@ -187,6 +230,10 @@ t.test('settings validation: 422 naming every failing field', async (t) => {
   }
   const unchanged = await request(d.url, 'GET', `/v1/organizations/${o.id}/settings`, { headers: asPrincipal(o.owner) });
   t.equal(unchanged.body.data.updated_at, null, 'nothing was written');
-  const edges = await putSettings(o, { max_pending_invitations: 10_000, max_invitations_per_hour: 1, display_name: 'Ünïcode — Ltd' });
+  const edges = await putSettings(o, {
+    max_pending_invitations: 10_000,
+    max_invitations_per_hour: 1,
+    display_name: 'Ünïcode — Ltd',
+  });
   t.equal(edges.status, 200, 'the bounds themselves are allowed');
 });

@@ -182,7 +182,9 @@ t.test('a second daemon on the same data dir exits 1 with one line', async (t) =
   const dataDir = t.testdir();
   const first = await spawnDaemon(t, [], { SERVICE_DATA_DIR: dataDir });
   const started = performance.now();
-  const second = spawnSwitchyard(t, ['serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0'], { SERVICE_LOG_LEVEL: 'info' });
+  const second = spawnSwitchyard(t, ['serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0'], {
+    SERVICE_LOG_LEVEL: 'info',
+  });
   const code = await second.exited;
   const elapsed = performance.now() - started;
 
@@ -208,7 +210,12 @@ t.test('a bad configuration value exits 2 with one line naming the variable', as
   // Both at once: each is a whole node start-up, and they share nothing.
   const runs = cases.map(([variable, value], i) => {
     const dataDir = path.join(root, `data-${i}`);
-    return { variable, value, dataDir, run: spawnSwitchyard(t, ['serve', '--data-dir', dataDir], { SERVICE_LOG_LEVEL: 'info', [variable]: value }) };
+    return {
+      variable,
+      value,
+      dataDir,
+      run: spawnSwitchyard(t, ['serve', '--data-dir', dataDir], { SERVICE_LOG_LEVEL: 'info', [variable]: value }),
+    };
   });
   for (const { variable, value, dataDir, run } of runs) {
     const what = `${variable}=${value}`;
@@ -240,7 +247,9 @@ t.test('--version and --help', async (t) => {
 
 t.test('a fresh start is ready within 3 s of spawning, and an idle stop exits 0', async (t) => {
   const spawned = performance.now();
-  const run = spawnSwitchyard(t, ['serve', '--data-dir', t.testdir(), '--http-addr', '127.0.0.1:0'], { SERVICE_LOG_LEVEL: 'info' });
+  const run = spawnSwitchyard(t, ['serve', '--data-dir', t.testdir(), '--http-addr', '127.0.0.1:0'], {
+    SERVICE_LOG_LEVEL: 'info',
+  });
   let url = '';
   await waitFor(
     async () => {
@@ -267,7 +276,9 @@ t.test('a busy port exits 1 with one line', async (t) => {
   const root = t.testdir();
   const first = await spawnDaemon(t, [], { SERVICE_DATA_DIR: path.join(root, 'a') });
   const addr = `127.0.0.1:${portOf(first.url)}`;
-  const second = spawnSwitchyard(t, ['serve', '--data-dir', path.join(root, 'b'), '--http-addr', addr], { SERVICE_LOG_LEVEL: 'info' });
+  const second = spawnSwitchyard(t, ['serve', '--data-dir', path.join(root, 'b'), '--http-addr', addr], {
+    SERVICE_LOG_LEVEL: 'info',
+  });
   t.equal(await second.exited, 1, 'exit code 1');
   const lines = second.stderr().trimEnd().split('\n');
   t.equal(lines.length, 1, 'one line on stderr');
@@ -294,7 +305,11 @@ t.test('SIGTERM while a loop tick hangs (an email send): shutdown is still bound
   const headers = { 'x-principal-id': owner, 'content-type': 'application/json' };
   const org = await fetch(`${daemon.url}/v1/organizations`, { method: 'POST', headers, body: JSON.stringify({ slug: 'hang' }) });
   const orgId = ((await org.json()) as { data: { id: string } }).data.id;
-  const invite = await fetch(`${daemon.url}/v1/invitations`, { method: 'POST', headers, body: JSON.stringify({ organization_id: orgId, email: 'a@example.com', role: 'member' }) });
+  const invite = await fetch(`${daemon.url}/v1/invitations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ organization_id: orgId, email: 'a@example.com', role: 'member' }),
+  });
   t.equal(invite.status, 201);
   // The send (whose own timeout is 10 s) is now in flight inside the outbox loop's tick.
   await waitFor(() => provider.requests.length > 0, { timeoutMs: 5000, what: 'the outbox to start sending' });

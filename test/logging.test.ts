@@ -12,13 +12,27 @@ t.test('credentials never reach the log; each request is one line with its id an
   const owner = randomUUID();
   const org = await createOrganizationAs(daemon.url, asPrincipal(owner), 'logged');
 
-  const created = await request(daemon.url, 'POST', '/v1/api-keys', { headers: asPrincipal(owner), body: { name: 'k', organization_id: org.id } });
+  const created = await request(daemon.url, 'POST', '/v1/api-keys', {
+    headers: asPrincipal(owner),
+    body: { name: 'k', organization_id: org.id },
+  });
   t.equal(created.status, 201);
   const rawKey = created.body.data.raw_key as string;
   const wrongKey = `${rawKey.slice(0, 14)}${'x'.repeat(rawKey.length - 14)}`;
-  const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(owner).setExpirationTime('5m').sign(new TextEncoder().encode(JWT_SECRET));
+  const jwt = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(owner)
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(JWT_SECRET));
 
-  t.equal((await request(daemon.url, 'GET', `/v1/organizations/${org.id}`, { headers: { ...bearer(rawKey), 'x-request-id': 'req-with-key' } })).status, 200);
+  t.equal(
+    (
+      await request(daemon.url, 'GET', `/v1/organizations/${org.id}`, {
+        headers: { ...bearer(rawKey), 'x-request-id': 'req-with-key' },
+      })
+    ).status,
+    200,
+  );
   t.equal((await request(daemon.url, 'GET', `/v1/organizations/${org.id}`, { headers: bearer(wrongKey) })).status, 401);
   t.equal((await request(daemon.url, 'GET', `/v1/organizations/${org.id}`, { headers: bearer(jwt) })).status, 200);
   t.equal((await request(daemon.url, 'GET', `/v1/organizations/${org.id}`, { headers: bearer(`${jwt}tampered`) })).status, 401);

@@ -5,7 +5,8 @@ import { operator } from '../src/domain/identity/caller.js';
 
 t.test('organizations, members, teams and grants', async (t) => {
   const d = await startTestDaemon(t);
-  const call = (who: string, method: string, path: string, body?: unknown) => request(d.url, method, path, { headers: asPrincipal(who), body });
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    request(d.url, method, path, { headers: asPrincipal(who), body });
 
   /** An organization with an owner and, for each role given, a fresh principal holding it. */
   async function organization(slug: string, roles: string[] = []) {
@@ -18,7 +19,9 @@ t.test('organizations, members, teams and grants', async (t) => {
       if (res.status !== 201) throw new Error(`adding ${role}: ${res.status}`);
       members[role] = { principal, membership: res.body.data.id };
     }
-    const ownerMembership = (await call(owner, 'GET', `/v1/organizations/${org.id}/members`)).body.data.find((m: { role: string }) => m.role === 'owner').id as string;
+    const ownerMembership = (await call(owner, 'GET', `/v1/organizations/${org.id}/members`)).body.data.find(
+      (m: { role: string }) => m.role === 'owner',
+    ).id as string;
     return { org, owner, ownerMembership, members, path: `/v1/organizations/${org.id}` };
   }
 
@@ -35,10 +38,7 @@ t.test('organizations, members, teams and grants', async (t) => {
 
     const racers = Array.from({ length: 6 }, () => randomUUID());
     const results = await Promise.all(racers.map((p) => call(p, 'POST', '/v1/organizations', { slug: 'race' })));
-    t.same(
-      results.map((r) => r.status).sort(),
-      [201, 409, 409, 409, 409, 409],
-    );
+    t.same(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
     const winner = racers[results.findIndex((r) => r.status === 201)]!;
     for (const p of racers) {
       const mine = (await call(p, 'GET', '/v1/organizations')).body.data;
@@ -100,8 +100,17 @@ t.test('organizations, members, teams and grants', async (t) => {
       t.equal(res.status, 403, what);
       t.equal(res.body.error.code, 'forbidden', what);
     }
-    t.equal((await call(admin, 'PATCH', `${o.path}/members/${member.membership}`, { role: 'admin' })).status, 200, 'admins manage non-owners');
-    t.equal((await call(o.members.member!.principal, 'PATCH', `${o.path}/members/${o.members.admin!.membership}`, { role: 'viewer' })).status, 200, 'the promoted member acts as admin');
+    t.equal(
+      (await call(admin, 'PATCH', `${o.path}/members/${member.membership}`, { role: 'admin' })).status,
+      200,
+      'admins manage non-owners',
+    );
+    t.equal(
+      (await call(o.members.member!.principal, 'PATCH', `${o.path}/members/${o.members.admin!.membership}`, { role: 'viewer' }))
+        .status,
+      200,
+      'the promoted member acts as admin',
+    );
 
     for (const [what, method, body] of [
       ['the last owner demotes itself', 'PATCH', { role: 'admin' }],
@@ -115,11 +124,26 @@ t.test('organizations, members, teams and grants', async (t) => {
     const second = randomUUID();
     const added = await call(o.owner, 'POST', `${o.path}/members`, { principal_id: second, role: 'owner' });
     t.equal(added.status, 201, 'an owner adds an owner');
-    t.equal((await call(o.owner, 'PATCH', `${o.path}/members/${o.ownerMembership}`, { role: 'admin' })).status, 200, 'with another owner, the first may step down');
-    t.equal((await call(o.owner, 'DELETE', `${o.path}/members/${added.body.data.id}`)).status, 403, 'now an admin, it cannot remove the owner');
-    t.equal((await call(second, 'DELETE', `${o.path}/members/${added.body.data.id}`)).body.error.code, 'invalid_state', 'the new last owner stays');
+    t.equal(
+      (await call(o.owner, 'PATCH', `${o.path}/members/${o.ownerMembership}`, { role: 'admin' })).status,
+      200,
+      'with another owner, the first may step down',
+    );
+    t.equal(
+      (await call(o.owner, 'DELETE', `${o.path}/members/${added.body.data.id}`)).status,
+      403,
+      'now an admin, it cannot remove the owner',
+    );
+    t.equal(
+      (await call(second, 'DELETE', `${o.path}/members/${added.body.data.id}`)).body.error.code,
+      'invalid_state',
+      'the new last owner stays',
+    );
 
-    const roles = (await call(second, 'GET', `${o.path}/members`)).body.data.map((m: { principal_id: string; role: string }) => [m.principal_id, m.role]);
+    const roles = (await call(second, 'GET', `${o.path}/members`)).body.data.map((m: { principal_id: string; role: string }) => [
+      m.principal_id,
+      m.role,
+    ]);
     t.same(
       new Map(roles),
       new Map([
@@ -139,7 +163,11 @@ t.test('organizations, members, teams and grants', async (t) => {
     const membership = await call(o.owner, 'POST', `${o.path}/members`, { principal_id: lead, role: 'admin', team_id: red.id });
     t.equal(membership.status, 201);
     t.equal(membership.body.data.team_id, red.id);
-    t.equal((await call(o.owner, 'POST', `${o.path}/members`, { principal_id: lead, role: 'member', team_id: red.id })).status, 409, 'one membership per team');
+    t.equal(
+      (await call(o.owner, 'POST', `${o.path}/members`, { principal_id: lead, role: 'member', team_id: red.id })).status,
+      409,
+      'one membership per team',
+    );
 
     t.equal((await call(lead, 'GET', o.path)).status, 200, 'the organization is visible');
     t.equal((await call(lead, 'GET', `${o.path}/teams/${blue.id}`)).status, 200, 'other teams are visible');
@@ -170,7 +198,11 @@ t.test('organizations, members, teams and grants', async (t) => {
     t.equal((await call(principal, 'GET', o1.path)).status, 200, 'the new principal is a member');
     const again = await call(o2.owner, 'POST', `${o2.path}/members`, { email: 'new.person@example.com', role: 'viewer' });
     t.equal(again.body.data.principal_id, principal, 'the same email is the same principal');
-    t.equal((await call(o1.owner, 'POST', `${o1.path}/members`, { email: 'NEW.PERSON@example.com', role: 'admin' })).status, 409, 'already a member');
+    t.equal(
+      (await call(o1.owner, 'POST', `${o1.path}/members`, { email: 'NEW.PERSON@example.com', role: 'admin' })).status,
+      409,
+      'already a member',
+    );
     t.equal((await call(o1.owner, 'POST', `${o1.path}/members`, { role: 'member' })).status, 422, 'neither id nor email');
 
     // A new address added to both organizations at once still becomes one principal.
@@ -181,7 +213,12 @@ t.test('organizations, members, teams and grants', async (t) => {
     t.same([r1.status, r2.status], [201, 201]);
     t.equal(r1.body.data.principal_id, r2.body.data.principal_id, 'one principal for one email');
     t.equal((await call(r1.body.data.principal_id, 'GET', '/v1/organizations')).body.data.length, 2, 'member of both');
-    t.equal((await call(o1.owner, 'POST', `${o1.path}/members`, { principal_id: randomUUID(), email: 'a@b.example', role: 'member' })).status, 422, 'both');
+    t.equal(
+      (await call(o1.owner, 'POST', `${o1.path}/members`, { principal_id: randomUUID(), email: 'a@b.example', role: 'member' }))
+        .status,
+      422,
+      'both',
+    );
   });
 
   t.test('a grant lets a member do one action on one resource', async (t) => {
@@ -193,10 +230,32 @@ t.test('organizations, members, teams and grants', async (t) => {
       (await call(member, 'POST', '/v1/permissions/check', { action, resource_type, resource_id })).body.data;
 
     t.equal((await call(member, 'DELETE', `${o.path}/teams/${t3.id}`)).status, 403, 'not without the grant');
-    t.equal((await call(member, 'POST', `${o.path}/grants`, { principal_id: member, action: 'team.delete', resource_type: 'team', resource_id: t3.id })).status, 403, 'a member cannot grant');
-    const grant = await call(o.members.admin!.principal, 'POST', `${o.path}/grants`, { principal_id: member, action: 'team.delete', resource_type: 'team', resource_id: t3.id });
+    t.equal(
+      (
+        await call(member, 'POST', `${o.path}/grants`, {
+          principal_id: member,
+          action: 'team.delete',
+          resource_type: 'team',
+          resource_id: t3.id,
+        })
+      ).status,
+      403,
+      'a member cannot grant',
+    );
+    const grant = await call(o.members.admin!.principal, 'POST', `${o.path}/grants`, {
+      principal_id: member,
+      action: 'team.delete',
+      resource_type: 'team',
+      resource_id: t3.id,
+    });
     t.equal(grant.status, 201);
-    t.match(grant.body.data, { principal_id: member, action: 'team.delete', resource_type: 'team', resource_id: t3.id, created_by: o.members.admin!.principal });
+    t.match(grant.body.data, {
+      principal_id: member,
+      action: 'team.delete',
+      resource_type: 'team',
+      resource_id: t3.id,
+      created_by: o.members.admin!.principal,
+    });
 
     t.same(await check('team.delete', 'team', t3.id), { allowed: true, role: 'member', reason: 'grant' });
     t.same(await check('team.delete', 'team', t4.id), { allowed: false, role: 'member', reason: 'requires admin' });
@@ -205,35 +264,69 @@ t.test('organizations, members, teams and grants', async (t) => {
     t.equal((await call(member, 'DELETE', `${o.path}/teams/${t3.id}`)).status, 200, 'the granted action');
     t.same((await call(o.owner, 'GET', `${o.path}/grants`)).body.data, [], 'the grant went with its team');
 
-    const invite = await call(o.owner, 'POST', `${o.path}/grants`, { principal_id: member, action: 'invitation.create', resource_type: 'organization', resource_id: o.org.id });
+    const invite = await call(o.owner, 'POST', `${o.path}/grants`, {
+      principal_id: member,
+      action: 'invitation.create',
+      resource_type: 'organization',
+      resource_id: o.org.id,
+    });
     t.equal(invite.status, 201);
     t.equal((await check('invitation.create', 'organization', o.org.id)).reason, 'grant');
     t.equal((await call(o.owner, 'DELETE', `${o.path}/grants/${invite.body.data.id}`)).status, 200);
-    t.same(await check('invitation.create', 'organization', o.org.id), { allowed: false, role: 'member', reason: 'requires admin' }, 'removed grant, removed right');
+    t.same(
+      await check('invitation.create', 'organization', o.org.id),
+      { allowed: false, role: 'member', reason: 'requires admin' },
+      'removed grant, removed right',
+    );
   });
 
   t.test('no one grants what they do not hold', async (t) => {
     const o = await organization('no-escalation', ['admin']);
     const admin = o.members.admin!.principal;
-    const settingsGrant = { principal_id: admin, action: 'settings.update', resource_type: 'organization', resource_id: o.org.id };
+    const settingsGrant = {
+      principal_id: admin,
+      action: 'settings.update',
+      resource_type: 'organization',
+      resource_id: o.org.id,
+    };
     const refused = await call(admin, 'POST', `${o.path}/grants`, settingsGrant);
     t.equal(refused.status, 403, 'an admin cannot grant itself an owner-only action');
     t.equal(refused.body.error.code, 'forbidden');
-    t.equal((await call(admin, 'POST', `${o.path}/grants`, { ...settingsGrant, principal_id: randomUUID() })).status, 403, 'nor give it to anyone');
+    t.equal(
+      (await call(admin, 'POST', `${o.path}/grants`, { ...settingsGrant, principal_id: randomUUID() })).status,
+      403,
+      'nor give it to anyone',
+    );
     t.equal((await call(o.owner, 'POST', `${o.path}/grants`, settingsGrant)).status, 201, 'an owner may delegate it');
-    const checked = await call(admin, 'POST', '/v1/permissions/check', { action: 'settings.update', resource_type: 'organization', resource_id: o.org.id });
+    const checked = await call(admin, 'POST', '/v1/permissions/check', {
+      action: 'settings.update',
+      resource_type: 'organization',
+      resource_id: o.org.id,
+    });
     t.same(checked.body.data, { allowed: true, role: 'admin', reason: 'grant' });
 
     const other = await organization('elsewhere');
-    const foreign = await call(o.owner, 'POST', `${o.path}/grants`, { principal_id: admin, action: 'organization.read', resource_type: 'organization', resource_id: other.org.id });
+    const foreign = await call(o.owner, 'POST', `${o.path}/grants`, {
+      principal_id: admin,
+      action: 'organization.read',
+      resource_type: 'organization',
+      resource_id: other.org.id,
+    });
     t.equal(foreign.status, 422, 'a resource of another organization');
-    t.equal((await call(o.owner, 'POST', `${o.path}/grants`, { ...settingsGrant, resource_type: 'spaceship' })).status, 400, 'an unknown resource type');
+    t.equal(
+      (await call(o.owner, 'POST', `${o.path}/grants`, { ...settingsGrant, resource_type: 'spaceship' })).status,
+      400,
+      'an unknown resource type',
+    );
   });
 });
 
 t.test('an owner created by email in the same batch as its organization keeps the email', async (t) => {
   const d = await startTestDaemon(t);
-  const { owner } = await d.identity.organizations.createOrganization(operator, { slug: 'by-email', owner_email: '  Founder@Example.COM ' });
+  const { owner } = await d.identity.organizations.createOrganization(operator, {
+    slug: 'by-email',
+    owner_email: '  Founder@Example.COM ',
+  });
   const principal = await d.identity.store.principals.findUnique('email', 'founder@example.com');
   t.ok(principal, 'the principal is found by its normalised email');
   t.equal(principal?.id, owner.principal_id, 'and it is the owner');

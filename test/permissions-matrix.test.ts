@@ -85,7 +85,11 @@ t.test('docs/permissions.md lists every action with its minimum role and scope, 
   const rows = new Map<string, string[]>();
   for (const line of doc.split('\n')) {
     const m = /^\|\s*`([a-z]+\.[a-z]+)`\s*\|(.*)\|\s*$/.exec(line);
-    if (m) rows.set(m[1]!, m[2]!.split('|').map((c) => c.trim()));
+    if (m)
+      rows.set(
+        m[1]!,
+        m[2]!.split('|').map((c) => c.trim()),
+      );
   }
   t.same([...rows.keys()].sort(), [...actions].sort(), 'one row per catalog action');
   for (const action of actions) {
@@ -111,10 +115,16 @@ t.test('every action against every kind of caller, single and batch', async (t) 
   };
   const org = await createOrganizationAs(d.url, asPrincipal(ids.owner), 'matrix');
   const asOwner = asPrincipal(ids.owner);
-  const team = (await request(d.url, 'POST', `/v1/organizations/${org.id}/teams`, { headers: asOwner, body: { name: 'red' } })).body.data;
-  const otherTeam = (await request(d.url, 'POST', `/v1/organizations/${org.id}/teams`, { headers: asOwner, body: { name: 'blue' } })).body.data;
+  const team = (await request(d.url, 'POST', `/v1/organizations/${org.id}/teams`, { headers: asOwner, body: { name: 'red' } }))
+    .body.data;
+  const otherTeam = (
+    await request(d.url, 'POST', `/v1/organizations/${org.id}/teams`, { headers: asOwner, body: { name: 'blue' } })
+  ).body.data;
   const add = async (principal_id: string, role: Role, team_id?: string) => {
-    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, { headers: asOwner, body: { principal_id, role, team_id } });
+    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, {
+      headers: asOwner,
+      body: { principal_id, role, team_id },
+    });
     t.equal(res.status, 201, `member ${role}${team_id ? ' (team)' : ''} added`);
   };
   await add(ids.admin, 'admin');
@@ -128,14 +138,18 @@ t.test('every action against every kind of caller, single and batch', async (t) 
     resource_id: teamActions.has(action) ? team.id : org.id,
   });
   const grant = async (principal_id: string, c: Check) => {
-    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/grants`, { headers: asOwner, body: { principal_id, ...c } });
+    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/grants`, {
+      headers: asOwner,
+      body: { principal_id, ...c },
+    });
     t.equal(res.status, 201, `grant ${c.action} created`);
   };
   await grant(ids.oneGrant, catalogResource('invitation.create'));
   for (const action of actions) await grant(ids.allGrants, catalogResource(action));
 
   // Each row: who asks, about what, and the answer the expected table implies.
-  const onCatalogResource = (expect: (a: Action) => Answer) => actions.map((a) => ({ check: catalogResource(a), expect: expect(a) }));
+  const onCatalogResource = (expect: (a: Action) => Answer) =>
+    actions.map((a) => ({ check: catalogResource(a), expect: expect(a) }));
   const cases: Record<string, { principal: string; rows: { check: Check; expect: Answer }[] }> = {
     owner: { principal: ids.owner, rows: onCatalogResource((a) => byRole('owner', a)) },
     admin: { principal: ids.admin, rows: onCatalogResource((a) => byRole('admin', a)) },
@@ -146,9 +160,18 @@ t.test('every action against every kind of caller, single and batch', async (t) 
       rows: [
         // On its own team: admin. On the organization and on another team: the read-only view a
         // membership gives.
-        ...actions.map((a) => ({ check: { action: a, resource_type: 'team' as const, resource_id: team.id }, expect: byRole('admin', a) })),
-        ...actions.map((a) => ({ check: { action: a, resource_type: 'organization' as const, resource_id: org.id }, expect: byRole('viewer', a) })),
-        ...actions.map((a) => ({ check: { action: a, resource_type: 'team' as const, resource_id: otherTeam.id }, expect: byRole('viewer', a) })),
+        ...actions.map((a) => ({
+          check: { action: a, resource_type: 'team' as const, resource_id: team.id },
+          expect: byRole('admin', a),
+        })),
+        ...actions.map((a) => ({
+          check: { action: a, resource_type: 'organization' as const, resource_id: org.id },
+          expect: byRole('viewer', a),
+        })),
+        ...actions.map((a) => ({
+          check: { action: a, resource_type: 'team' as const, resource_id: otherTeam.id },
+          expect: byRole('viewer', a),
+        })),
       ],
     },
     'holder of one grant (invitation.create), no membership': {
@@ -174,7 +197,9 @@ t.test('every action against every kind of caller, single and batch', async (t) 
     'settings.update: owner only',
   );
   t.same(
-    ['owner', 'admin', 'member', 'viewer', 'holder of one grant (invitation.create), no membership', 'no membership'].map((w) => answerOf(w, 'invitation.create')),
+    ['owner', 'admin', 'member', 'viewer', 'holder of one grant (invitation.create), no membership', 'no membership'].map((w) =>
+      answerOf(w, 'invitation.create'),
+    ),
     [true, true, false, false, true, false],
     'invitation.create: admin or a grant',
   );
@@ -190,7 +215,10 @@ t.test('every action against every kind of caller, single and batch', async (t) 
       });
     });
     t.test(`${who}: POST /v1/permissions/check-batch answers the same, in order`, async (t) => {
-      const res = await request(d.url, 'POST', '/v1/permissions/check-batch', { headers: asPrincipal(principal), body: { checks: rows.map((r) => r.check) } });
+      const res = await request(d.url, 'POST', '/v1/permissions/check-batch', {
+        headers: asPrincipal(principal),
+        body: { checks: rows.map((r) => r.check) },
+      });
       t.equal(res.status, 200);
       t.same(
         res.body.data.results,
@@ -209,29 +237,47 @@ t.test('every action against every kind of caller, single and batch', async (t) 
 
   t.test('check-batch holds at most 100 checks', async (t) => {
     const check = catalogResource('organization.read');
-    const hundred = await request(d.url, 'POST', '/v1/permissions/check-batch', { headers: asOwner, body: { checks: Array(100).fill(check) } });
+    const hundred = await request(d.url, 'POST', '/v1/permissions/check-batch', {
+      headers: asOwner,
+      body: { checks: Array(100).fill(check) },
+    });
     t.equal(hundred.status, 200);
     t.equal(hundred.body.data.results.length, 100);
-    const tooMany = await request(d.url, 'POST', '/v1/permissions/check-batch', { headers: asOwner, body: { checks: Array(101).fill(check) } });
+    const tooMany = await request(d.url, 'POST', '/v1/permissions/check-batch', {
+      headers: asOwner,
+      body: { checks: Array(101).fill(check) },
+    });
     t.equal(tooMany.status, 422);
     t.equal(tooMany.body.error.code, 'validation_failed');
     t.ok(tooMany.body.error.details.fields.checks, 'names the checks field');
     const none = await request(d.url, 'POST', '/v1/permissions/check-batch', { headers: asOwner, body: { checks: [] } });
     t.equal(none.status, 422);
-    const unknown = await request(d.url, 'POST', '/v1/permissions/check-batch', { headers: asOwner, body: { checks: [{ action: 'organization.destroy' }] } });
+    const unknown = await request(d.url, 'POST', '/v1/permissions/check-batch', {
+      headers: asOwner,
+      body: { checks: [{ action: 'organization.destroy' }] },
+    });
     t.equal(unknown.status, 422, 'an action outside the catalog is refused');
   });
 
   t.test('a batch item without a resource is checked against an API key organization, refused otherwise', async (t) => {
-    const key = await request(d.url, 'POST', '/v1/api-keys', { headers: asPrincipal(ids.admin), body: { name: 'k', organization_id: org.id } });
+    const key = await request(d.url, 'POST', '/v1/api-keys', {
+      headers: asPrincipal(ids.admin),
+      body: { name: 'k', organization_id: org.id },
+    });
     t.equal(key.status, 201);
     const checks = [{ action: 'team.create' }, { action: 'settings.update' }];
-    const viaKey = await request(d.url, 'POST', '/v1/permissions/check-batch', { headers: bearer(key.body.data.raw_key), body: { checks } });
+    const viaKey = await request(d.url, 'POST', '/v1/permissions/check-batch', {
+      headers: bearer(key.body.data.raw_key),
+      body: { checks },
+    });
     t.same(viaKey.body.data.results, [
       { allowed: true, role: 'admin', reason: 'role' },
       { allowed: false, role: 'admin', reason: 'requires owner' },
     ]);
-    const viaHeader = await request(d.url, 'POST', '/v1/permissions/check-batch', { headers: asPrincipal(ids.admin), body: { checks } });
+    const viaHeader = await request(d.url, 'POST', '/v1/permissions/check-batch', {
+      headers: asPrincipal(ids.admin),
+      body: { checks },
+    });
     t.same(
       viaHeader.body.data.results.map((r: Answer) => r.allowed),
       [false, false],

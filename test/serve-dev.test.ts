@@ -11,7 +11,11 @@ t.test('the first start prints a working key once; later starts print none', asy
   const out = first.output();
   const key = /^ {2}(svc_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43,})$/m.exec(out)?.[1];
   if (key === undefined) throw new Error(`no key in the output:\n${out}`);
-  t.match(out, new RegExp(`^ {2}curl -H "Authorization: Bearer ${key}" ${first.url}/v1/organizations$`, 'm'), 'a ready-to-paste curl line');
+  t.match(
+    out,
+    new RegExp(`^ {2}curl -H "Authorization: Bearer ${key}" ${first.url}/v1/organizations$`, 'm'),
+    'a ready-to-paste curl line',
+  );
   t.equal(out.split(key).length - 1, 2, 'the key appears on its own line and in the curl line, nowhere else (not in the log)');
 
   const res = await request(first.url, 'GET', '/v1/organizations', { headers: { authorization: `Bearer ${key}` } });

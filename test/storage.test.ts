@@ -368,7 +368,11 @@ t.test('pagination', async (t) => {
   t.test('a bad cursor is invalid_request', async (t) => {
     for (const bad of ['!!!', 'not-a-cursor', '%%%', 'AAAA====']) {
       t.equal(await codeOf(store.teams.list({ cursor: bad })), 'invalid_request', `list refuses ${bad}`);
-      t.equal(await codeOf(store.teams.listBy('organization', a.id, { cursor: bad })), 'invalid_request', `listBy refuses ${bad}`);
+      t.equal(
+        await codeOf(store.teams.listBy('organization', a.id, { cursor: bad })),
+        'invalid_request',
+        `listBy refuses ${bad}`,
+      );
     }
     const ofA = (await store.teams.listBy('organization', a.id, { limit: 2 })).nextCursor!;
     t.equal(await codeOf(store.teams.listBy('organization', b.id, { cursor: ofA })), 'invalid_request', "another list's cursor");
@@ -418,7 +422,12 @@ t.test('KeyedLock', async (t) => {
         await hold();
         log.push(`${name}-`);
       });
-    const all = Promise.all([both(['x', 'y'], 'p'), both(['y', 'x'], 'q'), both(['y', 'x', 'x'], 'r'), lock.run('x', async () => void log.push('s'))]);
+    const all = Promise.all([
+      both(['x', 'y'], 'p'),
+      both(['y', 'x'], 'q'),
+      both(['y', 'x', 'x'], 'r'),
+      lock.run('x', async () => void log.push('s')),
+    ]);
     let timer: NodeJS.Timeout | undefined;
     const deadlock = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('deadlock')), 2000)));
     try {

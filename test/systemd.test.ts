@@ -53,7 +53,8 @@ function findSystemdAnalyze(): string | undefined {
   return probe.error === undefined && probe.status === 0 ? probe.stdout.split('\n')[0] : undefined;
 }
 const analyzeVersion = findSystemdAnalyze();
-const skipAnalyze = analyzeVersion === undefined ? 'systemd-analyze is not installed here (.ci/run installs the systemd package)' : false;
+const skipAnalyze =
+  analyzeVersion === undefined ? 'systemd-analyze is not installed here (.ci/run installs the systemd package)' : false;
 
 function analyze(args: string[]): { status: number | null; output: string } {
   const run = spawnSync('systemd-analyze', args, { encoding: 'utf8', timeout: 30_000 });
@@ -144,7 +145,10 @@ t.test('the unit has the service settings and hardening directives', async (t) =
 
   const stopSeconds = timespanSeconds(valueOf('TimeoutStopSec') ?? '0');
   const shutdownMs = loadConfig({ env: {} }).shutdownTimeoutMs;
-  t.ok(stopSeconds * 1000 >= shutdownMs + 5000, `TimeoutStopSec (${stopSeconds} s) leaves room after the daemon's shutdown timeout (${shutdownMs} ms)`);
+  t.ok(
+    stopSeconds * 1000 >= shutdownMs + 5000,
+    `TimeoutStopSec (${stopSeconds} s) leaves room after the daemon's shutdown timeout (${shutdownMs} ms)`,
+  );
   t.match(unit.get('Install') ?? [], [['WantedBy', 'multi-user.target']]);
 });
 
@@ -157,9 +161,23 @@ t.test('the example environment file names real settings with valid values', asy
   }
   const names = new Set(entries.map((e) => e.name));
   for (const name of names) t.ok(known.has(name), `${name} is a configuration variable`);
-  const main = ['SERVICE_HTTP_ADDR', 'SERVICE_PUBLIC_URL', 'SERVICE_LOG_LEVEL', 'SERVICE_SHUTDOWN_TIMEOUT_MS', 'SERVICE_GRPC_SOCKET', 'JWT_SECRET', 'EMAIL_PROVIDER_API_KEY', 'SERVICE_SMTP_URL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'];
+  const main = [
+    'SERVICE_HTTP_ADDR',
+    'SERVICE_PUBLIC_URL',
+    'SERVICE_LOG_LEVEL',
+    'SERVICE_SHUTDOWN_TIMEOUT_MS',
+    'SERVICE_GRPC_SOCKET',
+    'JWT_SECRET',
+    'EMAIL_PROVIDER_API_KEY',
+    'SERVICE_SMTP_URL',
+    'OPENAI_API_KEY',
+    'ANTHROPIC_API_KEY',
+  ];
   for (const name of main) t.ok(names.has(name), `lists ${name}`);
-  t.notOk(entries.some((e) => e.active && e.name === 'SERVICE_DATA_DIR'), 'the data dir is left to the unit');
+  t.notOk(
+    entries.some((e) => e.active && e.name === 'SERVICE_DATA_DIR'),
+    'the data dir is left to the unit',
+  );
 
   // Each example value, on its own, is accepted by the real configuration loader.
   const base = { SERVICE_ADMIN_TOKEN: 'a'.repeat(32), EMAIL_PROVIDER_API_KEY: 're_example' };

@@ -33,14 +33,29 @@ t.test('a caller of one organization cannot see or touch another organization', 
     const org = await createOrganizationAs(d.url, h, slug);
     const base = `/v1/organizations/${org.id}`;
     const team = await request(d.url, 'POST', `${base}/teams`, { headers: h, body: { name: 'core' } });
-    const member = await request(d.url, 'POST', `${base}/members`, { headers: h, body: { principal_id: randomUUID(), role: 'member' } });
-    const doomed = await request(d.url, 'POST', `${base}/members`, { headers: h, body: { email: `leaver@${slug}.example`, role: 'viewer' } });
+    const member = await request(d.url, 'POST', `${base}/members`, {
+      headers: h,
+      body: { principal_id: randomUUID(), role: 'member' },
+    });
+    const doomed = await request(d.url, 'POST', `${base}/members`, {
+      headers: h,
+      body: { email: `leaver@${slug}.example`, role: 'viewer' },
+    });
     const grant = await request(d.url, 'POST', `${base}/grants`, {
       headers: h,
-      body: { principal_id: member.body.data.principal_id, action: 'invitation.create', resource_type: 'organization', resource_id: org.id },
+      body: {
+        principal_id: member.body.data.principal_id,
+        action: 'invitation.create',
+        resource_type: 'organization',
+        resource_id: org.id,
+      },
     });
-    const key = await request(d.url, 'POST', '/v1/api-keys', { headers: h, body: { name: `${slug} owner key`, organization_id: org.id } });
-    for (const res of [team, member, doomed, grant, key]) if (res.status !== 201) throw new Error(`set-up of ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
+    const key = await request(d.url, 'POST', '/v1/api-keys', {
+      headers: h,
+      body: { name: `${slug} owner key`, organization_id: org.id },
+    });
+    for (const res of [team, member, doomed, grant, key])
+      if (res.status !== 201) throw new Error(`set-up of ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
     return {
       owner,
       org,
@@ -58,10 +73,16 @@ t.test('a caller of one organization cannot see or touch another organization', 
   // A principal who is an admin in both organizations, holding an API key of A only.
   const dual = randomUUID();
   for (const tenant of [a, b]) {
-    const res = await request(d.url, 'POST', `/v1/organizations/${tenant.org.id}/members`, { headers: asPrincipal(tenant.owner), body: { principal_id: dual, role: 'admin' } });
+    const res = await request(d.url, 'POST', `/v1/organizations/${tenant.org.id}/members`, {
+      headers: asPrincipal(tenant.owner),
+      body: { principal_id: dual, role: 'admin' },
+    });
     t.equal(res.status, 201);
   }
-  const dualKeyOfA = await request(d.url, 'POST', '/v1/api-keys', { headers: asPrincipal(dual), body: { name: 'dual in A', organization_id: a.org.id } });
+  const dualKeyOfA = await request(d.url, 'POST', '/v1/api-keys', {
+    headers: asPrincipal(dual),
+    body: { name: 'dual in A', organization_id: a.org.id },
+  });
   t.equal(dualKeyOfA.status, 201);
 
   /** Every resource route, aimed at tenant `x`'s resources. */
@@ -71,8 +92,18 @@ t.test('a caller of one organization cannot see or touch another organization', 
       { route: 'GET /v1/organizations/:id', method: 'GET', path: o },
       { route: 'PATCH /v1/organizations/:id', method: 'PATCH', path: o, body: { display_name: 'taken over' } },
       { route: 'GET /v1/organizations/:id/members', method: 'GET', path: `${o}/members` },
-      { route: 'POST /v1/organizations/:id/members', method: 'POST', path: `${o}/members`, body: { principal_id: randomUUID(), role: 'viewer' } },
-      { route: 'PATCH /v1/organizations/:id/members/:membership_id', method: 'PATCH', path: `${o}/members/${x.member.id}`, body: { role: 'admin' } },
+      {
+        route: 'POST /v1/organizations/:id/members',
+        method: 'POST',
+        path: `${o}/members`,
+        body: { principal_id: randomUUID(), role: 'viewer' },
+      },
+      {
+        route: 'PATCH /v1/organizations/:id/members/:membership_id',
+        method: 'PATCH',
+        path: `${o}/members/${x.member.id}`,
+        body: { role: 'admin' },
+      },
       { route: 'DELETE /v1/organizations/:id/members/:membership_id', method: 'DELETE', path: `${o}/members/${x.doomed.id}` },
       { route: 'POST /v1/organizations/:id/teams', method: 'POST', path: `${o}/teams`, body: { name: 'intruders' } },
       { route: 'GET /v1/organizations/:id/teams', method: 'GET', path: `${o}/teams` },
@@ -96,10 +127,17 @@ t.test('a caller of one organization cannot see or touch another organization', 
   };
 
   // Routes that name no organization's resource; their isolation is checked separately below.
-  const otherRoutes = ['POST /v1/organizations', 'GET /v1/organizations', 'POST /v1/permissions/check', 'POST /v1/permissions/check-batch'];
+  const otherRoutes = [
+    'POST /v1/organizations',
+    'GET /v1/organizations',
+    'POST /v1/permissions/check',
+    'POST /v1/permissions/check-batch',
+  ];
 
   t.test('every identity and event route is covered here', async (t) => {
-    const declared = [...identityRoutes(d.identity), ...eventRoutes(d.events, d.identity.permissions)].map((r) => `${r.method} ${r.path}`);
+    const declared = [...identityRoutes(d.identity), ...eventRoutes(d.events, d.identity.permissions)].map(
+      (r) => `${r.method} ${r.path}`,
+    );
     const covered = [...resourceCases(b).map((c) => c.route), ...otherRoutes];
     t.same([...new Set(covered)].sort(), [...declared].sort());
   });
@@ -129,7 +167,12 @@ t.test('a caller of one organization cannot see or touch another organization', 
         { route: 'GET team', method: 'GET', path: `${o}/teams/${b.team}` },
         { route: 'DELETE team', method: 'DELETE', path: `${o}/teams/${b.team}` },
         { route: 'DELETE grant', method: 'DELETE', path: `${o}/grants/${b.grant}` },
-        { route: 'POST member on a team of B', method: 'POST', path: `${o}/members`, body: { principal_id: randomUUID(), role: 'member', team_id: b.team } },
+        {
+          route: 'POST member on a team of B',
+          method: 'POST',
+          path: `${o}/members`,
+          body: { principal_id: randomUUID(), role: 'member', team_id: b.team },
+        },
       ];
       for (const c of cases) {
         const res = await request(d.url, c.method, c.path, { headers, body: c.body });
@@ -137,7 +180,10 @@ t.test('a caller of one organization cannot see or touch another organization', 
       }
       // A grant on a resource of B is refused exactly as one on a resource that does not exist.
       const grantOn = async (resource_id: string) =>
-        request(d.url, 'POST', `${o}/grants`, { headers, body: { principal_id: a.member.principal_id, action: 'team.read', resource_type: 'team', resource_id } });
+        request(d.url, 'POST', `${o}/grants`, {
+          headers,
+          body: { principal_id: a.member.principal_id, action: 'team.read', resource_type: 'team', resource_id },
+        });
       const onB = await grantOn(b.team);
       const onNothing = await grantOn(randomUUID());
       t.equal(onB.status, 422);
@@ -148,14 +194,22 @@ t.test('a caller of one organization cannot see or touch another organization', 
   t.test('permission checks about B answer as if B did not exist', async (t) => {
     for (const [who, headers] of foreigners) {
       const ask = async (resource_id: string) =>
-        request(d.url, 'POST', '/v1/permissions/check', { headers, body: { action: 'organization.read', resource_type: 'organization', resource_id } });
+        request(d.url, 'POST', '/v1/permissions/check', {
+          headers,
+          body: { action: 'organization.read', resource_type: 'organization', resource_id },
+        });
       const onB = await ask(b.org.id);
       const onNothing = await ask(randomUUID());
       t.same(onB.body.data, { allowed: false, role: null, reason: 'resource not found' }, who);
       t.same(onB.body.data, onNothing.body.data, `${who}: same as a missing organization`);
       const batch = await request(d.url, 'POST', '/v1/permissions/check-batch', {
         headers,
-        body: { checks: [{ action: 'team.read', resource_type: 'team', resource_id: b.team }, { action: 'organization.read', resource_type: 'organization', resource_id: a.org.id }] },
+        body: {
+          checks: [
+            { action: 'team.read', resource_type: 'team', resource_id: b.team },
+            { action: 'organization.read', resource_type: 'organization', resource_id: a.org.id },
+          ],
+        },
       });
       t.same(
         batch.body.data.results.map((r: { allowed: boolean }) => r.allowed),
@@ -193,7 +247,11 @@ t.test('a caller of one organization cannot see or touch another organization', 
       ((await request(d.url, 'GET', `${o}/grants`, { headers: h })).body.data as { id: string }[]).map((g) => g.id),
       [b.grant],
     );
-    t.equal((await request(d.url, 'GET', `/v1/api-keys/${b.key.id}`, { headers: h })).body.data.revoked_at, null, 'key not revoked');
+    t.equal(
+      (await request(d.url, 'GET', `/v1/api-keys/${b.key.id}`, { headers: h })).body.data.revoked_at,
+      null,
+      'key not revoked',
+    );
     t.same(
       ((await request(d.url, 'GET', `${o}/events`, { headers: h })).body.data as { kind: string }[]).map((e) => e.kind),
       ['organization.created'],

@@ -26,14 +26,20 @@ export class CliError extends Error {
 export type Plain<T> = T extends readonly (infer U)[]
   ? Plain<U>[]
   : T extends object
-    ? { [K in keyof T as K extends `_${string}` ? never : K]-?: undefined extends T[K] ? Plain<Exclude<T[K], undefined>> | null : Plain<T[K]> }
+    ? {
+        [K in keyof T as K extends `_${string}` ? never : K]-?: undefined extends T[K]
+          ? Plain<Exclude<T[K], undefined>> | null
+          : Plain<T[K]>;
+      }
     : T;
 
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 
 /** A service's methods as promise-returning functions, typed from its generated definition. */
 export type ServiceCalls<D> = {
-  [M in KnownKeys<D>]: D[M] extends MethodDefinition<infer Req, object, object, infer Res> ? (request: Req) => Promise<Plain<Res>> : never;
+  [M in KnownKeys<D>]: D[M] extends MethodDefinition<infer Req, object, object, infer Res>
+    ? (request: Req) => Promise<Plain<Res>>
+    : never;
 };
 
 interface FieldDescriptor {
@@ -94,12 +100,21 @@ export class AdminClient {
   private unary(md: AnyMethod, request: object): Promise<unknown> {
     if (this.target.kind === 'unix' && !existsSync(this.target.socketPath)) return Promise.reject(noDaemon(this.target));
     const metadata = new Metadata();
-    if (this.target.kind === 'tcp' && this.target.token !== undefined) metadata.set('authorization', `Bearer ${this.target.token}`);
+    if (this.target.kind === 'tcp' && this.target.token !== undefined)
+      metadata.set('authorization', `Bearer ${this.target.token}`);
     return new Promise((resolve, reject) => {
-      this.client.makeUnaryRequest(md.path, md.requestSerialize, md.responseDeserialize, request, metadata, { deadline: Date.now() + CALL_TIMEOUT_MS }, (err, response) => {
-        if (err) reject(this.toCliError(err));
-        else resolve(this.plain(md.responseType as MessageTypeDefinition, response as Record<string, unknown>));
-      });
+      this.client.makeUnaryRequest(
+        md.path,
+        md.requestSerialize,
+        md.responseDeserialize,
+        request,
+        metadata,
+        { deadline: Date.now() + CALL_TIMEOUT_MS },
+        (err, response) => {
+          if (err) reject(this.toCliError(err));
+          else resolve(this.plain(md.responseType as MessageTypeDefinition, response as Record<string, unknown>));
+        },
+      );
     });
   }
 
@@ -112,10 +127,18 @@ export class AdminClient {
       return new CliError(code, message, details);
     }
     if (err.code === status.UNAVAILABLE) {
-      if (/EACCES|EPERM/.test(err.details)) return new CliError('forbidden', `permission denied on ${describeTarget(this.target)}: run as the user the daemon runs as`);
+      if (/EACCES|EPERM/.test(err.details))
+        return new CliError(
+          'forbidden',
+          `permission denied on ${describeTarget(this.target)}: run as the user the daemon runs as`,
+        );
       return noDaemon(this.target);
     }
-    if (err.code === status.DEADLINE_EXCEEDED) return new CliError('upstream_timeout', `the daemon at ${describeTarget(this.target)} did not answer within ${CALL_TIMEOUT_MS / 1000} s`);
+    if (err.code === status.DEADLINE_EXCEEDED)
+      return new CliError(
+        'upstream_timeout',
+        `the daemon at ${describeTarget(this.target)} did not answer within ${CALL_TIMEOUT_MS / 1000} s`,
+      );
     return new CliError('internal', err.details || status[err.code] || 'call failed');
   }
 
@@ -131,7 +154,8 @@ export class AdminClient {
         continue;
       }
       const nested = field.type === 'TYPE_MESSAGE' ? this.messageType(field.typeName) : undefined;
-      if (nested === undefined) out[field.name] = v; // scalars, and maps (their entry types are not listed)
+      if (nested === undefined)
+        out[field.name] = v; // scalars, and maps (their entry types are not listed)
       else if (Array.isArray(v)) out[field.name] = v.map((item: Record<string, unknown>) => this.plain(nested, item));
       else out[field.name] = this.plain(nested, v as Record<string, unknown>);
     }

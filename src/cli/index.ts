@@ -17,7 +17,18 @@ import { rootProgram, runProgram } from './run.js';
 // The commander root: global flags, then one file per noun in commands/. `serve` runs the daemon;
 // every other command is a client of its gRPC admin API.
 
-const commands = [registerServe, registerStatus, registerOrg, registerMember, registerTeam, registerGrant, registerKey, registerInvite, registerOutbox, registerCompletion];
+const commands = [
+  registerServe,
+  registerStatus,
+  registerOrg,
+  registerMember,
+  registerTeam,
+  registerGrant,
+  registerKey,
+  registerInvite,
+  registerOutbox,
+  registerCompletion,
+];
 
 /** Where the daemon's admin socket is when --socket is not given. */
 export function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {

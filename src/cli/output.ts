@@ -41,7 +41,11 @@ export interface GlobalOptions {
 
 export type OutputMode = 'json' | 'plain' | 'ink';
 
-export function outputMode(json: boolean | undefined, stdout: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): OutputMode {
+export function outputMode(
+  json: boolean | undefined,
+  stdout: { isTTY?: boolean } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): OutputMode {
   if (json === true) return 'json';
   if (stdout.isTTY !== true || (env.NO_COLOR ?? '') !== '') return 'plain';
   return 'ink';
@@ -64,12 +68,17 @@ export function renderPlain(view: View): string {
   const lines: string[] = view.title === undefined ? [] : [view.title];
   if (view.kind === 'record') {
     const width = Math.max(...view.fields.map(([label]) => label.length));
-    for (const [label, value] of view.fields) lines.push(`${`${label}:`.padEnd(width + 1 + COLUMN_GAP)}${cell(value).text}`.trimEnd());
+    for (const [label, value] of view.fields)
+      lines.push(`${`${label}:`.padEnd(width + 1 + COLUMN_GAP)}${cell(value).text}`.trimEnd());
     return lines.join('\n');
   }
   if (view.rows.length === 0) return [...lines, view.empty].join('\n');
   const widths = columnWidths(view);
-  const line = (texts: string[]) => texts.map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i]! + COLUMN_GAP))).join('').trimEnd();
+  const line = (texts: string[]) =>
+    texts
+      .map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i]! + COLUMN_GAP)))
+      .join('')
+      .trimEnd();
   lines.push(line(view.columns));
   for (const row of view.rows) lines.push(line(row.map((c) => cell(c).text)));
   return lines.join('\n');
@@ -85,7 +94,8 @@ export interface CommandSpec<T> {
 }
 
 export function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Target {
-  if (options.addr !== undefined) return { kind: 'tcp', address: options.addr, token: options.token ?? (env.SERVICE_ADMIN_TOKEN || undefined) };
+  if (options.addr !== undefined)
+    return { kind: 'tcp', address: options.addr, token: options.token ?? (env.SERVICE_ADMIN_TOKEN || undefined) };
   return { kind: 'unix', socketPath: options.socket };
 }
 
@@ -122,7 +132,8 @@ export async function execute<T>(command: Command, spec: CommandSpec<T>): Promis
       return;
     }
     const result = await task;
-    if (mode === 'json') process.stdout.write(`${JSON.stringify(spec.json === undefined ? result : spec.json(result), null, 2)}\n`);
+    if (mode === 'json')
+      process.stdout.write(`${JSON.stringify(spec.json === undefined ? result : spec.json(result), null, 2)}\n`);
     else process.stdout.write(`${spec.view(result).map(renderPlain).join('\n\n')}\n`);
   } catch (err) {
     const error = errorOf(err);

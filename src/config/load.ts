@@ -30,7 +30,10 @@ function readConfigFile(file: string): Partial<Record<OptionKey, unknown>> {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError('--config', `${file}: ${code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? (err as Error).message})`}`);
+    throw new ConfigError(
+      '--config',
+      `${file}: ${code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? (err as Error).message})`}`,
+    );
   }
   let raw: unknown;
   try {

@@ -4,7 +4,13 @@ import { z } from 'zod';
 // (also its key in a --config JSON file), the serve flag that sets it, and one line of docs.
 // The README's configuration table is checked against this list by a test.
 
-const ms = (fallback: number) => z.coerce.number().int().min(1).max(2 ** 31 - 1).default(fallback);
+const ms = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .default(fallback);
 const flag01 = z
   .union([z.boolean(), z.enum(['0', '1', 'true', 'false'])])
   .default(false)
@@ -12,17 +18,26 @@ const flag01 = z
 const optionalString = z.string().min(1).optional();
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
-const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/, 'expected host:port').refine((v) => {
-  const port = Number(v.slice(v.lastIndexOf(':') + 1));
-  return port >= 0 && port <= 65535;
-}, 'port must be 0-65535');
+const hostPort = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/, 'expected host:port')
+  .refine((v) => {
+    const port = Number(v.slice(v.lastIndexOf(':') + 1));
+    return port >= 0 && port <= 65535;
+  }, 'port must be 0-65535');
 
 const msList = (fallback: number[]) =>
   z
     .union([z.string(), z.array(z.number())])
     .default(fallback)
     .transform((v, ctx) => {
-      const parts = Array.isArray(v) ? v : v.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+      const parts = Array.isArray(v)
+        ? v
+        : v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+            .map(Number);
       if (parts.length === 0 || parts.some((n) => !Number.isInteger(n) || n < 1 || n > 2 ** 31 - 1)) {
         ctx.addIssue({ code: 'custom', message: 'expected a comma-separated list of positive millisecond values' });
         return z.NEVER;
@@ -37,7 +52,12 @@ interface OptionSpec<S extends z.ZodType> {
   flag?: string;
   secret?: boolean;
 }
-const opt = <S extends z.ZodType>(schema: S, env: string, doc: string, extra: { flag?: string; secret?: boolean } = {}): OptionSpec<S> => ({
+const opt = <S extends z.ZodType>(
+  schema: S,
+  env: string,
+  doc: string,
+  extra: { flag?: string; secret?: boolean } = {},
+): OptionSpec<S> => ({
   schema,
   env,
   doc,
@@ -45,34 +65,109 @@ const opt = <S extends z.ZodType>(schema: S, env: string, doc: string, extra: { 
 });
 
 export const optionSpecs = {
-  env: opt(z.enum(['development', 'production']).default('development'), 'SERVICE_ENV', '`production` blocks the development principal and makes missing required secrets fatal'),
-  dataDir: opt(z.string().min(1).default('./data'), 'SERVICE_DATA_DIR', 'LevelDB and the admin socket live here', { flag: 'data-dir' }),
-  httpAddr: opt(hostPort.default('127.0.0.1:8400'), 'SERVICE_HTTP_ADDR', 'HTTP listen address (port 0 picks a free port)', { flag: 'http-addr' }),
-  grpcSocket: opt(optionalString, 'SERVICE_GRPC_SOCKET', 'gRPC admin Unix socket, mode 0600 (default <data dir>/admin.sock)', { flag: 'grpc-socket' }),
-  grpcAddr: opt(hostPort.optional(), 'SERVICE_GRPC_ADDR', 'optional TCP gRPC listener; refused unless SERVICE_ADMIN_TOKEN is set', { flag: 'grpc-addr' }),
-  adminToken: opt(z.string().min(16, 'must be at least 16 characters').optional(), 'SERVICE_ADMIN_TOKEN', 'bearer token for gRPC over TCP', { secret: true }),
-  publicUrl: opt(optionalUrl, 'SERVICE_PUBLIC_URL', 'absolute base for accept links, output_url and signed asset URLs (default http://<http addr>)', { flag: 'public-url' }),
-  logLevel: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), 'SERVICE_LOG_LEVEL', 'pino log level', { flag: 'log-level' }),
+  env: opt(
+    z.enum(['development', 'production']).default('development'),
+    'SERVICE_ENV',
+    '`production` blocks the development principal and makes missing required secrets fatal',
+  ),
+  dataDir: opt(z.string().min(1).default('./data'), 'SERVICE_DATA_DIR', 'LevelDB and the admin socket live here', {
+    flag: 'data-dir',
+  }),
+  httpAddr: opt(hostPort.default('127.0.0.1:8400'), 'SERVICE_HTTP_ADDR', 'HTTP listen address (port 0 picks a free port)', {
+    flag: 'http-addr',
+  }),
+  grpcSocket: opt(optionalString, 'SERVICE_GRPC_SOCKET', 'gRPC admin Unix socket, mode 0600 (default <data dir>/admin.sock)', {
+    flag: 'grpc-socket',
+  }),
+  grpcAddr: opt(
+    hostPort.optional(),
+    'SERVICE_GRPC_ADDR',
+    'optional TCP gRPC listener; refused unless SERVICE_ADMIN_TOKEN is set',
+    { flag: 'grpc-addr' },
+  ),
+  adminToken: opt(
+    z.string().min(16, 'must be at least 16 characters').optional(),
+    'SERVICE_ADMIN_TOKEN',
+    'bearer token for gRPC over TCP',
+    { secret: true },
+  ),
+  publicUrl: opt(
+    optionalUrl,
+    'SERVICE_PUBLIC_URL',
+    'absolute base for accept links, output_url and signed asset URLs (default http://<http addr>)',
+    { flag: 'public-url' },
+  ),
+  logLevel: opt(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    'SERVICE_LOG_LEVEL',
+    'pino log level',
+    { flag: 'log-level' },
+  ),
   shutdownTimeoutMs: opt(ms(10_000), 'SERVICE_SHUTDOWN_TIMEOUT_MS', 'how long shutdown waits for in-flight requests and loops'),
-  dev: opt(flag01, 'SERVICE_DEV', '1: on first start create organization `dev` with an owner key (same as `serve --dev`)', { flag: 'dev' }),
+  dev: opt(flag01, 'SERVICE_DEV', '1: on first start create organization `dev` with an owner key (same as `serve --dev`)', {
+    flag: 'dev',
+  }),
 
-  jwtSecret: opt(z.string().min(32, 'must be at least 32 characters').optional(), 'JWT_SECRET', 'HS256 verification secret; unset means JWTs are refused', { secret: true }),
+  jwtSecret: opt(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+    'JWT_SECRET',
+    'HS256 verification secret; unset means JWTs are refused',
+    { secret: true },
+  ),
   jwtIssuer: opt(optionalString, 'SERVICE_JWT_ISSUER', 'when set, a JWT `iss` must match'),
   jwtAudience: opt(optionalString, 'SERVICE_JWT_AUDIENCE', 'when set, a JWT `aud` must match'),
 
-  emailProviderApiKey: opt(z.string().regex(/^re_\S+$/, 'must start with re_').optional(), 'EMAIL_PROVIDER_API_KEY', 'transactional email provider key (`re_...`); required in production unless SERVICE_SMTP_URL is set', { secret: true }),
-  emailProviderBaseUrl: opt(z.url({ protocol: /^https?$/ }).default('https://api.resend.com'), 'EMAIL_PROVIDER_BASE_URL', 'email provider API base; mail is POSTed to {base}/emails'),
-  smtpUrl: opt(z.url({ protocol: /^smtps?$/ }).optional(), 'SERVICE_SMTP_URL', '`smtp://user:pass@host:port`: send mail over SMTP instead', { secret: true }),
-  emailFrom: opt(z.string().min(3).default('Switchyard <no-reply@switchyard.localhost>'), 'SERVICE_EMAIL_FROM', 'sender address of invitation mail'),
-  inviteTokenKey: opt(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional(), 'SERVICE_INVITE_TOKEN_KEY', 'HMAC key for invitation tokens; generated and persisted when unset', { secret: true }),
+  emailProviderApiKey: opt(
+    z
+      .string()
+      .regex(/^re_\S+$/, 'must start with re_')
+      .optional(),
+    'EMAIL_PROVIDER_API_KEY',
+    'transactional email provider key (`re_...`); required in production unless SERVICE_SMTP_URL is set',
+    { secret: true },
+  ),
+  emailProviderBaseUrl: opt(
+    z.url({ protocol: /^https?$/ }).default('https://api.resend.com'),
+    'EMAIL_PROVIDER_BASE_URL',
+    'email provider API base; mail is POSTed to {base}/emails',
+  ),
+  smtpUrl: opt(
+    z.url({ protocol: /^smtps?$/ }).optional(),
+    'SERVICE_SMTP_URL',
+    '`smtp://user:pass@host:port`: send mail over SMTP instead',
+    { secret: true },
+  ),
+  emailFrom: opt(
+    z.string().min(3).default('Switchyard <no-reply@switchyard.localhost>'),
+    'SERVICE_EMAIL_FROM',
+    'sender address of invitation mail',
+  ),
+  inviteTokenKey: opt(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+    'SERVICE_INVITE_TOKEN_KEY',
+    'HMAC key for invitation tokens; generated and persisted when unset',
+    { secret: true },
+  ),
   inviteRedirectUrl: opt(optionalUrl, 'SERVICE_INVITE_REDIRECT_URL', 'redirect target after accept'),
   webhookAllowPrivate: opt(flag01, 'SERVICE_WEBHOOK_ALLOW_PRIVATE', '1 lets webhook URLs reach loopback and private addresses'),
-  assetSigningKey: opt(z.string().min(32, 'must be at least 32 characters').optional(), 'SERVICE_ASSET_SIGNING_KEY', 'HMAC key for signed asset URLs; generated and persisted when unset', { secret: true }),
+  assetSigningKey: opt(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+    'SERVICE_ASSET_SIGNING_KEY',
+    'HMAC key for signed asset URLs; generated and persisted when unset',
+    { secret: true },
+  ),
 
   inviteTtlMs: opt(ms(604_800_000), 'SERVICE_INVITE_TTL_MS', 'invitation lifetime (7 days)'),
   inviteExpirySweepMs: opt(ms(600_000), 'SERVICE_INVITE_EXPIRY_SWEEP_MS', 'invitation expiry job period'),
   outboxPollMs: opt(ms(10_000), 'SERVICE_OUTBOX_POLL_MS', 'email outbox poll period'),
-  outboxRetryDelaysMs: opt(msList([60_000, 300_000, 1_800_000]), 'SERVICE_OUTBOX_RETRY_DELAYS_MS', 'comma list: the delay before each email retry'),
+  outboxRetryDelaysMs: opt(
+    msList([60_000, 300_000, 1_800_000]),
+    'SERVICE_OUTBOX_RETRY_DELAYS_MS',
+    'comma list: the delay before each email retry',
+  ),
   webhookTimeoutMs: opt(ms(10_000), 'SERVICE_WEBHOOK_TIMEOUT_MS', 'webhook per-attempt timeout'),
   webhookRetryBaseMs: opt(ms(30_000), 'SERVICE_WEBHOOK_RETRY_BASE_MS', 'webhook backoff base'),
   providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period'),
@@ -80,9 +175,17 @@ export const optionSpecs = {
   assetSweepMs: opt(ms(600_000), 'SERVICE_ASSET_SWEEP_MS', 'asset retention sweep period'),
 
   openaiApiKey: opt(optionalString, 'OPENAI_API_KEY', 'registers the `openai` provider', { secret: true }),
-  openaiBaseUrl: opt(z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'), 'OPENAI_BASE_URL', 'OpenAI-compatible base URL, version path included'),
+  openaiBaseUrl: opt(
+    z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'),
+    'OPENAI_BASE_URL',
+    'OpenAI-compatible base URL, version path included',
+  ),
   anthropicApiKey: opt(optionalString, 'ANTHROPIC_API_KEY', 'registers the `anthropic` provider', { secret: true }),
-  anthropicBaseUrl: opt(z.url({ protocol: /^https?$/ }).default('https://api.anthropic.com'), 'ANTHROPIC_BASE_URL', 'Anthropic base URL, without the version path'),
+  anthropicBaseUrl: opt(
+    z.url({ protocol: /^https?$/ }).default('https://api.anthropic.com'),
+    'ANTHROPIC_BASE_URL',
+    'Anthropic base URL, without the version path',
+  ),
   ollamaHost: opt(optionalString, 'OLLAMA_HOST', 'registers `ollama`: a URL or host:port'),
   ollamaEnabled: opt(flag01, 'SERVICE_OLLAMA_ENABLED', '1 registers `ollama` at http://127.0.0.1:11434'),
   whisperUrl: opt(optionalUrl, 'SERVICE_WHISPER_URL', 'registers `whisper` (whisper.cpp server)'),
@@ -96,14 +199,20 @@ type Specs = typeof optionSpecs;
 export type OptionKey = keyof Specs;
 
 export const configSchema = z
-  .object(Object.fromEntries(Object.entries(optionSpecs).map(([k, s]) => [k, s.schema])) as { [K in OptionKey]: Specs[K]['schema'] })
+  .object(
+    Object.fromEntries(Object.entries(optionSpecs).map(([k, s]) => [k, s.schema])) as { [K in OptionKey]: Specs[K]['schema'] },
+  )
   .strict()
   .superRefine((c, ctx) => {
     if (c.grpcAddr !== undefined && c.adminToken === undefined) {
       ctx.addIssue({ code: 'custom', path: ['grpcAddr'], message: 'a TCP gRPC listener needs SERVICE_ADMIN_TOKEN' });
     }
     if (c.env === 'production' && c.emailProviderApiKey === undefined && c.smtpUrl === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['emailProviderApiKey'], message: 'production needs an email transport: set EMAIL_PROVIDER_API_KEY or SERVICE_SMTP_URL' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['emailProviderApiKey'],
+        message: 'production needs an email transport: set EMAIL_PROVIDER_API_KEY or SERVICE_SMTP_URL',
+      });
     }
     if (c.env === 'production' && c.dev) {
       ctx.addIssue({ code: 'custom', path: ['dev'], message: '--dev is not allowed when SERVICE_ENV=production' });

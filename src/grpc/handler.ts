@@ -24,7 +24,8 @@ export function unary<Req, Res>(log: Logger, handler: (request: Req) => Promise<
       },
       (err: unknown) => {
         const status = toStatus(err);
-        if (isAppError(err)) log.info({ rpc, code: err.code, duration_ms: Math.round(performance.now() - started) }, 'rpc failed');
+        if (isAppError(err))
+          log.info({ rpc, code: err.code, duration_ms: Math.round(performance.now() - started) }, 'rpc failed');
         else log.error({ err, rpc }, 'rpc failed unexpectedly');
         callback(status);
       },

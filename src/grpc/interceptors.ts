@@ -1,5 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Metadata, ResponderBuilder, ServerInterceptingCall, ServerListenerBuilder, status, type ServerInterceptor } from '@grpc/grpc-js';
+import {
+  Metadata,
+  ResponderBuilder,
+  ServerInterceptingCall,
+  ServerListenerBuilder,
+  status,
+  type ServerInterceptor,
+} from '@grpc/grpc-js';
 import { ERROR_CODE_KEY } from './status.js';
 
 function digest(text: string): Buffer {
@@ -25,7 +32,11 @@ export function requireBearerToken(token: string): ServerInterceptor {
         if (accepts(metadata)) return next(metadata);
         const trailers = new Metadata();
         trailers.set(ERROR_CODE_KEY, 'unauthenticated');
-        call.sendStatus({ code: status.UNAUTHENTICATED, details: 'unauthenticated: the admin token is missing or wrong', metadata: trailers });
+        call.sendStatus({
+          code: status.UNAUTHENTICATED,
+          details: 'unauthenticated: the admin token is missing or wrong',
+          metadata: trailers,
+        });
       })
       .build();
     return new ServerInterceptingCall(call, new ResponderBuilder().withStart((next) => next(listener)).build());

@@ -1,7 +1,13 @@
 import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { Server, ServerCredentials, type ServerInterceptor, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type ServerInterceptor,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus } from 'grpc-health-check';
 import { requireBearerToken } from './interceptors.js';
@@ -74,14 +80,16 @@ async function clearStaleSocket(socketPath: string, connectPath: string): Promis
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
-  if (!stats.isSocket()) throw new GrpcStartError(`${socketPath} exists and is not a socket: remove it or choose another --grpc-socket`);
+  if (!stats.isSocket())
+    throw new GrpcStartError(`${socketPath} exists and is not a socket: remove it or choose another --grpc-socket`);
   if (await answers(connectPath, socketPath)) throw new GrpcStartError(`another daemon is listening on ${socketPath}`);
   await rm(socketPath, { force: true });
 }
 
 function serviceDefinition(definitions: ReturnType<typeof loadProtos>, module: AdminServiceModule): ServiceDefinition {
   const definition = definitions[module.serviceName];
-  if (definition === undefined || 'format' in definition) throw new TypeError(`${module.protoFile} defines no service ${module.serviceName}`);
+  if (definition === undefined || 'format' in definition)
+    throw new TypeError(`${module.protoFile} defines no service ${module.serviceName}`);
   return definition as ServiceDefinition;
 }
 
@@ -90,18 +98,26 @@ function serviceDefinition(definitions: ReturnType<typeof loadProtos>, module: A
  * reflection, on a Unix socket (no token: the file mode decides who may connect) and, when
  * configured, on TCP where every call needs `authorization: Bearer <SERVICE_ADMIN_TOKEN>`.
  */
-export async function startGrpcServer(context: AdminContext, modules: readonly AdminServiceModule[] = adminServices): Promise<RunningGrpcServer> {
+export async function startGrpcServer(
+  context: AdminContext,
+  modules: readonly AdminServiceModule[] = adminServices,
+): Promise<RunningGrpcServer> {
   const { config, log } = context;
   const definitions = loadProtos(modules.map((m) => m.protoFile));
   const listeners = { socketPath: config.grpcSocket, tcpAddress: null as string | null };
   const serviceContext: ServiceContext = { ...context, listeners: () => ({ ...listeners }) };
-  const implementations: Array<[ServiceDefinition, UntypedServiceImplementation]> = modules.map((m) => [serviceDefinition(definitions, m), m.implement(serviceContext)]);
+  const implementations: Array<[ServiceDefinition, UntypedServiceImplementation]> = modules.map((m) => [
+    serviceDefinition(definitions, m),
+    m.implement(serviceContext),
+  ]);
 
   const healthNames = ['', ...modules.map((m) => m.serviceName)];
   const health = new HealthImplementation(Object.fromEntries(healthNames.map((name) => [name, 'SERVING' as ServingStatus])));
   // Reflection describes the health service too, so `grpcurl describe` works for everything served.
   const healthInclude = path.resolve(path.dirname(healthProtoPath), '..', '..');
-  const reflection = new ReflectionService(loadProtos([...modules.map((m) => m.protoFile), path.relative(healthInclude, healthProtoPath)], [healthInclude]));
+  const reflection = new ReflectionService(
+    loadProtos([...modules.map((m) => m.protoFile), path.relative(healthInclude, healthProtoPath)], [healthInclude]),
+  );
 
   const build = (interceptors: ServerInterceptor[]): Server => {
     const server = new Server({ interceptors });

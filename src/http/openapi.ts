@@ -4,7 +4,11 @@ import type { RouteDef } from './route.js';
 type JsonSchema = Record<string, unknown>;
 
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonSchema;
   return rest;
 }
 
@@ -26,7 +30,12 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   const json = toSchema(schema, 'input');
   const props = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
-  return Object.entries(props).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: s }));
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    schema: s,
+  }));
 }
 
 /** OpenAPI 3.1 from the route table: the schemas that validate requests are the ones documented. */
@@ -38,7 +47,14 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
     const data = route.response === undefined ? {} : toSchema(route.response, 'output');
     const isV1 = route.path.startsWith('/v1');
     const success = isV1
-      ? { type: 'object', required: ['meta', 'data'], properties: { meta: { type: 'object', properties: { status: { type: 'integer' }, next_cursor: { type: ['string', 'null'] } } }, data } }
+      ? {
+          type: 'object',
+          required: ['meta', 'data'],
+          properties: {
+            meta: { type: 'object', properties: { status: { type: 'integer' }, next_cursor: { type: ['string', 'null'] } } },
+            data,
+          },
+        }
       : data;
     const op: Record<string, unknown> = {
       summary: route.summary,
@@ -50,7 +66,8 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         default: { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
     };
-    if (route.body !== undefined) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
+    if (route.body !== undefined)
+      op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
     if (route.auth === 'public') op.security = [];
     if (route.scope !== undefined) op['x-required-scope'] = route.scope;
     (paths[path] ??= {})[route.method.toLowerCase()] = op;

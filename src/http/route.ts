@@ -56,7 +56,11 @@ export class Reply {
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteDef<P extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, B extends Schema | undefined = Schema | undefined> {
+export interface RouteDef<
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+> {
   method: HttpMethod;
   /** polka pattern, e.g. /v1/webhooks/:id */
   path: string;
@@ -85,9 +89,11 @@ export interface RouteDef<P extends Schema | undefined = Schema | undefined, Q e
 }
 
 /** Declares a route; the same schemas validate requests, type the handler and feed OpenAPI. */
-export function defineRoute<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  def: RouteDef<P, Q, B>,
-): RouteDef {
+export function defineRoute<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(def: RouteDef<P, Q, B>): RouteDef {
   return def as unknown as RouteDef;
 }
 

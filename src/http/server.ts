@@ -27,11 +27,21 @@ export interface HttpAppOptions {
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-function sendJson(res: ServerResponse, requestId: string, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
+function sendJson(
+  res: ServerResponse,
+  requestId: string,
+  status: number,
+  body: unknown,
+  headers?: Readonly<Record<string, string>>,
+): void {
   const text = JSON.stringify(body);
   if (headers !== undefined) for (const name in headers) res.setHeader(name, headers[name]!);
   // One header object for writeHead: cheaper than setHeader() calls merged into it.
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'x-request-id': requestId,
+  });
   res.end(text);
 }
 
@@ -41,7 +51,8 @@ function sendError(res: ServerResponse, requestId: string, err: unknown, log: Lo
   const status = isAppError(err) ? err.httpStatus : 500;
   const headers: Record<string, string> = {};
   if (error.code === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
-  if (isAppError(err) && err.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
+  if (isAppError(err) && err.retryAfterSeconds !== undefined)
+    headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
   sendJson(res, requestId, status, { meta: { status }, error }, headers);
 }
 
@@ -87,7 +98,8 @@ class RequestContext implements RouteContext<unknown, unknown, unknown> {
 
   /** The raw response, for handlers that write it themselves (streams); it carries X-Request-Id. */
   get res(): ServerResponse {
-    if (!this.response.headersSent && !this.response.hasHeader('x-request-id')) this.response.setHeader('x-request-id', this.requestId);
+    if (!this.response.headersSent && !this.response.hasHeader('x-request-id'))
+      this.response.setHeader('x-request-id', this.requestId);
     return this.response;
   }
 
@@ -106,7 +118,13 @@ function render(res: ServerResponse, requestId: string, route: RouteDef, result:
       return;
     }
     if (result.kind === 'raw') return sendJson(res, requestId, result.status, result.data, result.headers);
-    return sendJson(res, requestId, result.status, { meta: { status: result.status, ...result.meta }, data: result.data }, result.headers);
+    return sendJson(
+      res,
+      requestId,
+      result.status,
+      { meta: { status: result.status, ...result.meta }, data: result.data },
+      result.headers,
+    );
   }
   const status = route.status ?? 200;
   sendJson(res, requestId, status, { meta: { status }, data: result });
@@ -148,48 +166,64 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const level = route.quiet === true ? 'debug' : 'info';
     const hasBody = BODY_METHODS.has(route.method);
-    app[method](route.path, async (req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }, res: ServerResponse) => {
-      const ctx = new RequestContext(requestIdOf(req), req, res, log);
-      const started = performance.now();
-      inFlight++;
-      try {
-        if (route.auth !== 'none') {
-          const authenticated = options.authenticate(req);
-          ctx.caller = authenticated instanceof Promise ? await authenticated : authenticated;
-        }
-        if (route.auth === undefined || route.auth === 'required') {
-          const { caller } = ctx;
-          if (caller === null) throw new AppError('unauthenticated', 'credentials are required');
-          const scopes = caller.apiKey?.scopes;
-          if (scopes !== undefined && scopes.length > 0 && (route.scope === undefined || !scopes.includes(route.scope))) {
-            throw new AppError('insufficient_scope', route.scope === undefined ? 'this route needs a full-access API key' : `this route needs the ${route.scope} scope`, {
-              details: { required_scope: route.scope ?? null },
-            });
+    app[method](
+      route.path,
+      async (
+        req: IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> },
+        res: ServerResponse,
+      ) => {
+        const ctx = new RequestContext(requestIdOf(req), req, res, log);
+        const started = performance.now();
+        inFlight++;
+        try {
+          if (route.auth !== 'none') {
+            const authenticated = options.authenticate(req);
+            ctx.caller = authenticated instanceof Promise ? await authenticated : authenticated;
+          }
+          if (route.auth === undefined || route.auth === 'required') {
+            const { caller } = ctx;
+            if (caller === null) throw new AppError('unauthenticated', 'credentials are required');
+            const scopes = caller.apiKey?.scopes;
+            if (scopes !== undefined && scopes.length > 0 && (route.scope === undefined || !scopes.includes(route.scope))) {
+              throw new AppError(
+                'insufficient_scope',
+                route.scope === undefined
+                  ? 'this route needs a full-access API key'
+                  : `this route needs the ${route.scope} scope`,
+                {
+                  details: { required_scope: route.scope ?? null },
+                },
+              );
+            }
+          }
+          if (route.params !== undefined) ctx.params = parsePart(route.params, req.params ?? {}, 'path');
+          if (route.query !== undefined) ctx.query = parsePart(route.query, req.query ?? {}, 'query');
+          if (hasBody) ctx.body = parsePart(route.body, await readJsonBody(req), 'body');
+          const result = route.handler(ctx);
+          render(res, ctx.requestId, route, result instanceof Promise ? await result : result);
+        } catch (err) {
+          if (res.headersSent) {
+            ctx.log.error({ err }, 'error after response started');
+            res.destroy();
+          } else sendError(res, ctx.requestId, err, ctx.log);
+        } finally {
+          inFlight--;
+          if (log.isLevelEnabled(level)) {
+            const ms = performance.now() - started;
+            ctx.log[level](
+              { method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 },
+              'request',
+            );
           }
         }
-        if (route.params !== undefined) ctx.params = parsePart(route.params, req.params ?? {}, 'path');
-        if (route.query !== undefined) ctx.query = parsePart(route.query, req.query ?? {}, 'query');
-        if (hasBody) ctx.body = parsePart(route.body, await readJsonBody(req), 'body');
-        const result = route.handler(ctx);
-        render(res, ctx.requestId, route, result instanceof Promise ? await result : result);
-      } catch (err) {
-        if (res.headersSent) {
-          ctx.log.error({ err }, 'error after response started');
-          res.destroy();
-        } else sendError(res, ctx.requestId, err, ctx.log);
-      } finally {
-        inFlight--;
-        if (log.isLevelEnabled(level)) {
-          const ms = performance.now() - started;
-          ctx.log[level]({ method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
-        }
-      }
-    });
+      },
+    );
   }
 
   // Every answer carries X-Request-Id: sendJson and redirects put it in their header block, and a
   // handler that takes the raw response gets it set there (RequestContext.res).
-  const handle = (req: IncomingMessage, res: ServerResponse): void => void app.handler(req as never, res as never, undefined as never);
+  const handle = (req: IncomingMessage, res: ServerResponse): void =>
+    void app.handler(req as never, res as never, undefined as never);
   return { handle, routes, openapi, inFlight: () => inFlight };
 }
 

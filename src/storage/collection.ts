@@ -69,7 +69,8 @@ export class Collection<T extends object> {
     if (options.cache === true) storage.cache(this.records);
     const declaredIndexes: readonly string[] = collections[name].indexes;
     for (const index of indexes) {
-      if (!declaredIndexes.includes(index.name)) throw new TypeError(`index ${name}.${index.name} is not declared in keyspace.ts`);
+      if (!declaredIndexes.includes(index.name))
+        throw new TypeError(`index ${name}.${index.name} is not declared in keyspace.ts`);
       const sub = storage.sublevel(indexSublevelName(name, index.name));
       if (options.cache === true && index.unique === true) storage.cache(sub);
       this.indexSublevels.set(index.name, sub);
@@ -113,7 +114,8 @@ export class Collection<T extends object> {
   async list(options: PageOptions = {}): Promise<Page<T>> {
     const limit = clampLimit(options.limit);
     const after = cursorKey(options.cursor);
-    const range = options.reverse === true ? (after === undefined ? {} : { lt: after }) : after === undefined ? {} : { gt: after };
+    const range =
+      options.reverse === true ? (after === undefined ? {} : { lt: after }) : after === undefined ? {} : { gt: after };
     const entries = await this.records.iterator({ ...range, reverse: options.reverse === true, limit: limit + 1 }).all();
     const page = entries.slice(0, limit);
     return {
@@ -144,7 +146,9 @@ export class Collection<T extends object> {
 
   /** Every id under `value` in a non-unique index, without paging (for bounded sets only). */
   async idsBy(index: string, value: string, max = 10_000): Promise<string[]> {
-    const keys = await this.indexSublevel(index).keys({ ...prefixRange(value), limit: max }).all();
+    const keys = await this.indexSublevel(index)
+      .keys({ ...prefixRange(value), limit: max })
+      .all();
     return keys.map(lastPart);
   }
 
@@ -167,13 +171,19 @@ export class Collection<T extends object> {
           const queued = pending?.(sub, newKey);
           const holder = (queued?.found === true ? queued.value : this.storage.read(sub, newKey)) as string | undefined;
           if (holder !== undefined && holder !== id) {
-            throw new AppError('conflict', `${this.name} with this ${spec.name} already exists`, { details: { field: spec.name } });
+            throw new AppError('conflict', `${this.name} with this ${spec.name} already exists`, {
+              details: { field: spec.name },
+            });
           }
         }
         ops.push({ type: 'put', sublevel: sub, key: newKey, value: spec.unique === true ? id : '' });
       }
     }
-    ops.push(next === undefined ? { type: 'del', sublevel: this.records, key: id } : { type: 'put', sublevel: this.records, key: id, value: next });
+    ops.push(
+      next === undefined
+        ? { type: 'del', sublevel: this.records, key: id }
+        : { type: 'put', sublevel: this.records, key: id, value: next },
+    );
     return ops;
   }
 

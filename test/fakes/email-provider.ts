@@ -28,7 +28,8 @@ export interface ReceivedRequest {
   status: number | null;
 }
 
-export type Behaviour = { kind: 'ok' } | { kind: 'status'; status: number; retryAfter?: string; message?: string } | { kind: 'hang' };
+export type Behaviour =
+  { kind: 'ok' } | { kind: 'status'; status: number; retryAfter?: string; message?: string } | { kind: 'hang' };
 
 export class FakeEmailProvider {
   readonly requests: ReceivedRequest[] = [];
@@ -91,18 +92,30 @@ export class FakeEmailProvider {
     } catch {
       // recorded as text
     }
-    const record: ReceivedRequest = { at: Date.now(), method: req.method ?? '', path: req.url ?? '', headers: req.headers, idempotencyKey, body, status: null };
+    const record: ReceivedRequest = {
+      at: Date.now(),
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: req.headers,
+      idempotencyKey,
+      body,
+      status: null,
+    };
     this.requests.push(record);
     const answer = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       record.status = status;
       this.respond(res, status, payload, headers);
     };
 
-    if (req.method !== 'POST' || req.url !== '/emails') return answer(404, { statusCode: 404, name: 'not_found', message: 'The requested endpoint does not exist.' });
+    if (req.method !== 'POST' || req.url !== '/emails')
+      return answer(404, { statusCode: 404, name: 'not_found', message: 'The requested endpoint does not exist.' });
     const auth = req.headers.authorization;
-    if (auth === undefined) return answer(401, { statusCode: 401, name: 'missing_api_key', message: 'Missing API key in the authorization header.' });
-    if (auth !== `Bearer ${this.apiKey}`) return answer(403, { statusCode: 403, name: 'invalid_api_key', message: 'API key is invalid.' });
-    if (!/^application\/json/.test(req.headers['content-type'] ?? '')) return answer(422, { statusCode: 422, name: 'validation_error', message: 'Content-Type must be application/json.' });
+    if (auth === undefined)
+      return answer(401, { statusCode: 401, name: 'missing_api_key', message: 'Missing API key in the authorization header.' });
+    if (auth !== `Bearer ${this.apiKey}`)
+      return answer(403, { statusCode: 403, name: 'invalid_api_key', message: 'API key is invalid.' });
+    if (!/^application\/json/.test(req.headers['content-type'] ?? ''))
+      return answer(422, { statusCode: 422, name: 'validation_error', message: 'Content-Type must be application/json.' });
     const problem = validate(body);
     if (problem !== undefined) return answer(422, { statusCode: 422, name: 'validation_error', message: problem });
 
@@ -114,15 +127,32 @@ export class FakeEmailProvider {
     }
     if (behaviour.kind === 'status') {
       const headers: Record<string, string> = behaviour.retryAfter === undefined ? {} : { 'retry-after': behaviour.retryAfter };
-      const name = behaviour.status === 429 ? 'rate_limit_exceeded' : behaviour.status >= 500 ? 'internal_server_error' : 'application_error';
-      return answer(behaviour.status, { statusCode: behaviour.status, name, message: behaviour.message ?? `fake failure ${behaviour.status}` }, headers);
+      const name =
+        behaviour.status === 429
+          ? 'rate_limit_exceeded'
+          : behaviour.status >= 500
+            ? 'internal_server_error'
+            : 'application_error';
+      return answer(
+        behaviour.status,
+        { statusCode: behaviour.status, name, message: behaviour.message ?? `fake failure ${behaviour.status}` },
+        headers,
+      );
     }
     const previous = idempotencyKey === undefined ? undefined : this.byKey.get(idempotencyKey);
     if (previous !== undefined) return answer(200, { id: previous });
     const mail = body as { from: string; to: string | string[]; subject: string; html?: string; text?: string };
     const id = randomUUID();
     if (idempotencyKey !== undefined) this.byKey.set(idempotencyKey, id);
-    this.sent.push({ id, idempotencyKey, from: mail.from, to: Array.isArray(mail.to) ? mail.to : [mail.to], subject: mail.subject, html: mail.html ?? '', text: mail.text ?? '' });
+    this.sent.push({
+      id,
+      idempotencyKey,
+      from: mail.from,
+      to: Array.isArray(mail.to) ? mail.to : [mail.to],
+      subject: mail.subject,
+      html: mail.html ?? '',
+      text: mail.text ?? '',
+    });
     return answer(200, { id });
   }
 
@@ -139,7 +169,8 @@ function validate(body: unknown): string | undefined {
   const b = body as Record<string, unknown>;
   if (typeof b.from !== 'string' || b.from === '') return 'The `from` field is missing.';
   const to = Array.isArray(b.to) ? b.to : [b.to];
-  if (to.length === 0 || to.length > 50 || to.some((x) => typeof x !== 'string' || !x.includes('@'))) return 'The `to` field is invalid.';
+  if (to.length === 0 || to.length > 50 || to.some((x) => typeof x !== 'string' || !x.includes('@')))
+    return 'The `to` field is invalid.';
   if (typeof b.subject !== 'string' || b.subject === '') return 'The `subject` field is missing.';
   if (typeof b.html !== 'string' && typeof b.text !== 'string') return 'Either `html` or `text` must be provided.';
   return undefined;

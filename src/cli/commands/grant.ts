@@ -18,16 +18,33 @@ export function registerGrant(program: Command): void {
     .requiredOption('--action <action>', 'an action of the catalog, e.g. team.update')
     .requiredOption('--resource-type <type>', 'e.g. team, organization')
     .requiredOption('--resource-id <id>', 'the resource id')
-    .action((opts: { org: string; principal: string; action: string; resourceType: string; resourceId: string }, command: Command) =>
-      execute(command, {
-        label: `granting ${opts.action}`,
-        run: (client) =>
-          grants(client).CreateGrant({ organization: opts.org, principal_id: opts.principal, action: opts.action, resource_type: opts.resourceType, resource_id: opts.resourceId }),
-        view: (g) => [
-          { kind: 'message', text: `Granted ${g.action} on ${g.resource_type} ${g.resource_id} to ${g.principal_id}.`, tone: 'good' },
-          { kind: 'record', fields: [['grant', g.id], ['created', shortTime(g.created_at)]] },
-        ],
-      }),
+    .action(
+      (opts: { org: string; principal: string; action: string; resourceType: string; resourceId: string }, command: Command) =>
+        execute(command, {
+          label: `granting ${opts.action}`,
+          run: (client) =>
+            grants(client).CreateGrant({
+              organization: opts.org,
+              principal_id: opts.principal,
+              action: opts.action,
+              resource_type: opts.resourceType,
+              resource_id: opts.resourceId,
+            }),
+          view: (g) => [
+            {
+              kind: 'message',
+              text: `Granted ${g.action} on ${g.resource_type} ${g.resource_id} to ${g.principal_id}.`,
+              tone: 'good',
+            },
+            {
+              kind: 'record',
+              fields: [
+                ['grant', g.id],
+                ['created', shortTime(g.created_at)],
+              ],
+            },
+          ],
+        }),
     );
 
   grant
@@ -46,7 +63,13 @@ export function registerGrant(program: Command): void {
           {
             kind: 'table',
             columns: ['ID', 'PRINCIPAL', 'ACTION', 'RESOURCE', 'CREATED'],
-            rows: list.map((g) => [g.id, g.principal_id, { text: g.action, tone: 'accent' }, `${g.resource_type} ${g.resource_id}`, shortTime(g.created_at)]),
+            rows: list.map((g) => [
+              g.id,
+              g.principal_id,
+              { text: g.action, tone: 'accent' },
+              `${g.resource_type} ${g.resource_id}`,
+              shortTime(g.created_at),
+            ]),
             empty: 'no grants',
           },
         ],

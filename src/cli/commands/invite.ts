@@ -32,13 +32,25 @@ function invitationRecord(inv: Invitation): RecordView {
     ['mails sent', String(inv.send_count)],
     ['latest mail', inv.outbox_entry_id ?? none],
   ];
-  if (inv.accepted_at !== null) fields.push(['accepted', `${shortTime(inv.accepted_at)} by ${inv.accepted_by ?? '?'}`], ['membership', inv.membership_id ?? none]);
-  if (inv.revoked_at !== null) fields.push(['revoked', `${shortTime(inv.revoked_at)}${inv.revoked_by === null ? ' by the operator' : ` by ${inv.revoked_by}`}`]);
+  if (inv.accepted_at !== null)
+    fields.push(
+      ['accepted', `${shortTime(inv.accepted_at)} by ${inv.accepted_by ?? '?'}`],
+      ['membership', inv.membership_id ?? none],
+    );
+  if (inv.revoked_at !== null)
+    fields.push([
+      'revoked',
+      `${shortTime(inv.revoked_at)}${inv.revoked_by === null ? ' by the operator' : ` by ${inv.revoked_by}`}`,
+    ]);
   if (inv.expired_at !== null) fields.push(['expired', shortTime(inv.expired_at)]);
   return { kind: 'record', fields };
 }
 
-const outboxHint = { kind: 'message', text: 'The mail is in the outbox: `switchyard outbox list` (held mail shows its accept link).', tone: 'muted' } as const;
+const outboxHint = {
+  kind: 'message',
+  text: 'The mail is in the outbox: `switchyard outbox list` (held mail shows its accept link).',
+  tone: 'muted',
+} as const;
 
 export function registerInvite(program: Command): void {
   const invite = program.command('invite').description('invitations: an email, a role, an accept link by mail');
@@ -53,7 +65,11 @@ export function registerInvite(program: Command): void {
       execute(command, {
         label: `inviting ${opts.email} to ${opts.org}`,
         run: (client) => invitations(client).CreateInvitation({ organization: opts.org, email: opts.email, role: opts.role }),
-        view: (inv) => [{ kind: 'message', text: `Invited ${inv.email} as ${inv.role}.`, tone: 'good' }, invitationRecord(inv), outboxHint],
+        view: (inv) => [
+          { kind: 'message', text: `Invited ${inv.email} as ${inv.role}.`, tone: 'good' },
+          invitationRecord(inv),
+          outboxHint,
+        ],
       }),
     );
 
@@ -67,14 +83,26 @@ export function registerInvite(program: Command): void {
         label: `listing invitations of ${opts.org}`,
         run: (client) =>
           allPages(async (cursor) => {
-            const page = await invitations(client).ListInvitations({ organization: opts.org, cursor, limit: 200, ...(opts.status === undefined ? {} : { status: opts.status }) });
+            const page = await invitations(client).ListInvitations({
+              organization: opts.org,
+              cursor,
+              limit: 200,
+              ...(opts.status === undefined ? {} : { status: opts.status }),
+            });
             return [page.invitations, page.next_cursor];
           }),
         view: (list) => [
           {
             kind: 'table',
             columns: ['ID', 'EMAIL', 'ROLE', 'STATUS', 'EXPIRES', 'SENT'],
-            rows: list.map((inv) => [inv.id, inv.email, roleCell(inv.role), invitationStatusCell(inv.status), shortTime(inv.expires_at), String(inv.send_count)]),
+            rows: list.map((inv) => [
+              inv.id,
+              inv.email,
+              roleCell(inv.role),
+              invitationStatusCell(inv.status),
+              shortTime(inv.expires_at),
+              String(inv.send_count),
+            ]),
             empty: opts.status === undefined ? 'no invitations' : `no ${opts.status} invitations`,
           },
         ],
@@ -99,7 +127,10 @@ export function registerInvite(program: Command): void {
       execute(command, {
         label: `revoking invitation ${id}`,
         run: (client) => invitations(client).RevokeInvitation({ id }),
-        view: (inv) => [{ kind: 'message', text: `Revoked the invitation of ${inv.email}.`, tone: 'good' }, invitationRecord(inv)],
+        view: (inv) => [
+          { kind: 'message', text: `Revoked the invitation of ${inv.email}.`, tone: 'good' },
+          invitationRecord(inv),
+        ],
       }),
     );
 
@@ -110,7 +141,11 @@ export function registerInvite(program: Command): void {
       execute(command, {
         label: `re-sending invitation ${id}`,
         run: (client) => invitations(client).ResendInvitation({ id }),
-        view: (inv) => [{ kind: 'message', text: `Re-sent the invitation of ${inv.email}.`, tone: 'good' }, invitationRecord(inv), outboxHint],
+        view: (inv) => [
+          { kind: 'message', text: `Re-sent the invitation of ${inv.email}.`, tone: 'good' },
+          invitationRecord(inv),
+          outboxHint,
+        ],
       }),
     );
 }

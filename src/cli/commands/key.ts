@@ -49,7 +49,8 @@ export function registerKey(program: Command): void {
         .choices(apiKeyScopes)
         .argParser((value: string, previous: string[] | undefined) => {
           // A custom parser replaces the one .choices() installs, so it checks the choices itself.
-          if (!(apiKeyScopes as readonly string[]).includes(value)) throw new InvalidArgumentError(`Allowed choices are ${apiKeyScopes.join(', ')}.`);
+          if (!(apiKeyScopes as readonly string[]).includes(value))
+            throw new InvalidArgumentError(`Allowed choices are ${apiKeyScopes.join(', ')}.`);
           return [...(previous ?? []), value];
         }),
     )
@@ -91,7 +92,15 @@ export function registerKey(program: Command): void {
           {
             kind: 'table',
             columns: ['ID', 'NAME', 'PREFIX', 'STATE', 'SCOPES', 'EXPIRES', 'LAST USED'],
-            rows: list.map((k) => [k.id, k.name, k.prefix, keyState(k), scopesText(k), shortTime(k.expires_at), shortTime(k.last_used_at)]),
+            rows: list.map((k) => [
+              k.id,
+              k.name,
+              k.prefix,
+              keyState(k),
+              scopesText(k),
+              shortTime(k.expires_at),
+              shortTime(k.last_used_at),
+            ]),
             empty: 'no active keys',
           },
         ],

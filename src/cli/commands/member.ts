@@ -64,14 +64,25 @@ export function registerMember(program: Command): void {
         label: `listing members of ${opts.org}`,
         run: (client) =>
           allPages(async (cursor) => {
-            const page = await members(client).ListMembers({ organization: opts.org, cursor, limit: 200, ...(opts.team === undefined ? {} : { team_id: opts.team }) });
+            const page = await members(client).ListMembers({
+              organization: opts.org,
+              cursor,
+              limit: 200,
+              ...(opts.team === undefined ? {} : { team_id: opts.team }),
+            });
             return [page.memberships, page.next_cursor];
           }),
         view: (list) => [
           {
             kind: 'table',
             columns: ['MEMBERSHIP', 'PRINCIPAL', 'ROLE', 'TEAM', 'SINCE'],
-            rows: list.map((m) => [m.id, m.principal_id, roleCell(m.role), m.team_id ?? { text: '-', tone: 'muted' }, shortTime(m.created_at)]),
+            rows: list.map((m) => [
+              m.id,
+              m.principal_id,
+              roleCell(m.role),
+              m.team_id ?? { text: '-', tone: 'muted' },
+              shortTime(m.created_at),
+            ]),
             empty: 'no members',
           },
         ],
@@ -86,7 +97,8 @@ export function registerMember(program: Command): void {
     .action((membershipId: string, opts: { org: string; role: string }, command: Command) =>
       execute(command, {
         label: `changing the role of ${membershipId}`,
-        run: (client) => members(client).UpdateMemberRole({ organization: opts.org, membership_id: membershipId, role: opts.role }),
+        run: (client) =>
+          members(client).UpdateMemberRole({ organization: opts.org, membership_id: membershipId, role: opts.role }),
         view: (m) => [{ kind: 'message', text: `${m.principal_id} is now ${m.role}.`, tone: 'good' }, membershipRecord(m)],
       }),
     );

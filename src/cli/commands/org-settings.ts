@@ -56,7 +56,10 @@ function updateRequest(opts: SetOptions): UpdateSettingsRequest {
     reset: opts.reset ?? [],
   };
   if (Object.keys(request).length === 2 && request.reset!.length === 0) {
-    throw new CliError('invalid_request', 'nothing to change: give at least one of --display-name, --logo-url, --email-from-name, --max-pending, --max-per-hour, --reset');
+    throw new CliError(
+      'invalid_request',
+      'nothing to change: give at least one of --display-name, --logo-url, --email-from-name, --max-pending, --max-per-hour, --reset',
+    );
   }
   return request;
 }
@@ -87,11 +90,13 @@ export function registerOrgSettings(org: Command): void {
     .option('--max-pending <n>', 'pending invitations at most (1-10000, default 100)', parseInteger)
     .option('--max-per-hour <n>', 'invitations sent in any hour at most (1-1000, default 20)', parseInteger)
     .addOption(
-      new Option('--reset <field>', 'put a text setting back to its default (repeatable)').choices(RESETTABLE).argParser((value: string, previous: string[] | undefined) => {
-        // A custom parser replaces the one .choices() installs, so it checks the choices itself.
-        if (!RESETTABLE.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${RESETTABLE.join(', ')}.`);
-        return [...(previous ?? []), value];
-      }),
+      new Option('--reset <field>', 'put a text setting back to its default (repeatable)')
+        .choices(RESETTABLE)
+        .argParser((value: string, previous: string[] | undefined) => {
+          // A custom parser replaces the one .choices() installs, so it checks the choices itself.
+          if (!RESETTABLE.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${RESETTABLE.join(', ')}.`);
+          return [...(previous ?? []), value];
+        }),
     )
     .action((opts: SetOptions, command: Command) =>
       execute(command, {

@@ -54,7 +54,15 @@ export function registerOrg(program: Command): void {
         view: ({ organization, owner }) => [
           { kind: 'message', text: `Created organization ${organization!.slug}.`, tone: 'good' },
           organizationRecord(organization!),
-          { kind: 'record', title: 'Owner', fields: [['principal', owner!.principal_id], ['membership', owner!.id], ['role', roleCell(owner!.role)]] },
+          {
+            kind: 'record',
+            title: 'Owner',
+            fields: [
+              ['principal', owner!.principal_id],
+              ['membership', owner!.id],
+              ['role', roleCell(owner!.role)],
+            ],
+          },
         ],
       }),
     );
@@ -65,10 +73,11 @@ export function registerOrg(program: Command): void {
     .action((_opts: unknown, command: Command) =>
       execute(command, {
         label: 'listing organizations',
-        run: (client) => allPages(async (cursor) => {
-          const page = await organizations(client).ListOrganizations({ cursor, limit: 200 });
-          return [page.organizations, page.next_cursor];
-        }),
+        run: (client) =>
+          allPages(async (cursor) => {
+            const page = await organizations(client).ListOrganizations({ cursor, limit: 200 });
+            return [page.organizations, page.next_cursor];
+          }),
         view: (list) => [organizationTable(list)],
       }),
     );

@@ -10,7 +10,14 @@ type OutboxEntry = Plain<OutboxEntry__Output>;
 
 const outbox = (client: AdminClient) => client.service<OutboxServiceDefinition>('OutboxService');
 
-const statusTones: Record<string, Cell['tone']> = { pending: 'warn', sending: 'warn', sent: 'good', failed: 'bad', held: 'accent', cancelled: 'muted' };
+const statusTones: Record<string, Cell['tone']> = {
+  pending: 'warn',
+  sending: 'warn',
+  sent: 'good',
+  failed: 'bad',
+  held: 'accent',
+  cancelled: 'muted',
+};
 
 function statusCell(status: string): Cell {
   return { text: status, tone: statusTones[status] };
@@ -46,7 +53,9 @@ function attemptsTable(entry: OutboxEntry): TableView {
       shortTime(a.at),
       `${a.duration_ms} ms`,
       a.status_code === null ? '-' : String(a.status_code),
-      a.error === null ? { text: 'sent', tone: 'good' } : { text: a.interrupted ? `${a.error} (interrupted)` : a.error, tone: 'bad' },
+      a.error === null
+        ? { text: 'sent', tone: 'good' }
+        : { text: a.interrupted ? `${a.error} (interrupted)` : a.error, tone: 'bad' },
     ]),
     empty: 'no attempts yet',
   };
@@ -54,7 +63,13 @@ function attemptsTable(entry: OutboxEntry): TableView {
 
 const heldHint = (entries: OutboxEntry[]) =>
   entries.some((e) => e.status === 'held')
-    ? [{ kind: 'message', text: 'Held mail is not sent (no email transport): open its accept link to accept the invitation locally.', tone: 'muted' } as const]
+    ? [
+        {
+          kind: 'message',
+          text: 'Held mail is not sent (no email transport): open its accept link to accept the invitation locally.',
+          tone: 'muted',
+        } as const,
+      ]
     : [];
 
 export function registerOutbox(program: Command): void {

@@ -21,17 +21,21 @@ export function registerServe(program: Command): void {
     .option('--dev', 'development mode: on first start, create organization `dev` with an owner key')
     .action(async (opts: Record<string, unknown> & { config?: string }) => {
       // The daemon's modules load only for `serve`, so client commands start fast.
-      const [{ ConfigError, loadConfig }, { runServe }, { StorageLockedError }, { NewerSchemaError }, { GrpcStartError }] = await Promise.all([
-        import('../../config/load.js'),
-        import('../../main.js'),
-        import('../../storage/db.js'),
-        import('../../storage/migrate.js'),
-        import('../../grpc/server.js'),
-      ]);
+      const [{ ConfigError, loadConfig }, { runServe }, { StorageLockedError }, { NewerSchemaError }, { GrpcStartError }] =
+        await Promise.all([
+          import('../../config/load.js'),
+          import('../../main.js'),
+          import('../../storage/db.js'),
+          import('../../storage/migrate.js'),
+          import('../../grpc/server.js'),
+        ]);
       const { config: configFile, ...flags } = opts;
       let config;
       try {
-        config = loadConfig({ flags: flags as Partial<Record<OptionKey, unknown>>, ...(configFile === undefined ? {} : { configFile }) });
+        config = loadConfig({
+          flags: flags as Partial<Record<OptionKey, unknown>>,
+          ...(configFile === undefined ? {} : { configFile }),
+        });
       } catch (err) {
         if (err instanceof ConfigError) fail(`invalid configuration: ${err.message}`, 2);
         throw err;
@@ -39,9 +43,11 @@ export function registerServe(program: Command): void {
       try {
         await runServe(config);
       } catch (err) {
-        if (err instanceof StorageLockedError || err instanceof NewerSchemaError || err instanceof GrpcStartError) fail(err.message, 1);
+        if (err instanceof StorageLockedError || err instanceof NewerSchemaError || err instanceof GrpcStartError)
+          fail(err.message, 1);
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') fail(`cannot listen on ${config.httpAddr}: ${code}`, 1);
+        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+          fail(`cannot listen on ${config.httpAddr}: ${code}`, 1);
         throw err;
       }
     });

@@ -40,7 +40,13 @@ export function registerStatus(program: Command): void {
             ]),
             empty: 'no background loops',
           },
-          { kind: 'table', title: 'Records', columns: ['TABLE', 'COUNT'], rows: Object.entries(s.counts).map(([name, n]) => [name, String(n)]), empty: 'no tables' },
+          {
+            kind: 'table',
+            title: 'Records',
+            columns: ['TABLE', 'COUNT'],
+            rows: Object.entries(s.counts).map(([name, n]) => [name, String(n)]),
+            empty: 'no tables',
+          },
         ],
       }),
     );

@@ -11,7 +11,15 @@ const teams = (client: AdminClient) => client.service<TeamServiceDefinition>('Te
 const orgOption = () => new Option('--org <org>', 'organization id or slug').makeOptionMandatory();
 
 function teamRecord(team: Team): RecordView {
-  return { kind: 'record', fields: [['id', team.id], ['name', { text: team.name, tone: 'accent' }], ['organization', team.organization_id], ['created', shortTime(team.created_at)]] };
+  return {
+    kind: 'record',
+    fields: [
+      ['id', team.id],
+      ['name', { text: team.name, tone: 'accent' }],
+      ['organization', team.organization_id],
+      ['created', shortTime(team.created_at)],
+    ],
+  };
 }
 
 export function registerTeam(program: Command): void {

@@ -11,7 +11,16 @@ import { formatMailbox, headerText, type Mailbox } from './address.js';
 import { acceptLink, invitationSubject, renderInvitationMail } from './render.js';
 import type { SecretSealer } from './seal.js';
 import { OutboxStore } from './store.js';
-import type { EmailAttempt, EmailTransport, InvitationMailData, OutboxEntry, OutboxEntryView, OutboxStatus, OutgoingMail, SendResult } from './types.js';
+import type {
+  EmailAttempt,
+  EmailTransport,
+  InvitationMailData,
+  OutboxEntry,
+  OutboxEntryView,
+  OutboxStatus,
+  OutgoingMail,
+  SendResult,
+} from './types.js';
 
 export interface OutboxSettings {
   /** The delay before each retry (SERVICE_OUTBOX_RETRY_DELAYS_MS); its length is the retry budget. */
@@ -125,7 +134,13 @@ export class OutboxService {
     const entry = await this.store.entries.get(id);
     if (entry === undefined || entry.status === 'sent' || entry.status === 'cancelled') return;
     const status: OutboxStatus = entry.status === 'pending' || entry.status === 'held' ? 'cancelled' : entry.status;
-    await uow.put(this.store.entries, { ...entry, status, token_sealed: null, next_attempt_at: status === 'cancelled' ? null : entry.next_attempt_at, updated_at: nowIso() });
+    await uow.put(this.store.entries, {
+      ...entry,
+      status,
+      token_sealed: null,
+      next_attempt_at: status === 'cancelled' ? null : entry.next_attempt_at,
+      updated_at: nowIso(),
+    });
   }
 
   // -- operator and admin surface ----------------------------------------------------------------
@@ -140,7 +155,9 @@ export class OutboxService {
   /** Newest first. The operator sees every organization; others need organization_id (admin). */
   async listOutbox(actor: Actor, options: ListOutboxOptions = {}): Promise<Page<OutboxEntryView>> {
     if (options.organization_id === undefined && !isOperator(actor)) {
-      throw new AppError('invalid_request', 'organization_id is required', { details: { fields: { organization_id: 'required' } } });
+      throw new AppError('invalid_request', 'organization_id is required', {
+        details: { fields: { organization_id: 'required' } },
+      });
     }
     if (options.organization_id !== undefined) await this.authorizeOn(actor, 'invitation.read', options.organization_id);
     const page = { limit: options.limit, cursor: options.cursor, reverse: options.reverse ?? true };
@@ -162,12 +179,22 @@ export class OutboxService {
     const entry = await this.lockEntry(id, async () => {
       const current = (await this.store.entries.get(id))!;
       if (current.status !== 'failed' && current.status !== 'held') {
-        throw new AppError('invalid_state', `only failed or held mail can be retried (this one is ${current.status})`, { details: { status: current.status } });
+        throw new AppError('invalid_state', `only failed or held mail can be retried (this one is ${current.status})`, {
+          details: { status: current.status },
+        });
       }
-      if (this.transport === undefined) throw new AppError('invalid_state', 'no email transport is configured (set EMAIL_PROVIDER_API_KEY or SERVICE_SMTP_URL)');
+      if (this.transport === undefined)
+        throw new AppError('invalid_state', 'no email transport is configured (set EMAIL_PROVIDER_API_KEY or SERVICE_SMTP_URL)');
       if (current.token_sealed === null) throw new AppError('invalid_state', 'the invitation of this mail is no longer pending');
       const now = nowIso();
-      const next: OutboxEntry = { ...current, status: 'pending', retry_base: current.attempts.length, next_attempt_at: now, last_error: null, updated_at: now };
+      const next: OutboxEntry = {
+        ...current,
+        status: 'pending',
+        retry_base: current.attempts.length,
+        next_attempt_at: now,
+        last_error: null,
+        updated_at: now,
+      };
       const uow = new UnitOfWork(this.storage);
       await uow.put(this.store.entries, next);
       uow.afterCommit(() => this.wake());
@@ -186,7 +213,10 @@ export class OutboxService {
   async processDue(): Promise<number | undefined> {
     if (this.transport === undefined) return undefined;
     const now = Date.now();
-    const candidates = [...(await this.store.dueIds(new Date(now).toISOString(), CLAIM_BATCH)), ...(await this.store.leasedIds(CLAIM_BATCH * 2))];
+    const candidates = [
+      ...(await this.store.dueIds(new Date(now).toISOString(), CLAIM_BATCH)),
+      ...(await this.store.leasedIds(CLAIM_BATCH * 2)),
+    ];
     const claimed: OutboxEntry[] = [];
     for (const id of candidates) {
       if (claimed.length >= CLAIM_BATCH) break;
@@ -200,7 +230,8 @@ export class OutboxService {
   private claimable(entry: OutboxEntry | undefined, now: number): entry is OutboxEntry {
     if (entry === undefined) return false;
     if (entry.status === 'pending') return entry.next_attempt_at !== null && Date.parse(entry.next_attempt_at) <= now;
-    if (entry.status === 'sending') return entry.lease_owner !== this.instanceId || entry.lease_until === null || Date.parse(entry.lease_until) <= now;
+    if (entry.status === 'sending')
+      return entry.lease_owner !== this.instanceId || entry.lease_until === null || Date.parse(entry.lease_until) <= now;
     return false;
   }
 
@@ -213,7 +244,13 @@ export class OutboxService {
         // A lease that outlived its daemon: that send may or may not have reached the provider. It is
         // recorded and the mail sent again (same Idempotency-Key), so a crash re-sends, never loses.
         const started = entry.updated_at;
-        attempts.push({ at: started, duration_ms: Math.max(0, now - Date.parse(started)), error: INTERRUPTED, status_code: null, interrupted: true });
+        attempts.push({
+          at: started,
+          duration_ms: Math.max(0, now - Date.parse(started)),
+          error: INTERRUPTED,
+          status_code: null,
+          interrupted: true,
+        });
         this.log.warn({ outbox_id: id }, 'reclaiming mail whose send was interrupted');
       }
       const claimedAt = new Date(now).toISOString();
@@ -244,7 +281,12 @@ export class OutboxService {
         result = { ok: false, error: err instanceof Error ? err.message : String(err), statusCode: null };
       }
     }
-    const attempt: EmailAttempt = { at: new Date(started).toISOString(), duration_ms: Date.now() - started, error: result.ok ? null : result.error, status_code: result.statusCode };
+    const attempt: EmailAttempt = {
+      at: new Date(started).toISOString(),
+      duration_ms: Date.now() - started,
+      error: result.ok ? null : result.error,
+      status_code: result.statusCode,
+    };
     await this.lockEntry(entry.id, async () => {
       const current = await this.store.entries.get(entry.id);
       if (current?.status !== 'sending' || current.lease_owner !== this.instanceId) {
@@ -255,8 +297,13 @@ export class OutboxService {
       const uow = new UnitOfWork(this.storage);
       await uow.put(this.store.entries, next);
       await uow.commit();
-      if (next.status === 'sent') this.log.info({ outbox_id: next.id, transport: this.transport!.name, attempts: next.attempts.length }, 'mail sent');
-      else this.log.warn({ outbox_id: next.id, status: next.status, error: attempt.error, next_attempt_at: next.next_attempt_at }, 'mail send failed');
+      if (next.status === 'sent')
+        this.log.info({ outbox_id: next.id, transport: this.transport!.name, attempts: next.attempts.length }, 'mail sent');
+      else
+        this.log.warn(
+          { outbox_id: next.id, status: next.status, error: attempt.error, next_attempt_at: next.next_attempt_at },
+          'mail send failed',
+        );
     });
   }
 
@@ -266,12 +313,21 @@ export class OutboxService {
     const attempts = [...current.attempts, attempt];
     const base = { ...current, attempts, lease_owner: null, lease_until: null, updated_at: new Date(now).toISOString() };
     if (result.ok) {
-      return { ...base, status: 'sent', provider_message_id: result.providerMessageId, sent_at: attempt.at, last_error: null, next_attempt_at: null, token_sealed: null };
+      return {
+        ...base,
+        status: 'sent',
+        provider_message_id: result.providerMessageId,
+        sent_at: attempt.at,
+        last_error: null,
+        next_attempt_at: null,
+        token_sealed: null,
+      };
     }
     if (current.token_sealed === null) return { ...base, status: 'cancelled', last_error: result.error, next_attempt_at: null };
     const failures = attempts.slice(current.retry_base).filter((a) => a.error !== null && a.interrupted !== true).length;
     const delays = this.settings.retryDelaysMs;
-    if (!retryable || failures > delays.length) return { ...base, status: 'failed', last_error: result.error, next_attempt_at: null };
+    if (!retryable || failures > delays.length)
+      return { ...base, status: 'failed', last_error: result.error, next_attempt_at: null };
     const wait = Math.max(delays[failures - 1]!, Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
     return { ...base, status: 'pending', last_error: result.error, next_attempt_at: new Date(now + wait).toISOString() };
   }
@@ -284,7 +340,14 @@ export class OutboxService {
 
   private compose(entry: OutboxEntry, rawToken: string): OutgoingMail {
     const rendered = renderInvitationMail(entry.data, acceptLink(this.settings.publicUrl(), entry.data.invitation_id, rawToken));
-    return { id: entry.id, from: this.sender(entry), to: entry.to, subject: rendered.subject, html: rendered.html, text: rendered.text };
+    return {
+      id: entry.id,
+      from: this.sender(entry),
+      to: entry.to,
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+    };
   }
 
   private view(entry: OutboxEntry): OutboxEntryView {
@@ -294,10 +357,20 @@ export class OutboxService {
       const raw = this.sealer.unseal(token_sealed, entry.id);
       if (raw !== undefined) accept_url = acceptLink(this.settings.publicUrl(), data.invitation_id, raw);
     }
-    return { ...rest, invitation_id: data.invitation_id, from: formatMailbox(this.sender(entry)), subject: invitationSubject(data), accept_url };
+    return {
+      ...rest,
+      invitation_id: data.invitation_id,
+      from: formatMailbox(this.sender(entry)),
+      subject: invitationSubject(data),
+      accept_url,
+    };
   }
 
-  private async authorizeOn(actor: Actor, action: 'invitation.read' | 'invitation.revoke', organizationId: string): Promise<void> {
+  private async authorizeOn(
+    actor: Actor,
+    action: 'invitation.read' | 'invitation.revoke',
+    organizationId: string,
+  ): Promise<void> {
     await this.permissions.authorize(actor, action, { type: 'organization', id: organizationId }, 'organization');
   }
 }

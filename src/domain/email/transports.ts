@@ -40,7 +40,13 @@ export class HttpEmailTransport implements EmailTransport {
   }
 
   async send(mail: OutgoingMail): Promise<SendResult> {
-    const body = JSON.stringify({ from: formatMailbox(mail.from), to: [mail.to], subject: mail.subject, html: mail.html, text: mail.text });
+    const body = JSON.stringify({
+      from: formatMailbox(mail.from),
+      to: [mail.to],
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+    });
     try {
       // Loaded on first send: a daemon that holds mail (or uses SMTP) never pays undici's memory.
       const { request } = await import('undici');
@@ -78,7 +84,11 @@ export class HttpEmailTransport implements EmailTransport {
       };
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      return { ok: false, error: timedOut ? `provider timed out after ${this.options.timeoutMs} ms` : `provider request failed: ${errorText(err)}`, statusCode: null };
+      return {
+        ok: false,
+        error: timedOut ? `provider timed out after ${this.options.timeoutMs} ms` : `provider request failed: ${errorText(err)}`,
+        statusCode: null,
+      };
     }
   }
 }
@@ -137,7 +147,11 @@ export class SmtpEmailTransport implements EmailTransport {
       return { ok: true, providerMessageId: info.messageId ?? null, statusCode: code === undefined ? null : Number(code) };
     } catch (err) {
       const responseCode = (err as { responseCode?: number }).responseCode;
-      return { ok: false, error: `smtp send failed: ${errorText(err)}`, statusCode: typeof responseCode === 'number' ? responseCode : null };
+      return {
+        ok: false,
+        error: `smtp send failed: ${errorText(err)}`,
+        statusCode: typeof responseCode === 'number' ? responseCode : null,
+      };
     }
   }
 
@@ -155,6 +169,7 @@ export interface TransportSettings {
 /** SMTP when SERVICE_SMTP_URL is set, else the provider API when its key is set, else none (held). */
 export function selectTransport(settings: TransportSettings, timeoutMs: number): EmailTransport | undefined {
   if (settings.smtpUrl !== undefined) return new SmtpEmailTransport({ url: settings.smtpUrl, timeoutMs });
-  if (settings.emailProviderApiKey !== undefined) return new HttpEmailTransport({ baseUrl: settings.emailProviderBaseUrl, apiKey: settings.emailProviderApiKey, timeoutMs });
+  if (settings.emailProviderApiKey !== undefined)
+    return new HttpEmailTransport({ baseUrl: settings.emailProviderBaseUrl, apiKey: settings.emailProviderApiKey, timeoutMs });
   return undefined;
 }

@@ -71,10 +71,14 @@ export class EventLog {
     const limit = Math.max(1, Math.min(200, options.limit ?? 50));
     let cursor = options.cursor ?? null;
     if (cursor === null && options.after !== undefined) {
-      cursor = encodeCursor(options.organizationId === undefined ? options.after : compositeKey(options.organizationId, options.after, options.after));
+      cursor = encodeCursor(
+        options.organizationId === undefined ? options.after : compositeKey(options.organizationId, options.after, options.after),
+      );
     }
     const readPage = (c: string | null, n: number) =>
-      options.organizationId === undefined ? this.store.list({ cursor: c, limit: n }) : this.store.listBy('organization', options.organizationId, { cursor: c, limit: n });
+      options.organizationId === undefined
+        ? this.store.list({ cursor: c, limit: n })
+        : this.store.listBy('organization', options.organizationId, { cursor: c, limit: n });
     if (options.kind === undefined) return readPage(cursor, limit);
 
     // A kind filter scans forward in batches (bounded). Finding one match past a full page tells
@@ -88,7 +92,12 @@ export class EventLog {
         if (e.kind !== options.kind) continue;
         if (items.length === limit) {
           const last = items[limit - 1]!.id;
-          return { items, nextCursor: encodeCursor(options.organizationId === undefined ? last : compositeKey(options.organizationId, last, last)) };
+          return {
+            items,
+            nextCursor: encodeCursor(
+              options.organizationId === undefined ? last : compositeKey(options.organizationId, last, last),
+            ),
+          };
         }
         items.push(e);
       }

@@ -4,5 +4,7 @@ import type { DomainEvent } from './types.js';
 
 /** Append-only: events are keyed by their time-sortable id, so key order is append order. */
 export function createEventStore(storage: Storage): Collection<DomainEvent> {
-  return new Collection<DomainEvent>(storage, 'events', (e) => e.id, [{ name: 'organization', value: (e) => e.organization_id, sort: (e) => e.id }]);
+  return new Collection<DomainEvent>(storage, 'events', (e) => e.id, [
+    { name: 'organization', value: (e) => e.organization_id, sort: (e) => e.id },
+  ]);
 }

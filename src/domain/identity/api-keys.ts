@@ -82,7 +82,8 @@ export class ApiKeyService {
     if (input.expires_in_seconds !== undefined) expiresAt = new Date(now + input.expires_in_seconds * 1000).toISOString();
     else if (input.expires_at !== undefined) {
       const t = Date.parse(input.expires_at);
-      if (!(t >= now + apiKeyLifetimeSeconds.min * 1000 && t <= now + apiKeyLifetimeSeconds.max * 1000)) throw validationFailed({ expires_at: 'must be between 60 seconds and 10 years from now' });
+      if (!(t >= now + apiKeyLifetimeSeconds.min * 1000 && t <= now + apiKeyLifetimeSeconds.max * 1000))
+        throw validationFailed({ expires_at: 'must be between 60 seconds and 10 years from now' });
       expiresAt = new Date(t).toISOString();
     }
     const prefix = base62(8);
@@ -111,7 +112,9 @@ export class ApiKeyService {
     await this.permissions.authorize(actor, 'apikey.read', { type: 'organization', id: organizationId }, 'organization');
     const seesAll = (await this.permissions.decide(actor, 'apikey.manage', { type: 'organization', id: organizationId })).allowed;
     const result = await this.store.apiKeys.listBy('organization', organizationId, page);
-    const items = result.items.filter((k) => k.revoked_at === null && (seesAll || (!isOperator(actor) && k.principal_id === actor.principalId)));
+    const items = result.items.filter(
+      (k) => k.revoked_at === null && (seesAll || (!isOperator(actor) && k.principal_id === actor.principalId)),
+    );
     return { items: items.map(viewApiKey), nextCursor: result.nextCursor };
   }
 
@@ -124,7 +127,12 @@ export class ApiKeyService {
   async revoke(actor: Actor, id: string): Promise<ApiKeyView> {
     const key = await this.visibleKey(actor, id);
     const own = !isOperator(actor) && key.principal_id === actor.principalId;
-    await this.permissions.authorize(actor, own ? 'apikey.delete' : 'apikey.manage', { type: 'organization', id: key.organization_id }, 'api key');
+    await this.permissions.authorize(
+      actor,
+      own ? 'apikey.delete' : 'apikey.manage',
+      { type: 'organization', id: key.organization_id },
+      'api key',
+    );
     return this.storage.locks.run(`api-key:${id}`, async () => {
       const current = (await this.store.apiKeys.get(id))!;
       if (current.revoked_at !== null) return viewApiKey(current);
@@ -149,9 +157,14 @@ export class ApiKeyService {
     const equal = timingSafeEqual(presented, stored);
     if (record === undefined || !equal) throw new AppError('unauthenticated', 'invalid API key');
     if (record.revoked_at !== null) throw new AppError('unauthenticated', 'API key revoked');
-    if (record.expires_at !== null && Date.parse(record.expires_at) <= Date.now()) throw new AppError('unauthenticated', 'API key expired');
+    if (record.expires_at !== null && Date.parse(record.expires_at) <= Date.now())
+      throw new AppError('unauthenticated', 'API key expired');
     this.touch(record.id);
-    return { principalId: record.principal_id, method: 'api_key', apiKey: { id: record.id, organizationId: record.organization_id, scopes: record.scopes } };
+    return {
+      principalId: record.principal_id,
+      method: 'api_key',
+      apiKey: { id: record.id, organizationId: record.organization_id, scopes: record.scopes },
+    };
   }
 
   /** The key when the actor may see it: its own keys for members, every key for admins; else 404. */
@@ -159,7 +172,10 @@ export class ApiKeyService {
     const key = await this.store.apiKeys.get(id);
     if (key === undefined) throw notFound('api key');
     const own = !isOperator(actor) && key.principal_id === actor.principalId;
-    const decision = await this.permissions.decide(actor, own ? 'apikey.read' : 'apikey.manage', { type: 'organization', id: key.organization_id });
+    const decision = await this.permissions.decide(actor, own ? 'apikey.read' : 'apikey.manage', {
+      type: 'organization',
+      id: key.organization_id,
+    });
     if (!decision.allowed) throw notFound('api key');
     return key;
   }

@@ -45,7 +45,8 @@ export class AuthenticationService {
       return token.startsWith('svc_') ? this.apiKeys.authenticate(token) : this.verifyJwt(token);
     }
     if (credentials.principalId !== undefined && this.settings.env !== 'production') {
-      if (!uuid.safeParse(credentials.principalId).success) throw new AppError('unauthenticated', 'X-Principal-Id must be a UUID');
+      if (!uuid.safeParse(credentials.principalId).success)
+        throw new AppError('unauthenticated', 'X-Principal-Id must be a UUID');
       return { principalId: credentials.principalId.toLowerCase(), method: 'dev' };
     }
     return null;
@@ -65,7 +66,12 @@ export class AuthenticationService {
       return { principalId: payload.sub!.toLowerCase(), method: 'jwt' };
     } catch (err) {
       if (err instanceof AppError) throw err;
-      const reason = err instanceof joseErrors.JWTExpired ? 'JWT expired' : err instanceof joseErrors.JOSEError ? `invalid JWT (${err.code})` : 'invalid JWT';
+      const reason =
+        err instanceof joseErrors.JWTExpired
+          ? 'JWT expired'
+          : err instanceof joseErrors.JOSEError
+            ? `invalid JWT (${err.code})`
+            : 'invalid JWT';
       throw new AppError('unauthenticated', reason);
     }
   }

@@ -40,7 +40,8 @@ export function createIdentity(storage: Storage, events: EventLog, settings: Aut
       type = 'organization';
       id = actor.apiKey.organizationId;
     }
-    if (type === undefined || id === undefined) return { allowed: false, role: null, reason: 'resource_type and resource_id are required' };
+    if (type === undefined || id === undefined)
+      return { allowed: false, role: null, reason: 'resource_type and resource_id are required' };
     if (!permissions.resourceTypes.includes(type)) return { allowed: false, role: null, reason: `unknown resource type ${type}` };
     const { visible: _visible, ...answer } = await permissions.decide(actor, input.action, { type, id });
     return answer;

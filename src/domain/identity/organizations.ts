@@ -73,18 +73,25 @@ export class OrganizationService {
 
   /** Sees principals queued in `uow` too, so one created by email in the same batch keeps its email. */
   private async ensurePrincipalRecord(uow: UnitOfWork, id: string): Promise<void> {
-    if ((await uow.get(this.store.principals, id)) === undefined) await uow.put(this.store.principals, { id, email: null, created_at: nowIso() });
+    if ((await uow.get(this.store.principals, id)) === undefined)
+      await uow.put(this.store.principals, { id, email: null, created_at: nowIso() });
   }
 
   // -- organizations ---------------------------------------------------------------------------
 
-  async createOrganization(actor: Actor, input: CreateOrganizationInput): Promise<{ organization: Organization; owner: Membership }> {
+  async createOrganization(
+    actor: Actor,
+    input: CreateOrganizationInput,
+  ): Promise<{ organization: Organization; owner: Membership }> {
     if (!isOperator(actor) && actor.apiKey !== undefined) {
       throw new AppError('forbidden', 'API keys act inside their own organization and cannot create organizations');
     }
     const slug = input.slug.trim().toLowerCase();
     // A principal created for owner_email is written in this batch, so its email stays locked until then.
-    const locks = [`org-slug:${slug}`, ...(isOperator(actor) && input.owner_email !== undefined ? [`principal-email:${normalizeEmail(input.owner_email)}`] : [])];
+    const locks = [
+      `org-slug:${slug}`,
+      ...(isOperator(actor) && input.owner_email !== undefined ? [`principal-email:${normalizeEmail(input.owner_email)}`] : []),
+    ];
     return this.storage.locks.runAll(locks, async () => {
       if (await this.store.organizations.findUnique('slug', slug)) {
         throw new AppError('conflict', `an organization with slug ${slug} already exists`, { details: { field: 'slug' } });
@@ -105,7 +112,15 @@ export class OrganizationService {
         created_by: isOperator(actor) ? null : actor.principalId,
         created_at: now,
       };
-      const owner: Membership = { id: newId(), organization_id: organization.id, team_id: null, principal_id: ownerId, role: 'owner', created_at: now, updated_at: now };
+      const owner: Membership = {
+        id: newId(),
+        organization_id: organization.id,
+        team_id: null,
+        principal_id: ownerId,
+        role: 'owner',
+        created_at: now,
+        updated_at: now,
+      };
       await uow.put(this.store.organizations, organization);
       await uow.put(this.store.memberships, owner);
       await this.events.append(uow, {
@@ -124,7 +139,13 @@ export class OrganizationService {
     const org = organizations.read(idOrSlug) ?? organizations.readUnique('slug', idOrSlug.toLowerCase());
     if (org === undefined) throw notFound('organization');
     // The record is in hand: its location goes with the check, which then reads only memberships.
-    const decision = this.permissions.authorizeAt(actor, 'organization.read', { type: 'organization', id: org.id }, atOrganization(org.id), 'organization');
+    const decision = this.permissions.authorizeAt(
+      actor,
+      'organization.read',
+      { type: 'organization', id: org.id },
+      atOrganization(org.id),
+      'organization',
+    );
     if (decision instanceof Promise) await decision;
     return org;
   }
@@ -184,10 +205,12 @@ export class OrganizationService {
     return this.storage.locks.run(`org-members:${organizationId}`, async () => {
       const uow = new UnitOfWork(this.storage);
       const ids = await this.store.memberships.idsBy('organization', organizationId);
-      for (const m of await this.store.memberships.getMany(ids)) if (m?.team_id === team.id) await uow.delete(this.store.memberships, m.id);
+      for (const m of await this.store.memberships.getMany(ids))
+        if (m?.team_id === team.id) await uow.delete(this.store.memberships, m.id);
       // Grants on the team go with it, so nothing dangles in the grant list.
       const grantIds = await this.store.grants.idsBy('organization', organizationId);
-      for (const g of await this.store.grants.getMany(grantIds)) if (g?.resource_type === 'team' && g.resource_id === team.id) await uow.delete(this.store.grants, g.id);
+      for (const g of await this.store.grants.getMany(grantIds))
+        if (g?.resource_type === 'team' && g.resource_id === team.id) await uow.delete(this.store.grants, g.id);
       await uow.delete(this.store.teams, team.id);
       await uow.commit();
       return team;
@@ -209,7 +232,10 @@ export class OrganizationService {
     if (teamId !== null) await this.teamIn(organizationId, teamId);
     // Adding by email may create the principal in this batch: hold its email, so that two concurrent
     // adds of a new address (to two organizations) cannot create two principals for it.
-    const locks = [`org-members:${organizationId}`, ...(input.email === undefined ? [] : [`principal-email:${normalizeEmail(input.email)}`])];
+    const locks = [
+      `org-members:${organizationId}`,
+      ...(input.email === undefined ? [] : [`principal-email:${normalizeEmail(input.email)}`]),
+    ];
     return this.storage.locks.runAll(locks, async () => {
       const uow = new UnitOfWork(this.storage);
       let principalId: string;
@@ -218,9 +244,20 @@ export class OrganizationService {
         await this.ensurePrincipalRecord(uow, principalId);
       } else if (input.email !== undefined) {
         principalId = (await this.ensurePrincipalByEmail(input.email, uow)).id;
-      } else throw new AppError('validation_failed', 'principal_id or email is required', { details: { fields: { principal_id: 'required' } } });
+      } else
+        throw new AppError('validation_failed', 'principal_id or email is required', {
+          details: { fields: { principal_id: 'required' } },
+        });
       const now = nowIso();
-      const membership: Membership = { id: newId(), organization_id: organizationId, team_id: teamId, principal_id: principalId, role: input.role, created_at: now, updated_at: now };
+      const membership: Membership = {
+        id: newId(),
+        organization_id: organizationId,
+        team_id: teamId,
+        principal_id: principalId,
+        role: input.role,
+        created_at: now,
+        updated_at: now,
+      };
       await uow.put(this.store.memberships, membership);
       await uow.commit();
       return membership;
@@ -234,12 +271,24 @@ export class OrganizationService {
     const now = nowIso();
     const membership: Membership = existing
       ? { ...existing, role: highestRole([existing.role, role])!, updated_at: now }
-      : { id: newId(), organization_id: organizationId, team_id: null, principal_id: principalId, role, created_at: now, updated_at: now };
+      : {
+          id: newId(),
+          organization_id: organizationId,
+          team_id: null,
+          principal_id: principalId,
+          role,
+          created_at: now,
+          updated_at: now,
+        };
     await uow.put(this.store.memberships, membership);
     return membership;
   }
 
-  async listMembers(actor: Actor, organizationId: string, options: PageOptions & { team_id?: string | undefined } = {}): Promise<Page<Membership>> {
+  async listMembers(
+    actor: Actor,
+    organizationId: string,
+    options: PageOptions & { team_id?: string | undefined } = {},
+  ): Promise<Page<Membership>> {
     await this.permissions.authorize(actor, 'member.read', { type: 'organization', id: organizationId }, 'organization');
     const page = await this.store.memberships.listBy('organization', organizationId, options);
     return options.team_id === undefined ? page : { ...page, items: page.items.filter((m) => m.team_id === options.team_id) };
@@ -305,13 +354,27 @@ export class OrganizationService {
     await this.permissions.authorize(actor, 'grant.create', { type: 'organization', id: organizationId }, 'organization');
     const resource = { type: input.resource_type, id: input.resource_id };
     const location = await this.permissions.locate(resource.type, resource.id);
-    if (location?.organizationId !== organizationId) throw new AppError('validation_failed', 'the resource must exist in this organization', { details: { fields: { resource_id: 'not found in this organization' } } });
+    if (location?.organizationId !== organizationId)
+      throw new AppError('validation_failed', 'the resource must exist in this organization', {
+        details: { fields: { resource_id: 'not found in this organization' } },
+      });
     // No one hands out what they do not hold: an admin cannot grant (even to themselves) an owner-only action.
     const own = await this.permissions.decide(actor, input.action, resource);
     if (!own.allowed) {
-      throw new AppError('forbidden', `only a caller allowed to ${input.action} on this resource may grant it`, { details: { action: input.action, reason: own.reason } });
+      throw new AppError('forbidden', `only a caller allowed to ${input.action} on this resource may grant it`, {
+        details: { action: input.action, reason: own.reason },
+      });
     }
-    const grant: Grant = { id: newId(), organization_id: organizationId, principal_id: input.principal_id, action: input.action, resource_type: input.resource_type, resource_id: input.resource_id, created_by: isOperator(actor) ? null : actor.principalId, created_at: nowIso() };
+    const grant: Grant = {
+      id: newId(),
+      organization_id: organizationId,
+      principal_id: input.principal_id,
+      action: input.action,
+      resource_type: input.resource_type,
+      resource_id: input.resource_id,
+      created_by: isOperator(actor) ? null : actor.principalId,
+      created_at: nowIso(),
+    };
     const uow = new UnitOfWork(this.storage);
     await this.ensurePrincipalRecord(uow, input.principal_id);
     await uow.put(this.store.grants, grant);

@@ -45,9 +45,19 @@ export const actionCatalog = {
   'webhook.delete': { role: 'admin', resource: 'organization', doc: 'delete a webhook' },
   'event.read': { role: 'admin', resource: 'organization', doc: 'read the domain event log' },
   'provider.read': { role: 'viewer', resource: 'organization', doc: 'list providers' },
-  'provider.execute': { role: 'member', resource: 'organization', scope: 'providers:execute', doc: 'run, stream and estimate provider work' },
+  'provider.execute': {
+    role: 'member',
+    resource: 'organization',
+    scope: 'providers:execute',
+    doc: 'run, stream and estimate provider work',
+  },
   'workflow.read': { role: 'viewer', resource: 'organization', scope: 'workflows:read', doc: 'read workflows, runs and output' },
-  'workflow.write': { role: 'member', resource: 'organization', scope: 'workflows:write', doc: 'submit and manage workflow runs' },
+  'workflow.write': {
+    role: 'member',
+    resource: 'organization',
+    scope: 'workflows:write',
+    doc: 'submit and manage workflow runs',
+  },
   'job.read': { role: 'viewer', resource: 'organization', scope: 'jobs:read', doc: 'read job status and history' },
   'job.write': { role: 'member', resource: 'organization', scope: 'jobs:write', doc: 'create and manage jobs' },
 } as const satisfies Record<string, ActionSpec>;
@@ -112,7 +122,8 @@ export class PermissionEngine {
   /** Where a resource lives; undefined when it does not exist. */
   async locate(type: string, id: string): Promise<ResourceLocation | undefined> {
     const resolver = this.resolvers.get(type);
-    if (resolver === undefined) throw new AppError('invalid_request', `unknown resource type ${type}`, { details: { resource_type: type } });
+    if (resolver === undefined)
+      throw new AppError('invalid_request', `unknown resource type ${type}`, { details: { resource_type: type } });
     return resolver(id);
   }
 
@@ -125,10 +136,21 @@ export class PermissionEngine {
    * exist). Synchronous when a membership role decides, which is the common case; asynchronous only
    * when it has to look further (team memberships, grants).
    */
-  decideAt(actor: Actor, action: Action, resource: ResourceRef, location: ResourceLocation | undefined): Decision | Promise<Decision> {
+  decideAt(
+    actor: Actor,
+    action: Action,
+    resource: ResourceRef,
+    location: ResourceLocation | undefined,
+  ): Decision | Promise<Decision> {
     const spec: ActionSpec = actionCatalog[action];
     if (spec === undefined) throw new TypeError(`unknown action ${action}`);
-    if (isOperator(actor)) return { allowed: location !== undefined, role: 'owner', reason: location ? 'operator' : 'resource not found', visible: location !== undefined };
+    if (isOperator(actor))
+      return {
+        allowed: location !== undefined,
+        role: 'owner',
+        reason: location ? 'operator' : 'resource not found',
+        visible: location !== undefined,
+      };
     if (location === undefined) return { allowed: false, role: null, reason: 'resource not found', visible: false };
     if (actor.apiKey !== undefined && actor.apiKey.organizationId !== location.organizationId) {
       return { allowed: false, role: null, reason: 'resource not found', visible: false };
@@ -157,7 +179,13 @@ export class PermissionEngine {
     // resource that does not exist, so neither checks nor routes reveal another tenant's ids.
     if (role === null && grants.length === 0) return { allowed: false, role: null, reason: 'resource not found', visible: false };
     if (scopeMissing) {
-      return { allowed: false, role, reason: spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`, visible: true };
+      return {
+        allowed: false,
+        role,
+        reason:
+          spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`,
+        visible: true,
+      };
     }
     if (grants.some((g) => g.action === action)) return { allowed: true, role, reason: 'grant', visible: true };
     return { allowed: false, role, reason: `requires ${spec.role}`, visible: true };
@@ -169,9 +197,17 @@ export class PermissionEngine {
   }
 
   /** authorize() for a resource already read (see decideAt); synchronous when a role decides. */
-  authorizeAt(actor: Actor, action: Action, resource: ResourceRef, location: ResourceLocation | undefined, what = resource.type): Decision | Promise<Decision> {
+  authorizeAt(
+    actor: Actor,
+    action: Action,
+    resource: ResourceRef,
+    location: ResourceLocation | undefined,
+    what = resource.type,
+  ): Decision | Promise<Decision> {
     const decision = this.decideAt(actor, action, resource, location);
-    return decision instanceof Promise ? decision.then((d) => this.enforce(d, action, what)) : this.enforce(decision, action, what);
+    return decision instanceof Promise
+      ? decision.then((d) => this.enforce(d, action, what))
+      : this.enforce(decision, action, what);
   }
 
   private enforce(decision: Decision, action: Action, what: string): Decision {
@@ -193,7 +229,10 @@ export class PermissionEngine {
     const { memberships } = this.store;
     const orgRole = memberships.readUnique('scope', compositeKey(organizationId, '-', principalId))?.role ?? null;
     if (teamId === null) return orgRole;
-    return highestRole([orgRole, memberships.readUnique('scope', compositeKey(organizationId, teamId, principalId))?.role ?? null]);
+    return highestRole([
+      orgRole,
+      memberships.readUnique('scope', compositeKey(organizationId, teamId, principalId))?.role ?? null,
+    ]);
   }
 
   /** Any team membership makes the organization itself visible (read-only), so members can find it. */
@@ -207,7 +246,11 @@ export class PermissionEngine {
   private async grantsOn(principalId: string, organizationId: string, resource: ResourceRef): Promise<Grant[]> {
     const grants = await this.store.grants.getMany(await this.store.grants.idsBy('principal', principalId));
     return grants.filter(
-      (g): g is Grant => g !== undefined && g.organization_id === organizationId && g.resource_type === resource.type && g.resource_id === resource.id,
+      (g): g is Grant =>
+        g !== undefined &&
+        g.organization_id === organizationId &&
+        g.resource_type === resource.type &&
+        g.resource_id === resource.id,
     );
   }
 }

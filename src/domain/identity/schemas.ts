@@ -20,7 +20,13 @@ export const slugSchema = z
   .toLowerCase()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lower-case letters, digits and dashes, 1-63 characters');
 
-export const organizationSchema = z.object({ id, slug: z.string(), display_name: z.string(), created_by: id.nullable(), created_at: timestamp });
+export const organizationSchema = z.object({
+  id,
+  slug: z.string(),
+  display_name: z.string(),
+  created_by: id.nullable(),
+  created_at: timestamp,
+});
 export const membershipSchema = z.object({
   id,
   organization_id: id,
@@ -60,7 +66,10 @@ export const updateOrganizationBody = z.object({ display_name: z.string().trim()
 export const createTeamBody = z.object({ name: z.string().trim().min(1).max(200) });
 export const addMemberBody = z
   .object({ principal_id: id.optional(), email: emailSchema.optional(), role: roleSchema, team_id: id.nullable().optional() })
-  .refine((b) => (b.principal_id === undefined) !== (b.email === undefined), { message: 'give exactly one of principal_id or email', path: ['principal_id'] });
+  .refine((b) => (b.principal_id === undefined) !== (b.email === undefined), {
+    message: 'give exactly one of principal_id or email',
+    path: ['principal_id'],
+  });
 export const updateMemberBody = z.object({ role: roleSchema });
 export const createGrantBody = z.object({
   principal_id: id,
@@ -79,9 +88,16 @@ export const createApiKeyBody = z
     expires_at: timestamp.optional(),
     expires_in_seconds: z.number().int().min(apiKeyLifetimeSeconds.min).max(apiKeyLifetimeSeconds.max).optional(),
   })
-  .refine((b) => b.expires_at === undefined || b.expires_in_seconds === undefined, { message: 'give expires_at or expires_in_seconds, not both', path: ['expires_at'] });
+  .refine((b) => b.expires_at === undefined || b.expires_in_seconds === undefined, {
+    message: 'give expires_at or expires_in_seconds, not both',
+    path: ['expires_at'],
+  });
 
-export const permissionCheck = z.object({ action: actionSchema, resource_type: z.string().min(1).max(64), resource_id: z.string().min(1).max(200) });
+export const permissionCheck = z.object({
+  action: actionSchema,
+  resource_type: z.string().min(1).max(64),
+  resource_id: z.string().min(1).max(200),
+});
 export const permissionBatchItem = z.object({
   action: actionSchema,
   resource_type: z.string().min(1).max(64).optional(),

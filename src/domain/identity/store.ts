@@ -18,9 +18,27 @@ const cached = { cache: true };
 
 export function createIdentityStore(storage: Storage): IdentityStore {
   return {
-    principals: new Collection<Principal>(storage, 'principals', (p) => p.id, [{ name: 'email', value: (p) => p.email ?? undefined, unique: true }], cached),
-    organizations: new Collection<Organization>(storage, 'organizations', (o) => o.id, [{ name: 'slug', value: (o) => o.slug, unique: true }], cached),
-    teams: new Collection<Team>(storage, 'teams', (t) => t.id, [{ name: 'organization', value: (t) => t.organization_id, sort: (t) => t.created_at }], cached),
+    principals: new Collection<Principal>(
+      storage,
+      'principals',
+      (p) => p.id,
+      [{ name: 'email', value: (p) => p.email ?? undefined, unique: true }],
+      cached,
+    ),
+    organizations: new Collection<Organization>(
+      storage,
+      'organizations',
+      (o) => o.id,
+      [{ name: 'slug', value: (o) => o.slug, unique: true }],
+      cached,
+    ),
+    teams: new Collection<Team>(
+      storage,
+      'teams',
+      (t) => t.id,
+      [{ name: 'organization', value: (t) => t.organization_id, sort: (t) => t.created_at }],
+      cached,
+    ),
     memberships: new Collection<Membership>(
       storage,
       'memberships',

@@ -59,10 +59,24 @@ export async function createInvitationArea(
     { retryDelaysMs: config.outboxRetryDelaysMs, leaseMs: timeoutMs * 3, from: parseMailbox(config.emailFrom), publicUrl },
     outboxLog,
   );
-  if (transport === undefined) outboxLog.warn('no email transport configured: invitation mail is held (see the outbox for accept links)');
+  if (transport === undefined)
+    outboxLog.warn('no email transport configured: invitation mail is held (see the outbox for accept links)');
   const settings = new SettingsService(storage, identity.store, identity.permissions);
   const invitationLog = log.child({ module: 'invitations' });
-  const invitations = new InvitationService(storage, identity.permissions, identity.organizations, settings, outbox, tokens, events, { ttlMs: config.inviteTtlMs }, invitationLog);
-  const loops = [createInvitationExpiryLoop(invitations, config.inviteExpirySweepMs, invitationLog), createOutboxLoop(outbox, config.outboxPollMs, outboxLog)];
+  const invitations = new InvitationService(
+    storage,
+    identity.permissions,
+    identity.organizations,
+    settings,
+    outbox,
+    tokens,
+    events,
+    { ttlMs: config.inviteTtlMs },
+    invitationLog,
+  );
+  const loops = [
+    createInvitationExpiryLoop(invitations, config.inviteExpirySweepMs, invitationLog),
+    createOutboxLoop(outbox, config.outboxPollMs, outboxLog),
+  ];
   return { invitations, settings, outbox, loops };
 }

@@ -83,7 +83,8 @@ export class InvitationService {
     await this.permissions.authorize(actor, 'invitation.create', { type: 'organization', id: organizationId }, 'organization');
     if (role === 'owner' && !isOperator(actor)) {
       const own = await this.permissions.effectiveRole(actor.principalId, atOrganization(organizationId));
-      if (own !== 'owner') throw new AppError('forbidden', 'only owners may invite an owner', { details: { reason: 'requires owner' } });
+      if (own !== 'owner')
+        throw new AppError('forbidden', 'only owners may invite an owner', { details: { reason: 'requires owner' } });
     }
 
     return this.lock(organizationId, async () => {
@@ -93,7 +94,9 @@ export class InvitationService {
       const duplicate = await this.store.findPending(organizationId, email);
       if (duplicate !== undefined) {
         if (Date.parse(duplicate.expires_at) > now) {
-          throw new AppError('conflict', 'a pending invitation for this email already exists in the organization', { details: { invitation_id: duplicate.id } });
+          throw new AppError('conflict', 'a pending invitation for this email already exists in the organization', {
+            details: { invitation_id: duplicate.id },
+          });
         }
         // Past its expiry but not yet swept: expire it now (its own batch), making way for the new one.
         await this.commitWithMailCancelled(duplicate.outbox_entry_id, (w) => this.expireInto(w, duplicate, nowText));
@@ -134,7 +137,11 @@ export class InvitationService {
       invitation.outbox_entry_id = mail;
       await uow.put(this.store.sends, this.store.newSend(organizationId, id, now, newSortableId()));
       await uow.put(this.store.invitations, invitation);
-      await this.events.append(uow, { kind: 'invitation.created', organization_id: organizationId, payload: { invitation_id: id, email, role } });
+      await this.events.append(uow, {
+        kind: 'invitation.created',
+        organization_id: organizationId,
+        payload: { invitation_id: id, email, role },
+      });
       await uow.commit();
       this.log.info({ invitation_id: id, organization_id: organizationId, role }, 'invitation created');
       return viewInvitation(invitation);
@@ -173,7 +180,11 @@ export class InvitationService {
 
   // -- read ------------------------------------------------------------------------------------
 
-  async listInvitations(actor: Actor, organizationId: string, options: ListInvitationsOptions = {}): Promise<Page<InvitationView>> {
+  async listInvitations(
+    actor: Actor,
+    organizationId: string,
+    options: ListInvitationsOptions = {},
+  ): Promise<Page<InvitationView>> {
     await this.permissions.authorize(actor, 'invitation.read', { type: 'organization', id: organizationId }, 'organization');
     const page =
       options.status === undefined
@@ -211,10 +222,18 @@ export class InvitationService {
     return this.lock(found.organization_id, async () => {
       const invitation = (await this.store.invitations.get(id))!;
       if (invitation.status !== 'pending') {
-        throw new AppError('invalid_state', `only a pending invitation can be revoked (this one is ${invitation.status})`, { details: { status: invitation.status } });
+        throw new AppError('invalid_state', `only a pending invitation can be revoked (this one is ${invitation.status})`, {
+          details: { status: invitation.status },
+        });
       }
       const now = nowIso();
-      const next: Invitation = { ...invitation, status: 'revoked', revoked_at: now, revoked_by: isOperator(actor) ? null : actor.principalId, updated_at: now };
+      const next: Invitation = {
+        ...invitation,
+        status: 'revoked',
+        revoked_at: now,
+        revoked_by: isOperator(actor) ? null : actor.principalId,
+        updated_at: now,
+      };
       await this.commitWithMailCancelled(invitation.outbox_entry_id, async (uow) => {
         await uow.put(this.store.invitations, next);
         await this.events.append(uow, {
@@ -238,7 +257,9 @@ export class InvitationService {
       const now = Date.now();
       if (invitation.status !== 'pending' || Date.parse(invitation.expires_at) <= now) {
         const status = invitation.status === 'pending' ? 'expired' : invitation.status;
-        throw new AppError('invalid_state', `only a pending invitation can be re-sent (this one is ${status})`, { details: { status } });
+        throw new AppError('invalid_state', `only a pending invitation can be re-sent (this one is ${status})`, {
+          details: { status },
+        });
       }
       const settings = await this.settings.resolve(invitation.organization_id);
       const nowText = new Date(now).toISOString();
@@ -307,11 +328,24 @@ export class InvitationService {
         const principalId = caller?.principalId ?? (await this.organizations.ensurePrincipalByEmail(invitation.email, uow)).id;
         const membership = await this.organizations.writeMembership(uow, organizationId, principalId, invitation.role);
         const now = nowIso();
-        await uow.put(this.store.invitations, { ...invitation, status: 'accepted', accepted_at: now, accepted_by: principalId, membership_id: membership.id, updated_at: now });
+        await uow.put(this.store.invitations, {
+          ...invitation,
+          status: 'accepted',
+          accepted_at: now,
+          accepted_by: principalId,
+          membership_id: membership.id,
+          updated_at: now,
+        });
         await this.events.append(uow, {
           kind: 'invitation.accepted',
           organization_id: organizationId,
-          payload: { invitation_id: id, email: invitation.email, role: invitation.role, membership_id: membership.id, principal_id: principalId },
+          payload: {
+            invitation_id: id,
+            email: invitation.email,
+            role: invitation.role,
+            membership_id: membership.id,
+            principal_id: principalId,
+          },
         });
         result = { status: 'accepted', invitation_id: id, organization_id: organizationId, membership_id: membership.id };
       });

@@ -43,7 +43,11 @@ export class InvitationStore {
    * Pending invitations of the organization that have not yet expired, counted up to `max`, and
    * when the first of them expires (the latest a slot frees without anyone acting).
    */
-  async countLivePending(organizationId: string, nowIso: string, max: number): Promise<{ count: number; firstExpiry: string | undefined }> {
+  async countLivePending(
+    organizationId: string,
+    nowIso: string,
+    max: number,
+  ): Promise<{ count: number; firstExpiry: string | undefined }> {
     const { lt } = prefixRange(organizationId);
     const keys = await this.orgPending.keys({ gt: compositeKey(organizationId, nowIso) + '\x01', lt, limit: max }).all();
     return { count: keys.length, firstExpiry: keys[0]?.split('\x00')[1] };
@@ -52,7 +56,9 @@ export class InvitationStore {
   /** Send times (epoch ms) of the last hour, newest first, at most `max`. */
   async recentSends(organizationId: string, now: number, max: number): Promise<number[]> {
     const { lt } = prefixRange(organizationId);
-    const keys = await this.sends.records.keys({ gt: compositeKey(organizationId, timeKey(now - HOUR_MS)), lt, reverse: true, limit: max }).all();
+    const keys = await this.sends.records
+      .keys({ gt: compositeKey(organizationId, timeKey(now - HOUR_MS)), lt, reverse: true, limit: max })
+      .all();
     return keys.map((k) => Number(k.split('\x00')[1]));
   }
 
@@ -63,7 +69,12 @@ export class InvitationStore {
   }
 
   newSend(organizationId: string, invitationId: string, at: number, uniquePart: string): InvitationSend {
-    return { key: compositeKey(organizationId, timeKey(at), uniquePart), organization_id: organizationId, invitation_id: invitationId, at: new Date(at).toISOString() };
+    return {
+      key: compositeKey(organizationId, timeKey(at), uniquePart),
+      organization_id: organizationId,
+      invitation_id: invitationId,
+      at: new Date(at).toISOString(),
+    };
   }
 
   /** Pending invitations whose expiry has passed, soonest first. */

@@ -20,7 +20,8 @@ const httpUrl = z
   .max(settingsBounds.logoUrlMax, `at most ${settingsBounds.logoUrlMax} characters`)
   .pipe(z.url({ protocol: /^https?$/, message: 'must be an http or https URL' }));
 
-const boundedInt = (max: number) => z.number('must be an integer').int('must be an integer').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
+const boundedInt = (max: number) =>
+  z.number('must be an integer').int('must be an integer').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
 
 /** PUT body: any subset of the fields; null clears a text field back to its default. */
 export const settingsPatchSchema = z

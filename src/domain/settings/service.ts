@@ -37,7 +37,12 @@ export class SettingsService {
     const patch = parsed.data;
     return this.storage.locks.run(`settings:${organizationId}`, async () => {
       const current = await this.store.get(organizationId);
-      const next: StoredSettings = { ...current, organization_id: organizationId, updated_at: nowIso(), updated_by: isOperator(actor) ? null : actor.principalId };
+      const next: StoredSettings = {
+        ...current,
+        organization_id: organizationId,
+        updated_at: nowIso(),
+        updated_by: isOperator(actor) ? null : actor.principalId,
+      };
       for (const [key, value] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
         if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
       }

@@ -24,9 +24,15 @@ function implement({ identity, invitations, log }: ServiceContext): InvitationSe
       const page = await invitations.listInvitations(operator, org.id, { ...pageOptions(req), status });
       return { invitations: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    GetInvitation: unary(log, async (req) => toMessage(await invitations.getInvitation(operator, parseRequest(invitationRef, req).id))),
-    RevokeInvitation: unary(log, async (req) => toMessage(await invitations.revokeInvitation(operator, parseRequest(invitationRef, req).id))),
-    ResendInvitation: unary(log, async (req) => toMessage(await invitations.resendInvitation(operator, parseRequest(invitationRef, req).id))),
+    GetInvitation: unary(log, async (req) =>
+      toMessage(await invitations.getInvitation(operator, parseRequest(invitationRef, req).id)),
+    ),
+    RevokeInvitation: unary(log, async (req) =>
+      toMessage(await invitations.revokeInvitation(operator, parseRequest(invitationRef, req).id)),
+    ),
+    ResendInvitation: unary(log, async (req) =>
+      toMessage(await invitations.resendInvitation(operator, parseRequest(invitationRef, req).id)),
+    ),
   };
 }
 

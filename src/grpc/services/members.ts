@@ -13,7 +13,12 @@ function implement({ identity, log }: ServiceContext): MemberServiceHandlers {
   return {
     AddMember: unary(log, async (req) => {
       const org = await resolveOrganization(identity, req.organization);
-      const input = parseRequest(addMemberBody, { principal_id: req.principal_id, email: req.email, role: req.role, team_id: req.team_id });
+      const input = parseRequest(addMemberBody, {
+        principal_id: req.principal_id,
+        email: req.email,
+        role: req.role,
+        team_id: req.team_id,
+      });
       return toMessage(await orgs.addMember(operator, org.id, input));
     }),
     ListMembers: unary(log, async (req) => {

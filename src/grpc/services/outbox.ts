@@ -23,7 +23,9 @@ function implement({ identity, outbox, log }: ServiceContext): OutboxServiceHand
       return { entries: page.items.map(entryMessage), next_cursor: page.nextCursor ?? '' };
     }),
     GetOutboxEntry: unary(log, async (req) => entryMessage(await outbox.getEntry(operator, parseRequest(entryRef, req).id))),
-    RetryOutboxEntry: unary(log, async (req) => entryMessage(await outbox.retryOutboxEntry(operator, parseRequest(entryRef, req).id))),
+    RetryOutboxEntry: unary(log, async (req) =>
+      entryMessage(await outbox.retryOutboxEntry(operator, parseRequest(entryRef, req).id)),
+    ),
   };
 }
 

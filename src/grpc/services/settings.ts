@@ -10,7 +10,10 @@ import type { AdminServiceModule, ServiceContext } from './context.js';
 // proto3 `optional` tells "unset" (keep) from a value; what HTTP expresses as `null` (back to the
 // default) is the `reset` list. The fields it may name are those the domain schema lets be null.
 const patchFields = Object.keys(settingsPatchSchema.shape) as (keyof typeof settingsPatchSchema.shape)[];
-const resettable = patchFields.filter((field) => settingsPatchSchema.shape[field].safeParse(null).success) as [string, ...string[]];
+const resettable = patchFields.filter((field) => settingsPatchSchema.shape[field].safeParse(null).success) as [
+  string,
+  ...string[],
+];
 const resetRequest = z.object({ reset: z.array(z.enum(resettable, `each must be one of ${resettable.join(', ')}`)) });
 
 /** The HTTP PUT body this request means: set fields with their values, reset ones as null. */
@@ -19,7 +22,11 @@ function toPatch(req: UpdateSettingsRequest__Output): SettingsPatch {
   const patch: Record<string, unknown> = {};
   for (const field of patchFields) if (req[field] !== undefined) patch[field] = req[field];
   const both = reset.filter((field) => field in patch);
-  if (both.length > 0) throw validationFailed({ reset: `${both.join(', ')} both set and reset` }, `invalid reset: ${both.join(', ')} both set and reset`);
+  if (both.length > 0)
+    throw validationFailed(
+      { reset: `${both.join(', ')} both set and reset` },
+      `invalid reset: ${both.join(', ')} both set and reset`,
+    );
   for (const field of reset) patch[field] = null;
   return parseRequest(settingsPatchSchema, patch);
 }

@@ -24,7 +24,13 @@ export function eventRoutes(events: EventLog, permissions: PermissionEngine) {
       summary: "The organization's domain events in order; resume with ?after=<event id> or ?cursor=",
       tag: 'events',
       params: z.object({ id: uuidParam }),
-      query: pageQuery.extend({ after: z.string().regex(/^evt_[0-9A-Z]{26}$/, 'must be an event id').optional(), kind: z.enum(eventKinds).optional() }),
+      query: pageQuery.extend({
+        after: z
+          .string()
+          .regex(/^evt_[0-9A-Z]{26}$/, 'must be an event id')
+          .optional(),
+        kind: z.enum(eventKinds).optional(),
+      }),
       response: z.array(eventSchema),
       handler: async (ctx) => {
         await permissions.authorize(ctx.caller!, 'event.read', { type: 'organization', id: ctx.params.id }, 'organization');

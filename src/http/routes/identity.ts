@@ -102,7 +102,8 @@ export function identityRoutes(identity: Identity) {
       params: orgChildParams('membership_id'),
       body: updateMemberBody,
       response: membershipSchema,
-      handler: async (ctx) => orgs.updateMember(caller(ctx.caller), ctx.params.id, ctx.params.membership_id as string, ctx.body.role),
+      handler: async (ctx) =>
+        orgs.updateMember(caller(ctx.caller), ctx.params.id, ctx.params.membership_id as string, ctx.body.role),
     }),
     defineRoute({
       method: 'DELETE',
@@ -163,7 +164,8 @@ export function identityRoutes(identity: Identity) {
       body: createGrantBody,
       response: grantSchema,
       status: 201,
-      handler: async (ctx) => orgs.createGrant(caller(ctx.caller), ctx.params.id, { ...ctx.body, action: ctx.body.action as Action }),
+      handler: async (ctx) =>
+        orgs.createGrant(caller(ctx.caller), ctx.params.id, { ...ctx.body, action: ctx.body.action as Action }),
     }),
     defineRoute({
       method: 'GET',
@@ -198,7 +200,7 @@ export function identityRoutes(identity: Identity) {
     defineRoute({
       method: 'GET',
       path: '/v1/api-keys',
-      summary: "Active API keys of an organization (admins: all; others: their own)",
+      summary: 'Active API keys of an organization (admins: all; others: their own)',
       tag: 'api-keys',
       query: pageQuery.extend({ organization_id: uuidParam }),
       response: z.array(apiKeySchema),

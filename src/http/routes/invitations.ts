@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { Caller } from '../../domain/identity/caller.js';
-import { acceptResultSchema, createInvitationBody, invitationSchema, invitationStatusSchema } from '../../domain/invitations/schemas.js';
+import {
+  acceptResultSchema,
+  createInvitationBody,
+  invitationSchema,
+  invitationStatusSchema,
+} from '../../domain/invitations/schemas.js';
 import type { InvitationService } from '../../domain/invitations/service.js';
 import { acceptFailures, type AcceptFailure } from '../../domain/invitations/types.js';
 import { isAppError } from '../../errors.js';
@@ -91,7 +96,13 @@ export function invitationRoutes(invitations: InvitationService, options: { redi
         try {
           const result = await invitations.acceptInvitation(ctx.caller, ctx.params.id, token);
           if (redirectUrl === undefined) return result;
-          return Reply.redirect(acceptRedirect(redirectUrl, { status: 'accepted', org_id: result.organization_id, invitation_id: result.invitation_id }));
+          return Reply.redirect(
+            acceptRedirect(redirectUrl, {
+              status: 'accepted',
+              org_id: result.organization_id,
+              invitation_id: result.invitation_id,
+            }),
+          );
         } catch (err) {
           if (redirectUrl !== undefined && isAppError(err) && isAcceptFailure(err.code)) {
             return Reply.redirect(acceptRedirect(redirectUrl, { status: 'error', reason: err.code }));
