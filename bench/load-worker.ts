@@ -37,7 +37,7 @@ function runOnce(
 ): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     // The callback form returns the instance, whose 'response' events carry exact timings.
-    const instance = autocannon(options, (err: unknown, result: autocannon.Result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon(options, (err: Error | null, result: autocannon.Result) => (err ? reject(err) : resolve(result)));
     if (onResponse)
       instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => onResponse(statusCode, responseTimeMs));
   });

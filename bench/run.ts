@@ -246,7 +246,7 @@ function validity(label: string, r: Measured): boolean {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 const rounds = (values: number[], digits: number): string => values.map((v) => v.toFixed(digits)).join(', ');
 
@@ -272,7 +272,7 @@ function loadRows(label: string, rs: Measured[]): boolean {
 
 /** Median of the per-round ratios: each pair was measured back to back, seconds apart. */
 function ratioRow(metric: string, subject: Measured[], baseline: Measured[], target: number, valid: boolean): void {
-  const ratios = subject.map((r, i) => r.rps / baseline[i]!.rps);
+  const ratios = subject.map((r, i) => r.rps / baseline[i].rps);
   const value = median(ratios);
   check(metric, `${value.toFixed(2)}  [${rounds(ratios, 2)}]`, `>= ${target.toFixed(2)}`, valid && value >= target);
 }

@@ -45,7 +45,7 @@ t.test('API keys', async (t) => {
     const key = res.body.data;
     const m = KEY_FORMAT.exec(key.raw_key);
     t.ok(m, `svc_ + 8-character prefix + _ + secret: ${key.raw_key}`);
-    t.ok(Buffer.from(m![2]!, 'base64url').length >= 32, 'at least 32 random bytes');
+    t.ok(Buffer.from(m![2], 'base64url').length >= 32, 'at least 32 random bytes');
     t.equal(key.prefix, m![1], 'prefix shown in clear');
     t.match(key, {
       name: 'ci deploy',
@@ -62,7 +62,7 @@ t.test('API keys', async (t) => {
     t.not(other.prefix, key.prefix);
     t.not(other.raw_key.slice(13), key.raw_key.slice(13));
 
-    const secret = m![2]!;
+    const secret = m![2];
     const answers = [
       await request(d.url, 'GET', `/v1/api-keys?organization_id=${org.id}`, { headers: asOwner }),
       await request(d.url, 'GET', `/v1/api-keys/${key.id}`, { headers: asOwner }),
@@ -76,7 +76,7 @@ t.test('API keys', async (t) => {
       t.notOk(text.includes('key_hash') || text.includes('raw_key'), `answer ${i} has neither hash nor raw_key`);
       t.ok(text.includes(key.prefix), `answer ${i} shows the prefix`);
     }
-    t.same(answers[0]!.body.data.map((k: { id: string }) => k.id).sort(), [key.id, other.id].sort());
+    t.same(answers[0].body.data.map((k: { id: string }) => k.id).sort(), [key.id, other.id].sort());
   });
 
   t.test('a key acts as its principal inside its organization', async (t) => {
@@ -97,12 +97,12 @@ t.test('API keys', async (t) => {
   t.test('bad keys are 401', async (t) => {
     const key = (await createKey(asOwner)).body.data;
     const [, prefix, secret] = KEY_FORMAT.exec(key.raw_key)!;
-    const flipped = secret!.slice(0, -1) + (secret!.endsWith('A') ? 'B' : 'A');
+    const flipped = secret.slice(0, -1) + (secret.endsWith('A') ? 'B' : 'A');
     const cases: [string, string][] = [
       ['unknown prefix', `svc_${'Zz9'.repeat(3).slice(0, 8)}_${randomBytes(32).toString('base64url')}`],
       ['right prefix, wrong secret', `svc_${prefix}_${randomBytes(32).toString('base64url')}`],
       ['right prefix, one character changed', `svc_${prefix}_${flipped}`],
-      ['right prefix, secret cut short', `svc_${prefix}_${secret!.slice(0, 20)}`],
+      ['right prefix, secret cut short', `svc_${prefix}_${secret.slice(0, 20)}`],
       ['right prefix, secret extended', `svc_${prefix}_${secret}x`],
       ['not the key format', 'svc_short'],
     ];
@@ -327,7 +327,8 @@ t.test('API keys', async (t) => {
     const hashes = allRawKeys.map((raw) => createHash('sha256').update(raw).digest('hex'));
 
     let text = '';
-    for await (const [k, v] of d.storage.db.iterator({ keyEncoding: 'utf8', valueEncoding: 'utf8' })) text += `${k}\n${v}\n`;
+    for await (const [k, v] of d.storage.db.iterator({ keyEncoding: 'utf8', valueEncoding: 'utf8' }))
+      text += `${String(k)}\n${String(v)}\n`;
     for (const [i, secret] of secrets.entries()) t.notOk(text.includes(secret), `key ${i}: not in the database`);
     t.ok(
       hashes.every((h) => text.includes(h)),

@@ -3,6 +3,7 @@
 // must show the same layout without colour.
 import t from 'tap';
 import { waitFor } from './helpers.js';
+import type { TableView, View } from '../src/cli/output.js';
 
 // chalk decides its colour level when it loads; the test's stdout is a pipe, so force colour first.
 process.env.FORCE_COLOR = '1';
@@ -19,8 +20,6 @@ const { Screen } = await import('../src/cli/views/screen.js');
 const { ErrorMessage } = await import('../src/cli/views/error-message.js');
 const { Task } = await import('../src/cli/views/task.js');
 const { outputMode, renderPlain } = await import('../src/cli/output.js');
-type TableView = import('../src/cli/output.js').TableView;
-type View = import('../src/cli/output.js').View;
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 const strip = (text: string | undefined) => (text ?? '').replace(ANSI, '');

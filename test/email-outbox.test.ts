@@ -76,11 +76,11 @@ t.test('HTTP provider: one POST /emails with the Bearer key, Idempotency-Key, fr
   await waitFor(() => fake.sent.length === 1, { what: 'the provider to receive the mail' });
   const entry = await settled(s, inv.outbox_entry_id, 'sent');
 
-  const req = fake.requests[0]!;
+  const req = fake.requests[0];
   t.equal(req.headers.authorization, `Bearer ${fake.apiKey}`);
   t.equal(req.idempotencyKey, inv.outbox_entry_id, 'the outbox entry id is the Idempotency-Key');
   t.same(Object.keys(req.body as object).sort(), ['from', 'html', 'subject', 'text', 'to']);
-  const mail = fake.sent[0]!;
+  const mail = fake.sent[0];
   t.equal(mail.from, '"Acme \\"Team\\"" <no-reply@switchyard.localhost>', 'email_from_name as the From display name, quoted');
   t.same(mail.to, ['reader@example.com']);
   t.equal(mail.subject, "You're invited to join <script>alert(1)</script> & Co", 'a header is text, not HTML');
@@ -100,8 +100,8 @@ t.test('HTTP provider: one POST /emails with the Bearer key, Idempotency-Key, fr
   t.ok(mail.html.includes(`href="${link}"`), 'the button links to it');
   t.equal(entry.provider_message_id, mail.id, 'the provider message id is stored');
   t.equal(entry.attempts.length, 1);
-  t.equal(entry.attempts[0]!.status_code, 200);
-  t.equal(entry.attempts[0]!.error, null);
+  t.equal(entry.attempts[0].status_code, 200);
+  t.equal(entry.attempts[0].error, null);
   t.equal(entry.from, '"Acme \\"Team\\"" <no-reply@switchyard.localhost>');
   t.equal(entry.accept_url, null, 'the link is shown only for held mail');
 
@@ -119,10 +119,10 @@ t.test('HTTP provider: a 500 then success', async (t) => {
   const inv = await s.invite('retry@example.com');
   const entry = await settled(s, inv.outbox_entry_id, 'sent');
   t.equal(entry.attempts.length, 2);
-  t.equal(entry.attempts[0]!.status_code, 500);
-  t.match(entry.attempts[0]!.error, /provider answered 500: fake failure 500/);
-  t.equal(entry.attempts[1]!.error, null);
-  t.ok(Date.parse(entry.attempts[1]!.at) - Date.parse(entry.attempts[0]!.at) >= 100, 'the retry waited its delay');
+  t.equal(entry.attempts[0].status_code, 500);
+  t.match(entry.attempts[0].error, /provider answered 500: fake failure 500/);
+  t.equal(entry.attempts[1].error, null);
+  t.ok(Date.parse(entry.attempts[1].at) - Date.parse(entry.attempts[0].at) >= 100, 'the retry waited its delay');
   t.equal(fake.sent.length, 1);
   t.same(
     fake.requests.map((r) => r.idempotencyKey),
@@ -140,11 +140,11 @@ t.test('HTTP provider: a hung request times out and is retried', async (t) => {
   const inv = await s.invite('slow@example.com');
   const entry = await settled(s, inv.outbox_entry_id, 'sent', 8000);
   t.equal(entry.attempts.length, 2);
-  t.match(entry.attempts[0]!.error, /timed out after 1000 ms/);
-  t.equal(entry.attempts[0]!.status_code, null);
+  t.match(entry.attempts[0].error, /timed out after 1000 ms/);
+  t.equal(entry.attempts[0].status_code, null);
   t.ok(
-    entry.attempts[0]!.duration_ms >= 950 && entry.attempts[0]!.duration_ms < 3000,
-    `the timeout ended the attempt (${entry.attempts[0]!.duration_ms} ms)`,
+    entry.attempts[0].duration_ms >= 950 && entry.attempts[0].duration_ms < 3000,
+    `the timeout ended the attempt (${entry.attempts[0].duration_ms} ms)`,
   );
   t.equal(fake.sent.length, 1);
 });
@@ -156,9 +156,9 @@ t.test('HTTP provider: 429 with Retry-After waits at least that long', async (t)
   const s = await setup(d);
   const inv = await s.invite('busy@example.com');
   const entry = await settled(s, inv.outbox_entry_id, 'sent');
-  t.equal(entry.attempts[0]!.status_code, 429);
-  t.match(entry.attempts[0]!.error, /429/);
-  const gap = Date.parse(entry.attempts[1]!.at) - Date.parse(entry.attempts[0]!.at);
+  t.equal(entry.attempts[0].status_code, 429);
+  t.match(entry.attempts[0].error, /429/);
+  const gap = Date.parse(entry.attempts[1].at) - Date.parse(entry.attempts[0].at);
   t.ok(gap >= 1000, `Retry-After (1 s) outweighs the 100 ms delay (waited ${gap} ms)`);
   t.ok(gap < 2500);
 });
@@ -191,19 +191,16 @@ t.test('the retry schedule: one send, retries after 1:5:30, then failed with the
   // (1 : 5 : 30) plus scheduling lag, bounded generously for a loaded 2-core machine.
   const LAG_MS = 350;
   const waits = [0, 1, 2].map(
-    (i) => Date.parse(entry.attempts[i + 1]!.at) - (Date.parse(entry.attempts[i]!.at) + entry.attempts[i]!.duration_ms),
+    (i) => Date.parse(entry.attempts[i + 1].at) - (Date.parse(entry.attempts[i].at) + entry.attempts[i].duration_ms),
   );
   waits.forEach((wait, i) =>
-    t.ok(wait >= delays[i]! - 5 && wait <= delays[i]! + LAG_MS, `retry ${i + 1} waited ${wait} ms (delay ${delays[i]} ms)`),
+    t.ok(wait >= delays[i] - 5 && wait <= delays[i] + LAG_MS, `retry ${i + 1} waited ${wait} ms (delay ${delays[i]} ms)`),
   );
   t.ok(
-    waits[2]! / waits[1]! > 3000 / (500 + LAG_MS) && waits[2]! / waits[1]! < 6.1,
-    `third wait ~6x the second (${(waits[2]! / waits[1]!).toFixed(2)})`,
+    waits[2] / waits[1] > 3000 / (500 + LAG_MS) && waits[2] / waits[1] < 6.1,
+    `third wait ~6x the second (${(waits[2] / waits[1]).toFixed(2)})`,
   );
-  t.ok(
-    waits[1]! > waits[0]! && waits[2]! / waits[0]! > 3000 / (100 + LAG_MS),
-    `first wait the shortest (${waits.join(', ')} ms)`,
-  );
+  t.ok(waits[1] > waits[0] && waits[2] / waits[0] > 3000 / (100 + LAG_MS), `first wait the shortest (${waits.join(', ')} ms)`);
   t.equal(fake.sent.length, 0);
 
   fake.setDefault({ kind: 'ok' });
@@ -264,7 +261,7 @@ t.test('SMTP: a real SMTP server receives From (email_from_name), To, Subject, H
   const inv = await s.invite('smtp.user@example.com', 'viewer');
   const entry = await settled(s, inv.outbox_entry_id, 'sent');
   t.equal(received.length, 1);
-  const { envelope, mail } = received[0]!;
+  const { envelope, mail } = received[0];
   t.equal(envelope.from, 'invites@mail.example.test');
   t.same(envelope.to, ['smtp.user@example.com']);
   t.same(
@@ -295,7 +292,7 @@ t.test('SMTP: a real SMTP server receives From (email_from_name), To, Subject, H
   const plain = await setup(d);
   const second = await plain.invite('other@example.com');
   await settled(plain, second.outbox_entry_id, 'sent');
-  t.same(received[1]!.mail.from?.value, [{ address: 'invites@mail.example.test', name: 'Invites' }]);
+  t.same(received[1].mail.from?.value, [{ address: 'invites@mail.example.test', name: 'Invites' }]);
 });
 
 t.test('headers cannot be injected, whatever reaches the renderer', async (t) => {
@@ -387,8 +384,8 @@ t.test('crash mid-send: a killed daemon leaves a claimed mail that the next star
   };
   t.equal(stored.status, 'sent');
   t.equal(stored.attempts.length, 2);
-  t.equal(stored.attempts[0]!.interrupted, true, 'the interrupted attempt is on record');
-  t.match(stored.attempts[0]!.error, /interrupted/);
-  t.equal(stored.attempts[1]!.error, null);
+  t.equal(stored.attempts[0].interrupted, true, 'the interrupted attempt is on record');
+  t.match(stored.attempts[0].error, /interrupted/);
+  t.equal(stored.attempts[1].error, null);
   t.equal(stored.token_sealed, null, 'the sealed token is wiped once sent');
 });

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { EventLog } from '../src/domain/events/service.js';
 import type { DomainEvent, EventKind } from '../src/domain/events/types.js';
-import { AppError } from '../src/errors.js';
+import { type AppError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { Storage } from '../src/storage/db.js';
 import { newId } from '../src/storage/keys.js';
@@ -84,7 +84,7 @@ t.test('a failed commit writes no event and tells no subscriber', async (t) => {
   // A later commit's notification arrives; by then the lost one would have too.
   const [kept] = await appendAll(storage, events, [{ kind: 'invitation.revoked', organization_id: org }]);
   await waitFor(() => heard.length > 0, { timeoutMs: 2000, what: 'the committed event to be heard' });
-  t.same(heard, [kept!.id], 'only the committed event was announced');
+  t.same(heard, [kept.id], 'only the committed event was announced');
 });
 
 t.test('subscribers hear of events after the commit; a failing one does not stop the others', async (t) => {
@@ -128,7 +128,7 @@ t.test('subscribers hear of events after the commit; a failing one does not stop
   unsubscribe();
   const [c] = await appendAll(storage, events, [{ kind: 'job.completed', organization_id: org }]);
   await waitFor(() => heard.length === 3, { timeoutMs: 2000, what: 'third notification' });
-  t.equal(heard[2]!.id, c!.id, 'the log keeps announcing after subscriber failures');
+  t.equal(heard[2].id, c.id, 'the log keeps announcing after subscriber failures');
   t.same(removed, [a.id, b.id], 'an unsubscribed listener hears nothing more');
 });
 
@@ -197,7 +197,7 @@ t.test('read pages by cursor and by after, whole log and per organization', asyn
     'after within an organization',
   );
   // `after` naming another organization's event still positions by time.
-  const bEvent = all.find((e) => e.organization_id === orgB && e.id > ofA[5]!)!;
+  const bEvent = all.find((e) => e.organization_id === orgB && e.id > ofA[5])!;
   t.same(
     (await events.read({ organizationId: orgA, after: bEvent.id })).items.map((e) => e.id),
     ofA.filter((id) => id > bEvent.id),
@@ -225,7 +225,7 @@ t.test('a kind filter pages correctly across many events', async (t) => {
   const kinds: EventKind[] = ['job.created', 'job.started', 'job.completed', 'invitation.created', 'job.failed'];
   // Sparse matches (every 7th) spread over more than one internal scan batch.
   const drafts = Array.from({ length: 700 }, (_, i) => ({
-    kind: i % 7 === 3 ? ('invitation.accepted' as const) : kinds[i % kinds.length]!,
+    kind: i % 7 === 3 ? ('invitation.accepted' as const) : kinds[i % kinds.length],
     organization_id: i % 2 === 0 ? orgA : orgB,
   }));
   const all = await appendAll(storage, events, drafts);
@@ -258,13 +258,13 @@ t.test('consumer cursors are durable across a reopen', async (t) => {
   const [e] = await appendAll(first, log1, [{ kind: 'job.created', organization_id: newId() }]);
   t.equal(await log1.readCursor('webhooks'), undefined, 'an unknown consumer has no cursor');
   const uow = new UnitOfWork(first);
-  log1.saveCursor(uow, 'webhooks', e!.id);
+  log1.saveCursor(uow, 'webhooks', e.id);
   t.equal(await log1.readCursor('webhooks'), undefined, 'saved with its unit of work, not before');
   await uow.commit();
   await first.close();
 
   const { events } = await openLog(t, dir);
-  t.equal(await events.readCursor('webhooks'), e!.id);
+  t.equal(await events.readCursor('webhooks'), e.id);
   t.equal(await events.readCursor('email'), undefined, 'cursors are per consumer');
   t.same((await events.read({ after: await events.readCursor('webhooks') })).items, [], 'a consumer resumes after its cursor');
 });

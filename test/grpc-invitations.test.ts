@@ -322,7 +322,7 @@ t.test('outbox: a failed mail is retried with a fresh budget and sent', async (t
   t.equal(sent.attempts.length, 3, 'the history stays');
   t.notOk(sent.attempts[2].error, 'the last attempt succeeded');
   t.equal(fake.sent.length, 1);
-  t.same(fake.sent[0]!.to, ['retry@example.com']);
+  t.same(fake.sent[0].to, ['retry@example.com']);
   const twice = await fail('OutboxService', 'RetryOutboxEntry', { id: inv.outbox_entry_id });
   t.same([twice.code, twice.errorCode], [status.FAILED_PRECONDITION, 'invalid_state'], 'sent mail is not retried');
 });

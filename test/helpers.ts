@@ -86,8 +86,8 @@ export async function spawnDaemon(t: Test, args: string[] = [], env: Record<stri
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   t.teardown(async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -124,8 +124,8 @@ export function spawnSwitchyard(t: Test, args: string[], env: Record<string, str
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   // 'close' (not 'exit'): the output pipes are drained too, so stdout()/stderr() are complete.
   const exited = once(child, 'close').then(([code]) => code as number | null);
   t.teardown(async () => {

@@ -334,7 +334,7 @@ t.test(
       ['POST', `/v1/invitations/${mine.id}/resend`],
       ['GET', `/v1/invitations?organization_id=${otherOrg.id}`],
     ]) {
-      const res = await request(d.url, method!, path!, { headers: w.as(w.admin) });
+      const res = await request(d.url, method, path, { headers: w.as(w.admin) });
       t.equal(res.status, 404, `${method} ${path} of another tenant is 404`);
     }
     const unknown = await request(d.url, 'GET', `/v1/invitations/${randomUUID()}`, { headers: w.as(w.admin) });

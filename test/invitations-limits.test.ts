@@ -61,15 +61,14 @@ t.test('50 concurrent creates against max_pending_invitations = 10: exactly 10 p
     t.equal(r.body.error.details.limit, 'max_pending_invitations');
   }
   // Retry-After for the pending limit: until the first pending invitation expires (7 days).
-  const retryAfter = Number(limited[0]!.headers.get('retry-after'));
+  const retryAfter = Number(limited[0].headers.get('retry-after'));
   const firstExpiry = Math.min(...created.map((r) => Date.parse(r.body.data.expires_at)));
   t.ok(Math.abs(retryAfter - (firstExpiry - started) / 1000) < 5, `Retry-After ${retryAfter}s is the time to the first expiry`);
   t.ok(retryAfter > 604_000 && retryAfter <= 604_800);
 
   // A slot frees when one is revoked: exactly one more fits.
   t.equal(
-    (await request(d.url, 'POST', `/v1/invitations/${created[0]!.body.data.id}/revoke`, { headers: asPrincipal(o.admin) }))
-      .status,
+    (await request(d.url, 'POST', `/v1/invitations/${created[0].body.data.id}/revoke`, { headers: asPrincipal(o.admin) })).status,
     200,
   );
   const after = await Promise.all([invite(o, 'late1@example.com'), invite(o, 'late2@example.com')]);
@@ -94,7 +93,7 @@ t.test('50 concurrent creates against max_invitations_per_hour = 10: exactly 10,
     t.ok(retryAfter >= 3590 && retryAfter <= 3600, `Retry-After ${retryAfter}s`);
     t.ok(Math.abs(retryAfter - (oldest + 3_600_000 - Date.now()) / 1000) < 10);
   }
-  const resend = await request(d.url, 'POST', `/v1/invitations/${created[0]!.body.data.id}/resend`, {
+  const resend = await request(d.url, 'POST', `/v1/invitations/${created[0].body.data.id}/resend`, {
     headers: asPrincipal(o.admin),
   });
   t.equal(resend.status, 429, 'a resend is refused when the hour is full');

@@ -231,13 +231,13 @@ t.test('a bad configuration value exits 2 with one line naming the variable', as
 
 t.test('--version and --help', async (t) => {
   const [version, help, serveHelp] = [['--version'], ['--help'], ['serve', '--help']].map((args) => spawnSwitchyard(t, args));
-  t.equal(await version!.exited, 0);
-  t.equal(version!.stdout().trim(), pkgVersion, 'prints the package.json version');
-  t.equal(await help!.exited, 0);
-  t.match(help!.stdout(), /^\s+serve\b/m, '--help lists serve');
-  t.equal(await serveHelp!.exited, 0);
+  t.equal(await version.exited, 0);
+  t.equal(version.stdout().trim(), pkgVersion, 'prints the package.json version');
+  t.equal(await help.exited, 0);
+  t.match(help.stdout(), /^\s+serve\b/m, '--help lists serve');
+  t.equal(await serveHelp.exited, 0);
   for (const flag of ['--data-dir', '--http-addr', '--grpc-socket', '--dev']) {
-    t.match(serveHelp!.stdout(), flag, `serve --help lists ${flag}`);
+    t.match(serveHelp.stdout(), flag, `serve --help lists ${flag}`);
   }
   // serve has its own entry (bin/switchyard.js): a usage error there reads like anywhere else.
   const bad = spawnSwitchyard(t, ['serve', '--no-such-flag']);

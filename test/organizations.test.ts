@@ -39,7 +39,7 @@ t.test('organizations, members, teams and grants', async (t) => {
     const racers = Array.from({ length: 6 }, () => randomUUID());
     const results = await Promise.all(racers.map((p) => call(p, 'POST', '/v1/organizations', { slug: 'race' })));
     t.same(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
-    const winner = racers[results.findIndex((r) => r.status === 201)]!;
+    const winner = racers[results.findIndex((r) => r.status === 201)];
     for (const p of racers) {
       const mine = (await call(p, 'GET', '/v1/organizations')).body.data;
       t.equal(mine.length, p === winner ? 1 : 0, 'only the winner owns an organization');
@@ -70,28 +70,28 @@ t.test('organizations, members, teams and grants', async (t) => {
 
   t.test('reading the event log needs admin', async (t) => {
     const o = await organization('log-readers', ['admin', 'member']);
-    t.equal((await call(o.members.admin!.principal, 'GET', `${o.path}/events`)).status, 200);
-    const member = await call(o.members.member!.principal, 'GET', `${o.path}/events`);
+    t.equal((await call(o.members.admin.principal, 'GET', `${o.path}/events`)).status, 200);
+    const member = await call(o.members.member.principal, 'GET', `${o.path}/events`);
     t.equal(member.status, 403);
     t.equal(member.body.error.code, 'forbidden');
   });
 
   t.test('renaming needs admin', async (t) => {
     const o = await organization('renamed', ['admin', 'member']);
-    t.equal((await call(o.members.member!.principal, 'PATCH', o.path, { display_name: 'Nope' })).status, 403);
-    const res = await call(o.members.admin!.principal, 'PATCH', o.path, { display_name: 'Renamed Ltd' });
+    t.equal((await call(o.members.member.principal, 'PATCH', o.path, { display_name: 'Nope' })).status, 403);
+    const res = await call(o.members.admin.principal, 'PATCH', o.path, { display_name: 'Renamed Ltd' });
     t.equal(res.status, 200);
     t.equal((await call(o.owner, 'GET', o.path)).body.data.display_name, 'Renamed Ltd');
   });
 
   t.test('only owners grant, change or remove the owner role; the last owner stays', async (t) => {
     const o = await organization('owned', ['admin', 'member']);
-    const admin = o.members.admin!.principal;
-    const member = o.members.member!;
+    const admin = o.members.admin.principal;
+    const member = o.members.member;
     const refusals: [string, string, string, unknown][] = [
       ['admin adds an owner', 'POST', `${o.path}/members`, { principal_id: randomUUID(), role: 'owner' }],
       ['admin promotes a member to owner', 'PATCH', `${o.path}/members/${member.membership}`, { role: 'owner' }],
-      ['admin promotes itself to owner', 'PATCH', `${o.path}/members/${o.members.admin!.membership}`, { role: 'owner' }],
+      ['admin promotes itself to owner', 'PATCH', `${o.path}/members/${o.members.admin.membership}`, { role: 'owner' }],
       ['admin demotes the owner', 'PATCH', `${o.path}/members/${o.ownerMembership}`, { role: 'admin' }],
       ['admin removes the owner', 'DELETE', `${o.path}/members/${o.ownerMembership}`, undefined],
     ];
@@ -106,7 +106,7 @@ t.test('organizations, members, teams and grants', async (t) => {
       'admins manage non-owners',
     );
     t.equal(
-      (await call(o.members.member!.principal, 'PATCH', `${o.path}/members/${o.members.admin!.membership}`, { role: 'viewer' }))
+      (await call(o.members.member.principal, 'PATCH', `${o.path}/members/${o.members.admin.membership}`, { role: 'viewer' }))
         .status,
       200,
       'the promoted member acts as admin',
@@ -223,7 +223,7 @@ t.test('organizations, members, teams and grants', async (t) => {
 
   t.test('a grant lets a member do one action on one resource', async (t) => {
     const o = await organization('granted', ['admin', 'member']);
-    const member = o.members.member!.principal;
+    const member = o.members.member.principal;
     const t3 = (await call(o.owner, 'POST', `${o.path}/teams`, { name: 't3' })).body.data;
     const t4 = (await call(o.owner, 'POST', `${o.path}/teams`, { name: 't4' })).body.data;
     const check = async (action: string, resource_type: string, resource_id: string) =>
@@ -242,7 +242,7 @@ t.test('organizations, members, teams and grants', async (t) => {
       403,
       'a member cannot grant',
     );
-    const grant = await call(o.members.admin!.principal, 'POST', `${o.path}/grants`, {
+    const grant = await call(o.members.admin.principal, 'POST', `${o.path}/grants`, {
       principal_id: member,
       action: 'team.delete',
       resource_type: 'team',
@@ -254,7 +254,7 @@ t.test('organizations, members, teams and grants', async (t) => {
       action: 'team.delete',
       resource_type: 'team',
       resource_id: t3.id,
-      created_by: o.members.admin!.principal,
+      created_by: o.members.admin.principal,
     });
 
     t.same(await check('team.delete', 'team', t3.id), { allowed: true, role: 'member', reason: 'grant' });
@@ -282,7 +282,7 @@ t.test('organizations, members, teams and grants', async (t) => {
 
   t.test('no one grants what they do not hold', async (t) => {
     const o = await organization('no-escalation', ['admin']);
-    const admin = o.members.admin!.principal;
+    const admin = o.members.admin.principal;
     const settingsGrant = {
       principal_id: admin,
       action: 'settings.update',

@@ -87,8 +87,8 @@ t.test('docs/permissions.md lists every action with its minimum role and scope, 
     const m = /^\|\s*`([a-z]+\.[a-z]+)`\s*\|(.*)\|\s*$/.exec(line);
     if (m)
       rows.set(
-        m[1]!,
-        m[2]!.split('|').map((c) => c.trim()),
+        m[1],
+        m[2].split('|').map((c) => c.trim()),
       );
   }
   t.same([...rows.keys()].sort(), [...actions].sort(), 'one row per catalog action');
@@ -190,7 +190,7 @@ t.test('every action against every kind of caller, single and batch', async (t) 
   };
 
   // The explicit rules, spelled out once more against the rows above.
-  const answerOf = (who: string, action: Action) => cases[who]!.rows.find((r) => r.check.action === action)!.expect.allowed;
+  const answerOf = (who: string, action: Action) => cases[who].rows.find((r) => r.check.action === action)!.expect.allowed;
   t.same(
     ['owner', 'admin', 'member', 'viewer'].map((w) => answerOf(w, 'settings.update')),
     [true, false, false, false],
@@ -210,8 +210,8 @@ t.test('every action against every kind of caller, single and batch', async (t) 
         rows.map((r) => request(d.url, 'POST', '/v1/permissions/check', { headers: asPrincipal(principal), body: r.check })),
       );
       rows.forEach((r, i) => {
-        t.equal(answers[i]!.status, 200, `${r.check.action} on ${r.check.resource_type}: 200`);
-        t.same(answers[i]!.body.data, r.expect, `${r.check.action} on ${r.check.resource_type}`);
+        t.equal(answers[i].status, 200, `${r.check.action} on ${r.check.resource_type}: 200`);
+        t.same(answers[i].body.data, r.expect, `${r.check.action} on ${r.check.resource_type}`);
       });
     });
     t.test(`${who}: POST /v1/permissions/check-batch answers the same, in order`, async (t) => {

@@ -15,7 +15,7 @@ t.test('README lists every configuration variable with its flag and default', as
   const rows = new Map<string, string>();
   for (const line of readme.split('\n')) {
     const m = /^\| `([A-Z0-9_]+)` \|/.exec(line);
-    if (m) rows.set(m[1]!, line);
+    if (m) rows.set(m[1], line);
   }
   for (const spec of Object.values(optionSpecs)) {
     const row = rows.get(spec.env);

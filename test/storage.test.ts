@@ -199,7 +199,7 @@ t.test('the read cache of identity tables never answers older than the last comm
     }
     for (const o of orgs) store.organizations.read(o.id);
     t.equal(storage.cachedEntries(store.organizations.records), READ_CACHE_MAX_ENTRIES, 'never more than the bound');
-    t.equal(store.organizations.read(orgs[0]!.id)?.slug, 'bulk-0', 'an evicted record is read from disk again');
+    t.equal(store.organizations.read(orgs[0].id)?.slug, 'bulk-0', 'an evicted record is read from disk again');
   });
 
   t.test('tables without a cache read straight from LevelDB', async (t) => {
@@ -511,9 +511,9 @@ t.test('newSortableId is monotonic, also within one millisecond', async (t) => {
   let ordered = true;
   let sameMs = 0;
   for (let i = 1; i < ids.length; i++) {
-    if (!(ids[i]! > ids[i - 1]!)) ordered = false;
+    if (!(ids[i] > ids[i - 1])) ordered = false;
     // The first 10 ULID characters are the millisecond timestamp.
-    if (ids[i]!.slice(4, 14) === ids[i - 1]!.slice(4, 14)) sameMs++;
+    if (ids[i].slice(4, 14) === ids[i - 1].slice(4, 14)) sameMs++;
   }
   t.ok(ordered, 'strictly increasing');
   t.ok(sameMs > 0, 'some ids shared a millisecond');

@@ -22,7 +22,7 @@ function parseUnit(text: string): Map<string, Array<[string, string]>> {
     const header = /^\[(.+)\]$/.exec(line);
     if (header) {
       current = [];
-      sections.set(header[1]!, current);
+      sections.set(header[1], current);
       continue;
     }
     const eq = line.indexOf('=');
@@ -42,8 +42,8 @@ function timespanSeconds(span: string): number {
   const units: Record<string, number> = { '': 1, s: 1, sec: 1, m: 60, min: 60, h: 3600 };
   let total = 0;
   for (const [, n, u] of span.matchAll(/(\d+)\s*([a-z]*)/g)) {
-    if (!(u! in units)) throw new Error(`unsupported time unit in ${span}`);
-    total += Number(n) * units[u!]!;
+    if (!(u in units)) throw new Error(`unsupported time unit in ${span}`);
+    total += Number(n) * units[u];
   }
   return total;
 }
@@ -157,7 +157,7 @@ t.test('the example environment file names real settings with valid values', asy
   const entries: Array<{ name: string; value: string; active: boolean }> = [];
   for (const line of readFileSync(envExamplePath, 'utf8').split('\n')) {
     const m = /^(#?)([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
-    if (m) entries.push({ active: m[1] === '', name: m[2]!, value: m[3]! });
+    if (m) entries.push({ active: m[1] === '', name: m[2], value: m[3] });
   }
   const names = new Set(entries.map((e) => e.name));
   for (const name of names) t.ok(known.has(name), `${name} is a configuration variable`);

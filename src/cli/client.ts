@@ -112,7 +112,7 @@ export class AdminClient {
         { deadline: Date.now() + CALL_TIMEOUT_MS },
         (err, response) => {
           if (err) reject(this.toCliError(err));
-          else resolve(this.plain(md.responseType as MessageTypeDefinition, response as Record<string, unknown>));
+          else resolve(this.plain(md.responseType, response as Record<string, unknown>));
         },
       );
     });

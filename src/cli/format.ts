@@ -12,7 +12,7 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, 
 export function parseDuration(text: string): number {
   const match = /^(\d+)\s*([smhdwy]?)$/.exec(text.trim());
   if (match === null) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 90m or 3600s');
-  return Number(match[1]) * UNIT_SECONDS[match[2] === '' ? 's' : match[2]!]!;
+  return Number(match[1]) * UNIT_SECONDS[match[2] === '' ? 's' : match[2]];
 }
 
 export function formatDuration(seconds: number): string {

@@ -8,7 +8,7 @@ import { AdminClient, CliError, type Target } from './client.js';
 export type Tone = 'good' | 'bad' | 'warn' | 'muted' | 'accent';
 export interface Cell {
   text: string;
-  tone?: Tone | undefined;
+  tone?: Tone;
 }
 export type CellValue = string | Cell;
 
@@ -76,7 +76,7 @@ export function renderPlain(view: View): string {
   const widths = columnWidths(view);
   const line = (texts: string[]) =>
     texts
-      .map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i]! + COLUMN_GAP)))
+      .map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i] + COLUMN_GAP)))
       .join('')
       .trimEnd();
   lines.push(line(view.columns));

@@ -15,7 +15,7 @@ export class ConfigError extends Error {
 
 export interface ConfigSources {
   /** Values from command-line flags, keyed by option key (commander's camelCase of the flag). */
-  flags?: Partial<Record<OptionKey, unknown>>;
+  flags?: Partial<Record<OptionKey, string | number | boolean>>;
   env?: NodeJS.ProcessEnv;
   /** Path of a JSON file whose keys are the environment variable names. */
   configFile?: string;
@@ -67,7 +67,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = parsed.error.issues[0];
     const key = issue.path[0] as OptionKey | undefined;
     const variable = key !== undefined && key in optionSpecs ? optionSpecs[key].env : 'configuration';
     throw new ConfigError(variable, issue.message);

@@ -38,7 +38,7 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = fieldReasons(result.error.issues, '(request)');
-  const [field, reason] = Object.entries(fields)[0]!;
+  const [field, reason] = Object.entries(fields)[0];
   throw validationFailed(fields, `invalid ${field}: ${reason}`);
 }
 

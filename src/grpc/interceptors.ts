@@ -24,7 +24,7 @@ export function requireBearerToken(token: string): ServerInterceptor {
     const values = metadata.get('authorization');
     if (values.length !== 1 || typeof values[0] !== 'string') return false;
     const match = /^Bearer (.+)$/i.exec(values[0]);
-    return match !== null && timingSafeEqual(digest(match[1]!), expected);
+    return match !== null && timingSafeEqual(digest(match[1]), expected);
   };
   return (_method, call) => {
     const listener = new ServerListenerBuilder()

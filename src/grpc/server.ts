@@ -9,7 +9,7 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
-import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus } from 'grpc-health-check';
+import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { requireBearerToken } from './interceptors.js';
 import { loadProtos } from './proto.js';
 import { adminServices } from './services/index.js';
@@ -90,7 +90,7 @@ function serviceDefinition(definitions: ReturnType<typeof loadProtos>, module: A
   const definition = definitions[module.serviceName];
   if (definition === undefined || 'format' in definition)
     throw new TypeError(`${module.protoFile} defines no service ${module.serviceName}`);
-  return definition as ServiceDefinition;
+  return definition;
 }
 
 /**
@@ -112,7 +112,7 @@ export async function startGrpcServer(
   ]);
 
   const healthNames = ['', ...modules.map((m) => m.serviceName)];
-  const health = new HealthImplementation(Object.fromEntries(healthNames.map((name) => [name, 'SERVING' as ServingStatus])));
+  const health = new HealthImplementation(Object.fromEntries(healthNames.map((name) => [name, 'SERVING'])));
   // Reflection describes the health service too, so `grpcurl describe` works for everything served.
   const healthInclude = path.resolve(path.dirname(healthProtoPath), '..', '..');
   const reflection = new ReflectionService(

@@ -11,10 +11,10 @@ export function rawHeader(req: IncomingMessage, lowerName: string, duplicates: '
   const raw = req.rawHeaders;
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
+    const name = raw[i];
     if (name.length !== lowerName.length || name.toLowerCase() !== lowerName) continue;
     if (value === undefined) value = raw[i + 1]!;
-    else if (duplicates === 'join') value += `, ${raw[i + 1]!}`;
+    else if (duplicates === 'join') value += `, ${raw[i + 1]}`;
     else break;
   }
   return value;

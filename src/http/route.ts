@@ -94,7 +94,7 @@ export function defineRoute<
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
 >(def: RouteDef<P, Q, B>): RouteDef {
-  return def as unknown as RouteDef;
+  return def;
 }
 
 /** Shared query for list routes: ?limit= (1..200, default 50) and ?cursor=. */

@@ -35,7 +35,7 @@ function sendJson(
   headers?: Readonly<Record<string, string>>,
 ): void {
   const text = JSON.stringify(body);
-  if (headers !== undefined) for (const name in headers) res.setHeader(name, headers[name]!);
+  if (headers !== undefined) for (const name in headers) res.setHeader(name, headers[name]);
   // One header object for writeHead: cheaper than setHeader() calls merged into it.
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -73,7 +73,7 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'path' |
   if (result.success) return result.data;
   if (part === 'body') throw validationFailed(fieldReasons(result.error.issues));
   const fields = fieldReasons(result.error.issues);
-  const [field, reason] = Object.entries(fields)[0]!;
+  const [field, reason] = Object.entries(fields)[0];
   throw new AppError('invalid_request', `invalid ${part} parameter ${field}: ${reason}`, { details: { fields } });
 }
 
@@ -222,8 +222,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   // Every answer carries X-Request-Id: sendJson and redirects put it in their header block, and a
   // handler that takes the raw response gets it set there (RequestContext.res).
-  const handle = (req: IncomingMessage, res: ServerResponse): void =>
-    void app.handler(req as never, res as never, undefined as never);
+  const handle = (req: IncomingMessage, res: ServerResponse): void => void app.handler(req as never, res, undefined as never);
   return { handle, routes, openapi, inFlight: () => inFlight };
 }
 

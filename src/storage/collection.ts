@@ -16,7 +16,7 @@ export interface IndexSpec<T> {
 
 export interface PageOptions {
   limit?: number;
-  cursor?: string | null | undefined;
+  cursor?: string | null;
   reverse?: boolean;
 }
 
@@ -97,8 +97,8 @@ export class Collection<T extends object> {
   }
 
   /** read() for call sites that await (the read itself is the same, synchronous one). */
-  async get(id: string): Promise<T | undefined> {
-    return this.read(id);
+  get(id: string): Promise<T | undefined> {
+    return Promise.resolve(this.read(id));
   }
 
   async getMany(ids: string[]): Promise<(T | undefined)[]> {
@@ -106,8 +106,8 @@ export class Collection<T extends object> {
   }
 
   /** readUnique() for call sites that await (the same read). */
-  async findUnique(index: string, value: string): Promise<T | undefined> {
-    return this.readUnique(index, value);
+  findUnique(index: string, value: string): Promise<T | undefined> {
+    return Promise.resolve(this.readUnique(index, value));
   }
 
   /** All records, in id order, one page at a time (a range read from the cursor on). */
@@ -120,7 +120,7 @@ export class Collection<T extends object> {
     const page = entries.slice(0, limit);
     return {
       items: page.map(([, v]) => v as T),
-      nextCursor: entries.length > limit ? encodeCursor(page[page.length - 1]![0]) : null,
+      nextCursor: entries.length > limit ? encodeCursor(page[page.length - 1][0]) : null,
     };
   }
 
@@ -140,7 +140,7 @@ export class Collection<T extends object> {
     const records = await this.getMany(pageKeys.map(lastPart));
     return {
       items: records.filter((r): r is T => r !== undefined),
-      nextCursor: keys.length > limit ? encodeCursor(pageKeys[pageKeys.length - 1]!) : null,
+      nextCursor: keys.length > limit ? encodeCursor(pageKeys[pageKeys.length - 1]) : null,
     };
   }
 
@@ -157,7 +157,7 @@ export class Collection<T extends object> {
    * `pending` lets a unit of work show its queued writes, so two records in one batch cannot
    * both claim a unique value.
    */
-  async writeOps(next: T | undefined, previous: T | undefined, pending?: PendingLookup): Promise<BatchOp[]> {
+  writeOps(next: T | undefined, previous: T | undefined, pending?: PendingLookup): BatchOp[] {
     const ops: BatchOp[] = [];
     const id = this.idOf((next ?? previous)!);
     for (const spec of this.indexes) {

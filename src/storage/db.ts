@@ -65,7 +65,7 @@ export class Storage {
     if (!declared.has(name)) throw new TypeError(`sublevel "${name}" is not declared in storage/keyspace.ts`);
     let sub = this.sublevels.get(name);
     if (sub === undefined) {
-      sub = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as Sublevel;
+      sub = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' });
       this.sublevels.set(name, sub);
     }
     return sub;

@@ -22,7 +22,7 @@ export class KeyedLock {
   /** Takes several locks in a fixed (sorted) order, so two callers can never deadlock. */
   async runAll<T>(keys: string[], fn: () => Promise<T>): Promise<T> {
     const sorted = [...new Set(keys)].sort();
-    const step = (i: number): Promise<T> => (i === sorted.length ? fn() : this.run(sorted[i]!, () => step(i + 1)));
+    const step = (i: number): Promise<T> => (i === sorted.length ? fn() : this.run(sorted[i], () => step(i + 1)));
     return step(0);
   }
 

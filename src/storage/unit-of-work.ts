@@ -19,7 +19,7 @@ export class UnitOfWork {
   /** Writes a record (insert or replace), updating its indexes against the stored or pending version. */
   async put<T extends object>(collection: Collection<T>, record: T): Promise<T> {
     const previous = await this.current(collection, collection.idOf(record));
-    this.ops.push(...(await collection.writeOps(record, previous, this.queued)));
+    this.ops.push(...collection.writeOps(record, previous, this.queued));
     this.pending.set(this.pendingKey(collection, collection.idOf(record)), record);
     return record;
   }
@@ -28,7 +28,7 @@ export class UnitOfWork {
   async delete<T extends object>(collection: Collection<T>, id: string): Promise<void> {
     const previous = await this.current(collection, id);
     if (previous === undefined) return;
-    this.ops.push(...(await collection.writeOps(undefined, previous, this.queued)));
+    this.ops.push(...collection.writeOps(undefined, previous, this.queued));
     this.pending.set(this.pendingKey(collection, id), undefined);
   }
 
@@ -65,7 +65,7 @@ export class UnitOfWork {
   /** The last queued write to `key`, if any: a later op in one batch wins, as in LevelDB. */
   private readonly queued = (sublevel: Sublevel, key: string): { found: boolean; value?: unknown } => {
     for (let i = this.ops.length - 1; i >= 0; i--) {
-      const op = this.ops[i]!;
+      const op = this.ops[i];
       if (op.sublevel === sublevel && op.key === key) return { found: true, value: op.type === 'put' ? op.value : undefined };
     }
     return { found: false };

@@ -45,9 +45,9 @@ export class FakeEmailProvider {
   ) {}
 
   static async start(apiKey = 're_test_fake_key'): Promise<FakeEmailProvider> {
-    let fake!: FakeEmailProvider;
-    const server = http.createServer((req, res) => void fake.handle(req, res));
-    fake = new FakeEmailProvider(server, apiKey);
+    const server = http.createServer();
+    const fake = new FakeEmailProvider(server, apiKey);
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => void fake.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return fake;
   }

@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import type { OptionKey } from '../../config/schema.js';
 
 function fail(message: string, code: number): never {
   process.stderr.write(`switchyard: ${message}\n`);
@@ -33,7 +32,7 @@ export function registerServe(program: Command): void {
       let config;
       try {
         config = loadConfig({
-          flags: flags as Partial<Record<OptionKey, unknown>>,
+          flags: flags,
           ...(configFile === undefined ? {} : { configFile }),
         });
       } catch (err) {

@@ -14,7 +14,7 @@ export function Table({ view }: { view: TableView }) {
     );
   }
   const widths = columnWidths(view);
-  const pad = (text: string, i: number) => (i === view.columns.length - 1 ? text : text.padEnd(widths[i]! + COLUMN_GAP));
+  const pad = (text: string, i: number) => (i === view.columns.length - 1 ? text : text.padEnd(widths[i] + COLUMN_GAP));
   return (
     <Box flexDirection="column">
       {title}

@@ -16,7 +16,7 @@ export interface Mailbox {
 /** Parses SERVICE_EMAIL_FROM: `Name <addr@host>`, `"Name" <addr@host>` or a bare `addr@host`. */
 export function parseMailbox(value: string): Mailbox {
   const angled = /^\s*(?:"((?:[^"\\]|\\.)*)"|([^<]*?))\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
-  if (angled) return { name: headerText((angled[1] ?? angled[2] ?? '').replace(/\\(.)/g, '$1')), address: angled[3]! };
+  if (angled) return { name: headerText((angled[1] ?? angled[2] ?? '').replace(/\\(.)/g, '$1')), address: angled[3] };
   const bare = value.trim();
   if (/^[^\s<>"]+@[^\s<>"]+$/.test(bare)) return { name: '', address: bare };
   throw new TypeError(`not a mail address: ${value}`);

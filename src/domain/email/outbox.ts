@@ -41,8 +41,8 @@ export interface EnqueueInvitationMail {
 }
 
 export interface ListOutboxOptions extends PageOptions {
-  organization_id?: string | undefined;
-  status?: OutboxStatus | undefined;
+  organization_id?: string;
+  status?: OutboxStatus;
 }
 
 /** Entries claimed per poll; they are sent concurrently. */
@@ -328,7 +328,7 @@ export class OutboxService {
     const delays = this.settings.retryDelaysMs;
     if (!retryable || failures > delays.length)
       return { ...base, status: 'failed', last_error: result.error, next_attempt_at: null };
-    const wait = Math.max(delays[failures - 1]!, Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+    const wait = Math.max(delays[failures - 1], Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
     return { ...base, status: 'pending', last_error: result.error, next_attempt_at: new Date(now + wait).toISOString() };
   }
 

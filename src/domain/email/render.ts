@@ -14,7 +14,7 @@ export interface RenderedMail {
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 /** `{public base}/v1/invitations/{id}/accept?token=<raw>`; the base may carry a path prefix. */

@@ -155,15 +155,16 @@ export class SmtpEmailTransport implements EmailTransport {
     }
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.transporter?.close();
+    return Promise.resolve();
   }
 }
 
 export interface TransportSettings {
-  emailProviderApiKey?: string | undefined;
+  emailProviderApiKey?: string;
   emailProviderBaseUrl: string;
-  smtpUrl?: string | undefined;
+  smtpUrl?: string;
 }
 
 /** SMTP when SERVICE_SMTP_URL is set, else the provider API when its key is set, else none (held). */

@@ -91,7 +91,7 @@ export class EventLog {
         scanned++;
         if (e.kind !== options.kind) continue;
         if (items.length === limit) {
-          const last = items[limit - 1]!.id;
+          const last = items[limit - 1].id;
           return {
             items,
             nextCursor: encodeCursor(

@@ -36,11 +36,11 @@ function hashKey(raw: string): Buffer {
 export interface CreateApiKeyInput {
   name: string;
   organization_id: string;
-  scopes?: ApiKeyScope[] | undefined;
-  expires_at?: string | undefined;
-  expires_in_seconds?: number | undefined;
+  scopes?: ApiKeyScope[];
+  expires_at?: string;
+  expires_in_seconds?: number;
   /** Operator only: the principal the key acts as (default: the organization's first owner). */
-  principal_id?: string | undefined;
+  principal_id?: string;
 }
 
 export type CreatedApiKey = ApiKeyView & { raw_key: string };
@@ -151,7 +151,7 @@ export class ApiKeyService {
   authenticate(raw: string): Caller {
     const match = KEY_FORMAT.exec(raw);
     if (match === null) throw new AppError('unauthenticated', 'invalid API key');
-    const record = this.store.apiKeys.readUnique('prefix', match[1]!);
+    const record = this.store.apiKeys.readUnique('prefix', match[1]);
     const presented = hashKey(raw);
     const stored = record === undefined ? DUMMY_HASH : Buffer.from(record.key_hash, 'hex');
     const equal = timingSafeEqual(presented, stored);

@@ -2,24 +2,25 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { ApiKeyService } from './api-keys.js';
 import type { Caller } from './caller.js';
+import type * as Jose from 'jose';
 
 export interface AuthenticationSettings {
   env: 'development' | 'production';
-  jwtSecret?: string | undefined;
-  jwtIssuer?: string | undefined;
-  jwtAudience?: string | undefined;
+  jwtSecret?: string;
+  jwtIssuer?: string;
+  jwtAudience?: string;
 }
 
 /** What a transport hands over: the Authorization header and the development principal header. */
 export interface Credentials {
-  authorization?: string | undefined;
-  principalId?: string | undefined;
+  authorization?: string;
+  principalId?: string;
 }
 
 const uuid = z.uuid();
 
 // jose loads on the first JWT: a daemon that sees none (API keys only) does not hold it in memory.
-let jose: Promise<typeof import('jose')> | undefined;
+let jose: Promise<typeof Jose> | undefined;
 
 /**
  * The authentication chain in the spec's priority order: API key, HS256 JWT, development principal,
@@ -41,7 +42,7 @@ export class AuthenticationService {
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (match === null) throw new AppError('unauthenticated', 'Authorization must be "Bearer <API key or JWT>"');
-      const token = match[1]!;
+      const token = match[1];
       return token.startsWith('svc_') ? this.apiKeys.authenticate(token) : this.verifyJwt(token);
     }
     if (credentials.principalId !== undefined && this.settings.env !== 'production') {

@@ -10,8 +10,8 @@ import { createIdentityStore, type IdentityStore } from './store.js';
 
 export interface CheckInput {
   action: Action;
-  resource_type?: string | undefined;
-  resource_id?: string | undefined;
+  resource_type?: string;
+  resource_id?: string;
 }
 
 export type CheckAnswer = Omit<Decision, 'visible'>;

@@ -16,17 +16,17 @@ export function normalizeEmail(email: string): string {
 
 export interface CreateOrganizationInput {
   slug: string;
-  display_name?: string | undefined;
+  display_name?: string;
   /** Operator only: who becomes the first owner (default: a new principal). */
-  owner_principal_id?: string | undefined;
-  owner_email?: string | undefined;
+  owner_principal_id?: string;
+  owner_email?: string;
 }
 
 export interface AddMemberInput {
-  principal_id?: string | undefined;
-  email?: string | undefined;
+  principal_id?: string;
+  email?: string;
   role: Role;
-  team_id?: string | null | undefined;
+  team_id?: string | null;
 }
 
 export interface CreateGrantInput {
@@ -163,7 +163,7 @@ export class OrganizationService {
     return { items: orgs.filter((o): o is Organization => o !== undefined), nextCursor: memberships.nextCursor };
   }
 
-  async updateOrganization(actor: Actor, id: string, patch: { display_name?: string | undefined }): Promise<Organization> {
+  async updateOrganization(actor: Actor, id: string, patch: { display_name?: string }): Promise<Organization> {
     await this.permissions.authorize(actor, 'organization.update', { type: 'organization', id }, 'organization');
     return this.storage.locks.run(`org:${id}`, async () => {
       const org = await this.store.organizations.get(id);
@@ -287,7 +287,7 @@ export class OrganizationService {
   async listMembers(
     actor: Actor,
     organizationId: string,
-    options: PageOptions & { team_id?: string | undefined } = {},
+    options: PageOptions & { team_id?: string } = {},
   ): Promise<Page<Membership>> {
     await this.permissions.authorize(actor, 'member.read', { type: 'organization', id: organizationId }, 'organization');
     const page = await this.store.memberships.listBy('organization', organizationId, options);

@@ -15,7 +15,7 @@ import { InvitationTokens } from './tokens.js';
 
 export interface InvitationAreaConfig extends TransportSettings {
   emailFrom: string;
-  inviteTokenKey?: string | undefined;
+  inviteTokenKey?: string;
   inviteTtlMs: number;
   inviteExpirySweepMs: number;
   outboxPollMs: number;

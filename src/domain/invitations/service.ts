@@ -22,7 +22,7 @@ export interface InvitationSettings {
 }
 
 export interface ListInvitationsOptions extends PageOptions {
-  status?: InvitationStatus | undefined;
+  status?: InvitationStatus;
 }
 
 const uuid = z.uuid();
@@ -153,7 +153,7 @@ export class InvitationService {
     const recent = await this.store.recentSends(organizationId, now, max);
     if (recent.length >= max) {
       // Newest first: once the max-th newest leaves the window, fewer than max remain.
-      throw rateLimited('max_invitations_per_hour', max, recent[max - 1]! + SEND_WINDOW_MS - now);
+      throw rateLimited('max_invitations_per_hour', max, recent[max - 1] + SEND_WINDOW_MS - now);
     }
     for (const key of await this.store.staleSendKeys(organizationId, now, PRUNE_BATCH)) await uow.delete(this.store.sends, key);
   }

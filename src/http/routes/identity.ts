@@ -102,8 +102,7 @@ export function identityRoutes(identity: Identity) {
       params: orgChildParams('membership_id'),
       body: updateMemberBody,
       response: membershipSchema,
-      handler: async (ctx) =>
-        orgs.updateMember(caller(ctx.caller), ctx.params.id, ctx.params.membership_id as string, ctx.body.role),
+      handler: async (ctx) => orgs.updateMember(caller(ctx.caller), ctx.params.id, ctx.params.membership_id, ctx.body.role),
     }),
     defineRoute({
       method: 'DELETE',
@@ -112,7 +111,7 @@ export function identityRoutes(identity: Identity) {
       tag: 'members',
       params: orgChildParams('membership_id'),
       response: membershipSchema,
-      handler: async (ctx) => orgs.removeMember(caller(ctx.caller), ctx.params.id, ctx.params.membership_id as string),
+      handler: async (ctx) => orgs.removeMember(caller(ctx.caller), ctx.params.id, ctx.params.membership_id),
     }),
 
     defineRoute({
@@ -143,7 +142,7 @@ export function identityRoutes(identity: Identity) {
       tag: 'teams',
       params: orgChildParams('team_id'),
       response: teamSchema,
-      handler: async (ctx) => orgs.getTeam(caller(ctx.caller), ctx.params.id, ctx.params.team_id as string),
+      handler: async (ctx) => orgs.getTeam(caller(ctx.caller), ctx.params.id, ctx.params.team_id),
     }),
     defineRoute({
       method: 'DELETE',
@@ -152,7 +151,7 @@ export function identityRoutes(identity: Identity) {
       tag: 'teams',
       params: orgChildParams('team_id'),
       response: teamSchema,
-      handler: async (ctx) => orgs.deleteTeam(caller(ctx.caller), ctx.params.id, ctx.params.team_id as string),
+      handler: async (ctx) => orgs.deleteTeam(caller(ctx.caller), ctx.params.id, ctx.params.team_id),
     }),
 
     defineRoute({
@@ -184,7 +183,7 @@ export function identityRoutes(identity: Identity) {
       tag: 'grants',
       params: orgChildParams('grant_id'),
       response: grantSchema,
-      handler: async (ctx) => orgs.deleteGrant(caller(ctx.caller), ctx.params.id, ctx.params.grant_id as string),
+      handler: async (ctx) => orgs.deleteGrant(caller(ctx.caller), ctx.params.id, ctx.params.grant_id),
     }),
 
     defineRoute({

@@ -28,7 +28,7 @@ function isAcceptFailure(code: string): code is AcceptFailure {
   return (acceptFailures as readonly string[]).includes(code);
 }
 
-export function invitationRoutes(invitations: InvitationService, options: { redirectUrl?: string | undefined }) {
+export function invitationRoutes(invitations: InvitationService, options: { redirectUrl?: string }) {
   const { redirectUrl } = options;
   return [
     defineRoute({
