@@ -1,5 +1,5 @@
 import { operator } from './domain/identity/caller.js';
-import type { Identity } from './domain/identity/index.js';
+import type { IdentityServices } from './domain/identity/index.js';
 import type { CreatedApiKey } from './domain/identity/api-keys.js';
 import type { Organization } from './domain/identity/types.js';
 import { isAppError } from './errors.js';
@@ -17,7 +17,7 @@ export const DEV_OWNER_EMAIL = 'dev@switchyard.localhost';
 
 export interface DevBootstrapOptions {
   storage: Storage;
-  identity: Identity;
+  services: Pick<IdentityServices, 'organizations' | 'apiKeys'>;
   /** Base URL of the HTTP listener, for the curl line. */
   httpUrl: string;
   log: Logger;
@@ -30,9 +30,9 @@ export interface DevBootstrap {
   key: CreatedApiKey;
 }
 
-async function findOrganization(identity: Identity, slug: string): Promise<Organization | undefined> {
+async function findOrganization(services: DevBootstrapOptions['services'], slug: string): Promise<Organization | undefined> {
   try {
-    return await identity.organizations.getOrganization(operator, slug);
+    return await services.organizations.getOrganization(operator, slug);
   } catch (err) {
     if (isAppError(err) && err.code === 'not_found') return undefined;
     throw err;
@@ -42,7 +42,7 @@ async function findOrganization(identity: Identity, slug: string): Promise<Organ
 /** On the first start only: organization `dev`, its owner, a full-access key acting as that owner. */
 export async function bootstrapDev({
   storage,
-  identity,
+  services,
   httpUrl,
   log,
   print,
@@ -50,15 +50,15 @@ export async function bootstrapDev({
   if ((await storage.meta.get(FLAG_KEY)) !== undefined) return null;
   // A `dev` organization without the flag means a start that stopped half-way: finish it.
   const organization =
-    (await findOrganization(identity, DEV_ORGANIZATION_SLUG)) ??
+    (await findOrganization(services, DEV_ORGANIZATION_SLUG)) ??
     (
-      await identity.organizations.createOrganization(operator, {
+      await services.organizations.createOrganization(operator, {
         slug: DEV_ORGANIZATION_SLUG,
         display_name: 'Development',
         owner_email: DEV_OWNER_EMAIL,
       })
     ).organization;
-  const key = await identity.apiKeys.create(operator, { name: 'dev (serve --dev)', organization_id: organization.id });
+  const key = await services.apiKeys.createApiKey(operator, { name: 'dev (serve --dev)', organization_id: organization.id });
   const uow = new UnitOfWork(storage);
   uow.putRaw(storage.meta, FLAG_KEY, nowIso());
   await uow.commit();

@@ -1,24 +1,37 @@
+import { Composition } from './compose.js';
 import type { Config } from './config/schema.js';
-import { EventLog } from './domain/events/service.js';
-import { createIdentity, type Identity } from './domain/identity/index.js';
 import { bootstrapDev } from './dev-bootstrap.js';
+import type { AreaBase } from './domain/area.js';
+import { createEmail } from './domain/email/index.js';
+import { createEvents } from './domain/events/index.js';
+import { EventLog } from './domain/events/service.js';
+import { createIdentity } from './domain/identity/index.js';
+import { createInvitations } from './domain/invitations/index.js';
+import { createSettings } from './domain/settings/index.js';
 import { startGrpcServer, type RunningGrpcServer } from './grpc/server.js';
 import { rawHeader } from './http/headers.js';
-import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer } from './http/server.js';
-import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
-import { identityRoutes } from './http/routes/identity.js';
-import { createInvitationArea } from './domain/invitations/index.js';
-import type { InvitationService } from './domain/invitations/service.js';
-import type { SettingsService } from './domain/settings/service.js';
-import type { OutboxService } from './domain/email/outbox.js';
-import { invitationRoutes } from './http/routes/invitations.js';
-import { settingsRoutes } from './http/routes/settings.js';
+import { routeModules } from './http/routes/index.js';
+import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
 import { LoopSet } from './loops/loop.js';
 import { Storage } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { version } from './version.js';
+
+/** The areas in dependency order. Adding an area is one `.add(create<Area>)` line here, plus its own files. */
+function composeAreas(base: AreaBase) {
+  return Composition.of(base)
+    .add(createIdentity)
+    .add(createSettings)
+    .add(createEmail)
+    .add(createInvitations)
+    .add(createEvents)
+    .done();
+}
+
+/** Every area's services in one typed object: what HTTP routes, gRPC services and loops are handed. */
+export type Services = Awaited<ReturnType<typeof composeAreas>>['services'];
 
 export type DaemonState = 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -26,12 +39,8 @@ export interface Daemon {
   readonly config: Config;
   readonly log: Logger;
   readonly storage: Storage;
-  readonly events: EventLog;
-  readonly identity: Identity;
-  /** Invitations, organization settings and the email outbox (also for the admin surface). */
-  readonly invitations: InvitationService;
-  readonly settings: SettingsService;
-  readonly outbox: OutboxService;
+  readonly eventLog: EventLog;
+  readonly services: Services;
   readonly loops: LoopSet;
   readonly http: RunningHttpServer;
   /** The gRPC admin API: `socketPath`, and `tcpAddress` when a TCP listener runs. */
@@ -56,36 +65,28 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   const storage = await Storage.open(config.dataDir, log.child({ module: 'storage' }));
   let http: RunningHttpServer | undefined;
   let grpc: RunningGrpcServer | undefined;
+  let closeAreas: () => Promise<void> = async () => {};
   try {
     await migrate(storage);
-    const events = new EventLog(storage, log.child({ module: 'events' }));
-    const identity = createIdentity(storage, events, config, log.child({ module: 'identity' }));
+    const eventLog = new EventLog(storage, log.child({ module: 'events' }));
+    const publicUrl = () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`;
+    const areas = await composeAreas({ config, storage, eventLog, log, publicUrl });
+    closeAreas = areas.close;
+    const { services } = areas;
     const loops = new LoopSet();
-    const invitationArea = await createInvitationArea(
-      storage,
-      events,
-      identity,
-      config,
-      () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`,
-      log,
-    );
-    for (const loop of invitationArea.loops) loops.add(loop);
+    for (const loop of areas.loops) loops.add(loop);
 
     const authenticate: Authenticator = (req) =>
-      identity.authentication.authenticate({
+      services.authentication.authenticate({
         authorization: rawHeader(req, 'authorization', 'first'),
         principalId: rawHeader(req, 'x-principal-id', 'join'),
       });
     const routes = [
       ...healthRoutes({ storage: () => storage.isOpen, loops: () => loops.allRunning, accepting: () => state === 'running' }),
-      ...identityRoutes(identity),
-      ...eventRoutes(events, identity.permissions),
-      ...invitationRoutes(invitationArea.invitations, { redirectUrl: config.inviteRedirectUrl }),
-      ...settingsRoutes(invitationArea.settings),
+      ...routeModules.flatMap((routesOf) => routesOf(services, config)),
     ];
     const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version });
     http = await listenHttp(app, config.httpAddr);
-    const { invitations, settings, outbox } = invitationArea;
     grpc = await startGrpcServer({
       config,
       log: log.child({ module: 'grpc' }),
@@ -93,14 +94,12 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       startedAt,
       httpUrl: http.url,
       state: () => state,
-      identity,
-      invitations,
-      settings,
-      outbox,
+      services,
       loops,
+      count: areas.count,
     });
     if (config.dev)
-      await bootstrapDev({ storage, identity, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
+      await bootstrapDev({ storage, services, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
     loops.startAll();
     state = 'running';
     log.info({ url: http.url, data_dir: config.dataDir, version, env: config.env }, 'switchyard listening');
@@ -119,6 +118,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
         if (!(await Promise.race([loopsStopped, deadline])))
           log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
+        await areas.close().catch((err: unknown) => log.warn({ err }, 'an area did not close cleanly'));
         await storage.close();
         state = 'stopped';
         log.info('stopped');
@@ -128,11 +128,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       config,
       log,
       storage,
-      events,
-      identity,
-      invitations: invitationArea.invitations,
-      settings: invitationArea.settings,
-      outbox: invitationArea.outbox,
+      eventLog,
+      services,
       loops,
       http: running,
       grpc: admin,
@@ -144,6 +141,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   } catch (err) {
     await grpc?.close(0);
     await http?.close(0);
+    await closeAreas().catch(() => undefined);
     await storage.close();
     throw err;
   }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineRoute } from '../src/http/route.js';
 import { createHttpApp, listenHttp } from '../src/http/server.js';
 import { UnitOfWork } from '../src/storage/unit-of-work.js';
+import { createIdentityStore } from '../src/domain/identity/store.js';
 import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, waitFor, type JsonResponse } from './helpers.js';
 
 const KEY_FORMAT = /^svc_([A-Za-z0-9]{8})_([A-Za-z0-9_-]+)$/;
@@ -156,7 +157,7 @@ t.test('API keys', async (t) => {
 
     // Creation refuses a lifetime under a minute, so the clock is moved by editing the stored record.
     t.equal((await listOrgs(minute.raw_key)).status, 200, 'works before expiry');
-    const { apiKeys } = d.identity.store;
+    const { apiKeys } = createIdentityStore(d.storage);
     const record = (await apiKeys.get(minute.id))!;
     const uow = new UnitOfWork(d.storage);
     await uow.put(apiKeys, { ...record, expires_at: new Date(Date.now() - 1000).toISOString() });
@@ -246,7 +247,7 @@ t.test('API keys', async (t) => {
         scope,
         params: orgParam,
         handler: async (ctx) => {
-          await d.identity.permissions.authorize(ctx.caller!, action, { type: 'organization', id: ctx.params.id });
+          await d.services.permissions.authorize(ctx.caller, action, { type: 'organization', id: ctx.params.id });
           return { passed: true };
         },
       });
@@ -254,7 +255,7 @@ t.test('API keys', async (t) => {
       log: d.log,
       version: 'test',
       routes: [probe('workflows:read', 'workflow.read'), probe('workflows:read', 'job.read'), probe('jobs:write', 'job.read')],
-      authenticate: (req) => d.identity.authentication.authenticate({ authorization: req.headers.authorization }),
+      authenticate: (req) => d.services.authentication.authenticate({ authorization: req.headers.authorization }),
     });
     const server = await listenHttp(app, '127.0.0.1:0');
     t.teardown(() => server.close(0));

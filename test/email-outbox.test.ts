@@ -52,7 +52,7 @@ async function setup(d: Daemon, settings: Record<string, unknown> = {}): Promise
     if (res.status !== 201) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data;
   };
-  return { orgId: org.id, owner, invite, entry: (id) => d.outbox.getEntry(operator, id) };
+  return { orgId: org.id, owner, invite, entry: (id) => d.services.outbox.getOutboxEntry(operator, id) };
 }
 
 async function settled(s: Setup, id: string, status: string, timeoutMs = 5000): Promise<OutboxEntryView> {
@@ -204,17 +204,17 @@ t.test('the retry schedule: one send, retries after 1:5:30, then failed with the
   t.equal(fake.sent.length, 0);
 
   fake.setDefault({ kind: 'ok' });
-  const retried = await d.outbox.retryOutboxEntry(operator, inv.outbox_entry_id);
+  const retried = await d.services.outbox.retryOutboxEntry(operator, inv.outbox_entry_id);
   t.equal(retried.status, 'pending');
   const sent = await settled(s, inv.outbox_entry_id, 'sent');
   t.equal(sent.attempts.length, 5, 'the history is kept');
   t.equal(fake.sent.length, 1);
   await t.rejects(
-    d.outbox.retryOutboxEntry(operator, inv.outbox_entry_id),
+    d.services.outbox.retryOutboxEntry(operator, inv.outbox_entry_id),
     { code: 'invalid_state' },
     'sent mail cannot be retried',
   );
-  const listed = await d.outbox.listOutbox(operator, { status: 'sent' });
+  const listed = await d.services.outbox.listOutbox(operator, { status: 'sent' });
   t.same(
     listed.items.map((e) => e.id),
     [inv.outbox_entry_id],
@@ -326,11 +326,11 @@ t.test('development without a transport: mail is held with its accept link, neve
   await waitFor(() => d.loops.status().find((l) => l.name === 'email-outbox')!.runs >= 3, { what: 'a few polls' });
   t.equal((await s.entry(inv.outbox_entry_id)).status, 'held', 'polls leave it held');
   await t.rejects(
-    d.outbox.retryOutboxEntry(operator, inv.outbox_entry_id),
+    d.services.outbox.retryOutboxEntry(operator, inv.outbox_entry_id),
     { code: 'invalid_state' },
     'no transport to retry with',
   );
-  const listed = await d.outbox.listOutbox(operator, { organization_id: s.orgId });
+  const listed = await d.services.outbox.listOutbox(operator, { organization_id: s.orgId });
   t.same(
     listed.items.map((e) => e.id),
     [inv.outbox_entry_id],
@@ -338,10 +338,10 @@ t.test('development without a transport: mail is held with its accept link, neve
   const res = await fetch(entry.accept_url!);
   t.equal(res.status, 200, 'a developer accepts by opening the link');
   // An admin may list the organization's mail; a stranger may not.
-  await t.rejects(d.outbox.listOutbox({ principalId: randomUUID(), method: 'dev' }, { organization_id: s.orgId }), {
+  await t.rejects(d.services.outbox.listOutbox({ principalId: randomUUID(), method: 'dev' }, { organization_id: s.orgId }), {
     code: 'not_found',
   });
-  const mine = await d.outbox.listOutbox({ principalId: s.owner, method: 'dev' }, { organization_id: s.orgId });
+  const mine = await d.services.outbox.listOutbox({ principalId: s.owner, method: 'dev' }, { organization_id: s.orgId });
   t.equal(mine.items.length, 1);
 });
 

@@ -43,7 +43,7 @@ t.test('organizations: create with an owner, get by id or slug, list in pages', 
     'slug normalised; created by the operator (null)',
   );
   t.match(owner, { organization_id: organization!.id, role: 'owner', team_id: null });
-  const boss = await daemon.identity.organizations.getPrincipal(owner!.principal_id);
+  const boss = await daemon.services.principals.getPrincipal(owner!.principal_id);
   t.equal(boss?.email, 'boss@example.com', 'the owner is the principal of that email');
 
   t.same(await orgs.GetOrganization({ organization: 'acme' }), organization, 'by slug');

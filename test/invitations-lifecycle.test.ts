@@ -48,7 +48,7 @@ async function world(t: Test, d: Daemon): Promise<World> {
   const invite = async (email: string, role = 'member', by = admin) =>
     request(d.url, 'POST', '/v1/invitations', { headers: asPrincipal(by), body: { organization_id: org.id, email, role } });
   const tokenOf = async (invitationId: string) => {
-    const page = await d.outbox.listOutbox(operator, { organization_id: org.id, limit: 200 });
+    const page = await d.services.outbox.listOutbox(operator, { organization_id: org.id, limit: 200 });
     const entry = page.items.find((e) => e.invitation_id === invitationId && e.accept_url !== null);
     if (entry === undefined) throw new Error(`no held mail with a link for ${invitationId}`);
     return new URL(entry.accept_url!).searchParams.get('token')!;
@@ -126,7 +126,7 @@ t.test('create -> pending -> accepted (anonymous link): membership, events, no r
 
   const accepted = await w.accept(inv.id, token);
   t.equal(accepted.status, 200);
-  const principal = await d.identity.store.principals.findUnique('email', 'new.person@example.com');
+  const principal = await d.services.principals.findPrincipalByEmail('new.person@example.com');
   t.ok(principal, 'a principal was created for the invited email');
   const membership = (await membersOf(w)).find((m) => m.principal_id === principal!.id);
   t.ok(membership, 'the membership belongs to the principal of the invited email');
@@ -147,7 +147,7 @@ t.test('create -> pending -> accepted (anonymous link): membership, events, no r
   const after = await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) });
   t.equal(after.body.data.status, 'accepted');
   t.equal(after.body.data.membership_id, membership.id);
-  const mail = await d.outbox.getEntry(operator, inv.outbox_entry_id);
+  const mail = await d.services.outbox.getOutboxEntry(operator, inv.outbox_entry_id);
   t.equal(mail.status, 'cancelled', 'the unsent (held) mail is cancelled once accepted');
   t.equal(mail.accept_url, null);
 
@@ -168,7 +168,7 @@ t.test('accept with credentials gives the membership to the caller', async (t) =
   t.equal(mine?.role, 'viewer', 'the caller is now a viewer');
   t.equal(res.body.data.membership_id, mine?.id);
   t.equal(
-    await d.identity.store.principals.findUnique('email', 'someone@example.com'),
+    await d.services.principals.findPrincipalByEmail('someone@example.com'),
     undefined,
     'no principal was made for the email',
   );
@@ -191,7 +191,7 @@ t.test('pending -> revoked; revoke again is 409 invalid_state', async (t) => {
   t.equal(again.body.error.code, 'invalid_state');
   const resend = await request(d.url, 'POST', `/v1/invitations/${inv.id}/resend`, { headers: w.as(w.admin) });
   t.equal(resend.status, 409, 'a revoked invitation cannot be re-sent');
-  t.equal((await d.outbox.getEntry(operator, inv.outbox_entry_id)).status, 'cancelled');
+  t.equal((await d.services.outbox.getOutboxEntry(operator, inv.outbox_entry_id)).status, 'cancelled');
   // After revoking, the same email can be invited again.
   t.equal((await w.invite('gone@example.com')).status, 201);
 });
@@ -212,7 +212,7 @@ t.test('pending -> expired by the sweep', async (t) => {
   const shown = (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data;
   t.ok(shown.expired_at >= shown.expires_at, 'expired after its expiry');
   expectFailure(t, await w.accept(inv.id, token), 'json', 'expired', 410);
-  t.equal((await d.outbox.getEntry(operator, inv.outbox_entry_id)).status, 'cancelled');
+  t.equal((await d.services.outbox.getOutboxEntry(operator, inv.outbox_entry_id)).status, 'cancelled');
   t.equal((await w.invite('late@example.com')).status, 201, 'a new invitation can be created');
 });
 
@@ -291,7 +291,11 @@ t.test('resend: new token and mail, the old link is dead, the lifetime restarts'
   t.equal(resent.body.data.send_count, 2);
   t.not(resent.body.data.outbox_entry_id, inv.outbox_entry_id, 'a new mail');
   t.ok(resent.body.data.expires_at >= inv.expires_at, 'expiry starts again');
-  t.equal((await d.outbox.getEntry(operator, inv.outbox_entry_id)).status, 'cancelled', 'the old mail is cancelled');
+  t.equal(
+    (await d.services.outbox.getOutboxEntry(operator, inv.outbox_entry_id)).status,
+    'cancelled',
+    'the old mail is cancelled',
+  );
   const newToken = await w.tokenOf(inv.id);
   t.not(newToken, oldToken);
   expectFailure(t, await w.accept(inv.id, oldToken), 'json', 'invalid_token', 400);

@@ -323,11 +323,11 @@ t.test('organizations, members, teams and grants', async (t) => {
 
 t.test('an owner created by email in the same batch as its organization keeps the email', async (t) => {
   const d = await startTestDaemon(t);
-  const { owner } = await d.identity.organizations.createOrganization(operator, {
+  const { owner } = await d.services.organizations.createOrganization(operator, {
     slug: 'by-email',
     owner_email: '  Founder@Example.COM ',
   });
-  const principal = await d.identity.store.principals.findUnique('email', 'founder@example.com');
+  const principal = await d.services.principals.findPrincipalByEmail('founder@example.com');
   t.ok(principal, 'the principal is found by its normalised email');
   t.equal(principal?.id, owner.principal_id, 'and it is the owner');
   t.equal(principal?.email, 'founder@example.com');

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { handleUnaryCall } from '@grpc/grpc-js';
 import { z } from 'zod';
 import { operator } from '../domain/identity/caller.js';
-import type { Identity } from '../domain/identity/index.js';
+import type { IdentityServices } from '../domain/identity/index.js';
 import type { Organization } from '../domain/identity/types.js';
 import { fieldReasons, isAppError, validationFailed } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -56,9 +56,9 @@ export function pageOptions(request: { limit: number; cursor: string }): PageOpt
 const organizationRef = z.object({ organization: z.string().trim().min(1, 'required: an organization id or slug') });
 
 /** The organization a request names by id or slug (not_found when there is none). */
-export async function resolveOrganization(identity: Identity, ref: string): Promise<Organization> {
+export async function resolveOrganization(services: Pick<IdentityServices, 'organizations'>, ref: string): Promise<Organization> {
   const { organization } = parseRequest(organizationRef, { organization: ref });
-  return identity.organizations.getOrganization(operator, organization);
+  return services.organizations.getOrganization(operator, organization);
 }
 
 type Message<T> = { [K in keyof T]: null extends T[K] ? Exclude<T[K], null> | undefined : T[K] };

@@ -3,15 +3,20 @@ import { z } from 'zod';
 import type { ApiKeyScope, Caller } from '../domain/identity/caller.js';
 import type { Logger } from '../log.js';
 import type { Page } from '../storage/collection.js';
+import { idSchema } from '../domain/schemas.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface RouteContext<P, Q, B> {
+export type RouteAuth = 'none' | 'public' | 'required';
+
+/** The caller a handler sees: never null on a route that requires authentication. */
+export type CallerOf<A extends RouteAuth> = A extends 'required' ? Caller : Caller | null;
+
+export interface RouteContext<P, Q, B, C extends Caller | null = Caller | null> {
   params: P;
   query: Q;
   body: B;
-  /** null only on public routes. */
-  caller: Caller | null;
+  caller: C;
   requestId: string;
   req: IncomingMessage;
   res: ServerResponse;
@@ -56,14 +61,26 @@ export class Reply {
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+/** The `:name` parameters of a polka path, as a union of names. */
+export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** A params schema must name exactly the path's parameters. */
+type ParamsSchema<Path extends string> = z.ZodType<Record<PathParams<Path>, unknown>>;
+
 export interface RouteDef<
+  Path extends string = string,
+  A extends RouteAuth = RouteAuth,
   P extends Schema | undefined = Schema | undefined,
   Q extends Schema | undefined = Schema | undefined,
   B extends Schema | undefined = Schema | undefined,
 > {
   method: HttpMethod;
   /** polka pattern, e.g. /v1/webhooks/:id */
-  path: string;
+  path: Path;
   summary: string;
   tag: string;
   /**
@@ -72,7 +89,7 @@ export interface RouteDef<
    * the handler may act for the caller (the invitation accept link). `none`: credentials are not
    * read at all (health probes and the OpenAPI document), so a stale header cannot fail a probe.
    */
-  auth?: 'none' | 'public' | 'required';
+  auth?: A;
   /** API keys with a non-empty scope list reach only routes that name one of their scopes. */
   scope?: ApiKeyScope;
   params?: P;
@@ -85,22 +102,31 @@ export interface RouteDef<
   /** Health probes are logged at debug level only. */
   quiet?: boolean;
   /** Plain data (or a Reply), or a promise of it; a handler that needs no I/O may answer synchronously. */
-  handler: (ctx: RouteContext<Out<P>, Out<Q>, Out<B>>) => unknown;
+  handler: (ctx: RouteContext<Out<P>, Out<Q>, Out<B>, CallerOf<A>>) => unknown;
 }
 
-/** Declares a route; the same schemas validate requests, type the handler and feed OpenAPI. */
+/**
+ * Declares a route; the same schemas validate requests, type the handler and feed OpenAPI. The
+ * params schema is checked against the path's `:names`, and the handler's caller is non-null unless
+ * the route is public.
+ */
 export function defineRoute<
-  P extends Schema | undefined = undefined,
+  const Path extends string,
+  A extends RouteAuth = 'required',
+  P extends ParamsSchema<Path> | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
->(def: RouteDef<P, Q, B>): RouteDef {
+>(def: RouteDef<Path, A, P, Q, B>): RouteDef {
+  // The one place a route's precise types are erased, for the router's list.
   return def;
 }
 
-/** Shared query for list routes: ?limit= (1..200, default 50) and ?cursor=. */
-export const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).optional(),
-  cursor: z.string().max(1024).optional(),
-});
+/** A path parameter that is a resource id. */
+export const uuidParam = idSchema;
 
-export const uuidParam = z.string().uuid('must be a UUID');
+/** The params schema of a path whose parameters are all resource ids: `idParams('id', 'team_id')`. */
+export function idParams<const N extends string>(...names: N[]): z.ZodObject<{ [K in N]: typeof idSchema }> {
+  return z.object(Object.fromEntries(names.map((name) => [name, idSchema]))) as z.ZodObject<{ [K in N]: typeof idSchema }>;
+}
+
+export { pageQuery } from '../domain/schemas.js';

@@ -110,6 +110,13 @@ export class Collection<T extends object> {
     return Promise.resolve(this.readUnique(index, value));
   }
 
+  /** How many records the table holds: walks the keys (no values), for status calls, not hot paths. */
+  async count(): Promise<number> {
+    let n = 0;
+    for await (const _key of this.records.keys()) n++;
+    return n;
+  }
+
   /** All records, in id order, one page at a time (a range read from the cursor on). */
   async list(options: PageOptions = {}): Promise<Page<T>> {
     const limit = clampLimit(options.limit);

@@ -6,7 +6,7 @@ import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import { isOperator, type Actor } from '../identity/caller.js';
-import type { PermissionEngine } from '../identity/permissions.js';
+import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
 import { formatMailbox, headerText, type Mailbox } from './address.js';
 import { acceptLink, invitationSubject, renderInvitationMail } from './render.js';
 import type { SecretSealer } from './seal.js';
@@ -73,6 +73,15 @@ export class OutboxService {
     private readonly log: Logger,
   ) {
     this.store = new OutboxStore(storage);
+  }
+
+  async countOutboxEntries(): Promise<number> {
+    return this.store.entries.count();
+  }
+
+  /** Closes the transport's connections (SMTP pool); mail still queued stays queued. */
+  async close(): Promise<void> {
+    await this.transport?.close?.();
   }
 
   get transportName(): string | null {
@@ -145,10 +154,10 @@ export class OutboxService {
 
   // -- operator and admin surface ----------------------------------------------------------------
 
-  async getEntry(actor: Actor, id: string): Promise<OutboxEntryView> {
+  async getOutboxEntry(actor: Actor, id: string): Promise<OutboxEntryView> {
     const entry = await this.store.entries.get(id);
     if (entry === undefined) throw notFound('outbox entry');
-    await this.authorizeOn(actor, 'invitation.read', entry.organization_id);
+    await this.permissions.authorize(actor, 'invitation.read', organizationRef(entry.organization_id));
     return this.view(entry);
   }
 
@@ -159,7 +168,8 @@ export class OutboxService {
         details: { fields: { organization_id: 'required' } },
       });
     }
-    if (options.organization_id !== undefined) await this.authorizeOn(actor, 'invitation.read', options.organization_id);
+    if (options.organization_id !== undefined)
+      await this.permissions.authorize(actor, 'invitation.read', organizationRef(options.organization_id));
     const page = { limit: options.limit, cursor: options.cursor, reverse: options.reverse ?? true };
     let result: Page<OutboxEntry>;
     if (options.organization_id !== undefined) {
@@ -175,7 +185,7 @@ export class OutboxService {
   async retryOutboxEntry(actor: Actor, id: string): Promise<OutboxEntryView> {
     const found = await this.store.entries.get(id);
     if (found === undefined) throw notFound('outbox entry');
-    await this.authorizeOn(actor, 'invitation.revoke', found.organization_id);
+    await this.permissions.authorize(actor, 'invitation.revoke', organizationRef(found.organization_id));
     const entry = await this.lockEntry(id, async () => {
       const current = (await this.store.entries.get(id))!;
       if (current.status !== 'failed' && current.status !== 'held') {
@@ -364,13 +374,5 @@ export class OutboxService {
       subject: invitationSubject(data),
       accept_url,
     };
-  }
-
-  private async authorizeOn(
-    actor: Actor,
-    action: 'invitation.read' | 'invitation.revoke',
-    organizationId: string,
-  ): Promise<void> {
-    await this.permissions.authorize(actor, action, { type: 'organization', id: organizationId }, 'organization');
   }
 }

@@ -62,6 +62,10 @@ export class EventLog {
     return () => this.subscribers.delete(fn);
   }
 
+  async countEvents(): Promise<number> {
+    return this.store.count();
+  }
+
   async get(id: string): Promise<DomainEvent | undefined> {
     return this.store.get(id);
   }

@@ -1,13 +1,14 @@
 import crypto, { randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError, notFound, validationFailed } from '../../errors.js';
+import { AppError, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
+import type { MembershipService } from './memberships.js';
 import type { OrganizationService } from './organizations.js';
-import { atOrganization, type PermissionEngine } from './permissions.js';
+import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from './permissions.js';
 import { apiKeyLifetimeSeconds } from './schemas.js';
 import type { IdentityStore } from './store.js';
 import { viewApiKey, type ApiKeyRecord, type ApiKeyView } from './types.js';
@@ -54,20 +55,22 @@ export class ApiKeyService {
     private readonly store: IdentityStore,
     private readonly permissions: PermissionEngine,
     private readonly organizations: OrganizationService,
+    private readonly memberships: MembershipService,
     private readonly log: Logger,
-  ) {
-    permissions.registerResourceType('api_key', (id) => {
-      const key = store.apiKeys.read(id);
-      return key && atOrganization(key.organization_id);
-    });
+  ) {}
+
+  /** Where an API key lives, and whose it is (members act on their own keys only). */
+  locateApiKey(id: string): ResourceLocation | undefined {
+    const key = this.store.apiKeys.read(id);
+    return key && { ...atOrganization(key.organization_id), ownerPrincipalId: key.principal_id };
   }
 
-  async create(actor: Actor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  async createApiKey(actor: Actor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
     const org = await this.organizations.getOrganization(actor, input.organization_id);
-    await this.permissions.authorize(actor, 'apikey.create', { type: 'organization', id: org.id }, 'organization');
+    await this.permissions.authorize(actor, 'apikey.create', organizationRef(org.id));
     let principalId: string;
     if (isOperator(actor)) {
-      principalId = input.principal_id ?? (await this.organizations.owners(org.id))[0]?.principal_id ?? '';
+      principalId = input.principal_id ?? (await this.memberships.listOwners(org.id))[0]?.principal_id ?? '';
       if (principalId === '') throw new AppError('invalid_state', 'the organization has no owner to act as');
       const role = await this.permissions.effectiveRole(principalId, atOrganization(org.id));
       if (role === null) throw validationFailed({ principal_id: 'not a member of this organization' });
@@ -108,9 +111,9 @@ export class ApiKeyService {
   }
 
   /** Active keys of the organization: all of them for admins and the operator, else the caller's own. */
-  async list(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<ApiKeyView>> {
-    await this.permissions.authorize(actor, 'apikey.read', { type: 'organization', id: organizationId }, 'organization');
-    const seesAll = (await this.permissions.decide(actor, 'apikey.manage', { type: 'organization', id: organizationId })).allowed;
+  async listApiKeys(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<ApiKeyView>> {
+    await this.permissions.authorize(actor, 'apikey.read', organizationRef(organizationId));
+    const seesAll = (await this.permissions.decide(actor, 'apikey.manage', organizationRef(organizationId))).allowed;
     const result = await this.store.apiKeys.listBy('organization', organizationId, page);
     const items = result.items.filter(
       (k) => k.revoked_at === null && (seesAll || (!isOperator(actor) && k.principal_id === actor.principalId)),
@@ -118,21 +121,14 @@ export class ApiKeyService {
     return { items: items.map(viewApiKey), nextCursor: result.nextCursor };
   }
 
-  async get(actor: Actor, id: string): Promise<ApiKeyView> {
-    const key = await this.visibleKey(actor, id);
-    return viewApiKey(key);
+  async getApiKey(actor: Actor, id: string): Promise<ApiKeyView> {
+    await this.permissions.authorize(actor, 'apikey.read', { type: 'api_key', id });
+    return viewApiKey((await this.store.apiKeys.get(id))!);
   }
 
   /** Revokes the key; it stops working on the next request. Revoking twice answers the same record. */
-  async revoke(actor: Actor, id: string): Promise<ApiKeyView> {
-    const key = await this.visibleKey(actor, id);
-    const own = !isOperator(actor) && key.principal_id === actor.principalId;
-    await this.permissions.authorize(
-      actor,
-      own ? 'apikey.delete' : 'apikey.manage',
-      { type: 'organization', id: key.organization_id },
-      'api key',
-    );
+  async revokeApiKey(actor: Actor, id: string): Promise<ApiKeyView> {
+    await this.permissions.authorize(actor, 'apikey.delete', { type: 'api_key', id });
     return this.storage.locks.run(`api-key:${id}`, async () => {
       const current = (await this.store.apiKeys.get(id))!;
       if (current.revoked_at !== null) return viewApiKey(current);
@@ -165,19 +161,6 @@ export class ApiKeyService {
       method: 'api_key',
       apiKey: { id: record.id, organizationId: record.organization_id, scopes: record.scopes },
     };
-  }
-
-  /** The key when the actor may see it: its own keys for members, every key for admins; else 404. */
-  private async visibleKey(actor: Actor, id: string): Promise<ApiKeyRecord> {
-    const key = await this.store.apiKeys.get(id);
-    if (key === undefined) throw notFound('api key');
-    const own = !isOperator(actor) && key.principal_id === actor.principalId;
-    const decision = await this.permissions.decide(actor, own ? 'apikey.read' : 'apikey.manage', {
-      type: 'organization',
-      id: key.organization_id,
-    });
-    if (!decision.allowed) throw notFound('api key');
-    return key;
   }
 
   /** Records last use at most once a minute per key, after the request's answer (never awaited). */

@@ -1,51 +1,58 @@
-import type { Logger } from '../../log.js';
-import type { Storage } from '../../storage/db.js';
-import type { EventLog } from '../events/service.js';
+import type { Collection } from '../../storage/collection.js';
+import type { Area, AreaBase } from '../area.js';
 import { ApiKeyService } from './api-keys.js';
-import { AuthenticationService, type AuthenticationSettings } from './authenticate.js';
-import type { Actor } from './caller.js';
+import { AuthenticationService } from './authenticate.js';
+import { PermissionCheckService } from './checks.js';
+import { GrantService } from './grants.js';
+import { MembershipService } from './memberships.js';
 import { OrganizationService } from './organizations.js';
-import { PermissionEngine, type Action, type Decision } from './permissions.js';
-import { createIdentityStore, type IdentityStore } from './store.js';
+import { atOrganization, PermissionEngine } from './permissions.js';
+import { PrincipalService } from './principals.js';
+import { createIdentityStore } from './store.js';
+import { TeamService } from './teams.js';
 
-export interface CheckInput {
-  action: Action;
-  resource_type?: string;
-  resource_id?: string;
-}
-
-export type CheckAnswer = Omit<Decision, 'visible'>;
-
-export interface Identity {
-  store: IdentityStore;
+export interface IdentityServices {
   permissions: PermissionEngine;
-  organizations: OrganizationService;
-  apiKeys: ApiKeyService;
+  permissionChecks: PermissionCheckService;
   authentication: AuthenticationService;
-  /** A permission question answered for the actor; a resource it cannot see is simply not allowed. */
-  check: (actor: Actor, input: CheckInput) => Promise<CheckAnswer>;
+  principals: PrincipalService;
+  organizations: OrganizationService;
+  teams: TeamService;
+  memberships: MembershipService;
+  grants: GrantService;
+  apiKeys: ApiKeyService;
 }
 
-export function createIdentity(storage: Storage, events: EventLog, settings: AuthenticationSettings, log: Logger): Identity {
+/** Identity: principals, organizations, teams, memberships, grants, API keys, authentication, permissions. */
+export function createIdentity({ storage, eventLog, config, log }: AreaBase): Area<IdentityServices> {
   const store = createIdentityStore(storage);
   const permissions = new PermissionEngine(store);
-  const organizations = new OrganizationService(storage, store, permissions, events);
-  const apiKeys = new ApiKeyService(storage, store, permissions, organizations, log);
-  const authentication = new AuthenticationService(apiKeys, settings);
-
-  const check = async (actor: Actor, input: CheckInput): Promise<CheckAnswer> => {
-    let type = input.resource_type;
-    let id = input.resource_id;
-    if (type === undefined && id === undefined && 'apiKey' in actor && actor.apiKey !== undefined) {
-      type = 'organization';
-      id = actor.apiKey.organizationId;
-    }
-    if (type === undefined || id === undefined)
-      return { allowed: false, role: null, reason: 'resource_type and resource_id are required' };
-    if (!permissions.resourceTypes.includes(type)) return { allowed: false, role: null, reason: `unknown resource type ${type}` };
-    const { visible: _visible, ...answer } = await permissions.decide(actor, input.action, { type, id });
-    return answer;
+  const principals = new PrincipalService(storage, store);
+  const organizations = new OrganizationService(storage, store, permissions, principals, eventLog);
+  const teams = new TeamService(storage, store, permissions);
+  const memberships = new MembershipService(storage, store, permissions, principals, teams);
+  const grants = new GrantService(storage, store, permissions, principals);
+  const apiKeys = new ApiKeyService(storage, store, permissions, organizations, memberships, log.child({ module: 'identity' }));
+  const authentication = new AuthenticationService(apiKeys, config);
+  const permissionChecks = new PermissionCheckService(permissions);
+  const tables: Pick<Collection<object>, 'name' | 'count'>[] = [
+    store.principals,
+    store.organizations,
+    store.teams,
+    store.memberships,
+    store.grants,
+    store.apiKeys,
+  ];
+  return {
+    services: { permissions, permissionChecks, authentication, principals, organizations, teams, memberships, grants, apiKeys },
+    resources: {
+      organization: (id) => (store.organizations.read(id) ? atOrganization(id) : undefined),
+      team: (id) => {
+        const team = store.teams.read(id);
+        return team && { organizationId: team.organization_id, teamId: team.id };
+      },
+      api_key: (id) => apiKeys.locateApiKey(id),
+    },
+    count: async () => Object.fromEntries(await Promise.all(tables.map(async (t) => [t.name, await t.count()] as const))),
   };
-
-  return { store, permissions, organizations, apiKeys, authentication, check };
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { compositeKey } from '../../storage/keys.js';
 import { isOperator, type Actor, type ApiKeyScope } from './caller.js';
 import { highestRole, roleAtLeast, roles, type Role } from './roles.js';
@@ -12,6 +12,8 @@ interface ActionSpec {
   resource: string;
   /** A scoped API key needs this scope; actions without one need a full-access key. */
   scope?: ApiKeyScope;
+  /** On a resource that another principal owns (an API key), the action needs this one instead. */
+  others?: string;
   doc: string;
 }
 
@@ -36,9 +38,14 @@ export const actionCatalog = {
   'settings.read': { role: 'member', resource: 'organization', doc: 'read organization settings' },
   'settings.update': { role: 'owner', resource: 'organization', doc: 'change organization settings' },
   'apikey.create': { role: 'member', resource: 'organization', doc: 'create an API key acting as oneself' },
-  'apikey.read': { role: 'member', resource: 'organization', doc: "list one's own API keys" },
-  'apikey.delete': { role: 'member', resource: 'organization', doc: "revoke one's own API key" },
-  'apikey.manage': { role: 'admin', resource: 'organization', doc: "list and revoke anyone's API keys" },
+  'apikey.read': { role: 'member', resource: 'api_key', others: 'apikey.manage', doc: "list and show one's own API keys" },
+  'apikey.delete': { role: 'member', resource: 'api_key', others: 'apikey.manage', doc: "revoke one's own API key" },
+  'apikey.manage': {
+    role: 'admin',
+    resource: 'organization',
+    others: 'apikey.manage',
+    doc: "list and revoke anyone's API keys",
+  },
   'webhook.create': { role: 'admin', resource: 'organization', doc: 'register a webhook' },
   'webhook.read': { role: 'admin', resource: 'organization', doc: 'see webhooks and their deliveries' },
   'webhook.update': { role: 'admin', resource: 'organization', doc: 'change, pause, rotate, redeliver' },
@@ -63,19 +70,27 @@ export const actionCatalog = {
 } as const satisfies Record<string, ActionSpec>;
 
 export type Action = keyof typeof actionCatalog;
-export const actions = Object.keys(actionCatalog) as Action[];
+const catalog: Record<Action, ActionSpec> = actionCatalog;
+export const actions = Object.keys(actionCatalog) as [Action, ...Action[]];
 
 export interface ResourceRef {
   type: string;
   id: string;
 }
 
+/** The organization as the resource of a check (most actions are checked against it). */
+export function organizationRef(organizationId: string): ResourceRef {
+  return { type: 'organization', id: organizationId };
+}
+
 export interface ResourceLocation {
   organizationId: string;
   teamId: string | null;
+  /** The principal that owns the resource, where ownership changes who may act on it (an API key). */
+  ownerPrincipalId?: string;
 }
 
-/** The location of an organization-level resource (the organization itself, an API key, an invitation). */
+/** The location of an organization-level resource (the organization itself, an invitation). */
 export function atOrganization(organizationId: string): ResourceLocation {
   return { organizationId, teamId: null };
 }
@@ -83,35 +98,47 @@ export function atOrganization(organizationId: string): ResourceLocation {
 /** Finds which organization (and team) a resource belongs to; undefined when it does not exist. */
 export type ResourceResolver = (id: string) => ResourceLocation | undefined | Promise<ResourceLocation | undefined>;
 
-export interface Decision {
-  allowed: boolean;
-  /** The caller's effective role on the resource (null: none). */
-  role: Role | null;
-  /** `role`, `grant` or `operator` when allowed; the missing requirement when not. */
-  reason: string;
-  /** false when the caller may not even know the resource exists (answer 404, not 403). */
-  visible: boolean;
-}
+/**
+ * Why a decision says no. `not_visible`: the caller may not know the resource exists (404, exactly as
+ * for one that does not). `insufficient_scope`: the API key lacks the action's scope. `role`: the
+ * caller's role and grants fall short (403).
+ */
+export type Denial = 'not_visible' | 'insufficient_scope' | 'role';
+
+export type Decision =
+  | { readonly allowed: true; readonly role: Role | null; readonly reason: 'role' | 'grant' | 'operator' }
+  | { readonly allowed: false; readonly role: Role | null; readonly reason: string; readonly denial: Denial };
+
+const NOT_VISIBLE: Decision = Object.freeze({ allowed: false, role: null, reason: 'resource not found', denial: 'not_visible' });
+const BY_OPERATOR: Decision = Object.freeze({ allowed: true, role: 'owner', reason: 'operator' });
 
 /** The answers of the hot path, one per role, shared (decisions are never changed after the fact). */
 const ALLOWED_BY_ROLE = Object.fromEntries(
-  roles.map((role) => [role, Object.freeze({ allowed: true, role, reason: 'role', visible: true })]),
+  roles.map((role) => [role, Object.freeze({ allowed: true, role, reason: 'role' })]),
 ) as Record<Role, Decision>;
 
-/** The one permission engine. Route guards, single and batch checks all call decide(). */
+/** Another principal's resource is hidden unless the caller may act on it. */
+function hideDenied(decision: Decision): Decision {
+  return decision.allowed ? decision : NOT_VISIBLE;
+}
+
+/** How a resource type reads in an error message: `api_key` -> `api key`. */
+export function resourceLabel(type: string): string {
+  return type.replaceAll('_', ' ');
+}
+
+/**
+ * The one permission engine. Route guards, single and batch checks all call decide(), so a check
+ * and the route it asks about cannot disagree. Areas register how their resources map to
+ * organizations at composition (registerResourceType).
+ */
 export class PermissionEngine {
   private readonly resolvers = new Map<string, ResourceResolver>();
 
-  constructor(private readonly store: IdentityStore) {
-    this.registerResourceType('organization', (id) => (store.organizations.read(id) ? atOrganization(id) : undefined));
-    this.registerResourceType('team', (id) => {
-      const team = store.teams.read(id);
-      return team && { organizationId: team.organization_id, teamId: team.id };
-    });
-  }
+  constructor(private readonly store: IdentityStore) {}
 
-  /** Later areas (invitations, webhooks, runs) register how their resources map to organizations. */
   registerResourceType(type: string, resolver: ResourceResolver): void {
+    if (this.resolvers.has(type)) throw new TypeError(`resource type ${type} is registered twice`);
     this.resolvers.set(type, resolver);
   }
 
@@ -142,18 +169,14 @@ export class PermissionEngine {
     resource: ResourceRef,
     location: ResourceLocation | undefined,
   ): Decision | Promise<Decision> {
-    const spec: ActionSpec = actionCatalog[action];
+    const spec = catalog[action];
     if (spec === undefined) throw new TypeError(`unknown action ${action}`);
-    if (isOperator(actor))
-      return {
-        allowed: location !== undefined,
-        role: 'owner',
-        reason: location ? 'operator' : 'resource not found',
-        visible: location !== undefined,
-      };
-    if (location === undefined) return { allowed: false, role: null, reason: 'resource not found', visible: false };
-    if (actor.apiKey !== undefined && actor.apiKey.organizationId !== location.organizationId) {
-      return { allowed: false, role: null, reason: 'resource not found', visible: false };
+    if (location === undefined) return NOT_VISIBLE;
+    if (isOperator(actor)) return BY_OPERATOR;
+    if (actor.apiKey !== undefined && actor.apiKey.organizationId !== location.organizationId) return NOT_VISIBLE;
+    if (spec.others !== undefined && location.ownerPrincipalId !== undefined && location.ownerPrincipalId !== actor.principalId) {
+      const asOther = this.decideAt(actor, spec.others as Action, resource, { ...location, ownerPrincipalId: undefined });
+      return asOther instanceof Promise ? asOther.then(hideDenied) : hideDenied(asOther);
     }
     const role = this.membershipRole(actor.principalId, location);
     const scopes = actor.apiKey?.scopes ?? [];
@@ -174,26 +197,31 @@ export class PermissionEngine {
   ): Promise<Decision> {
     const role = membershipRole ?? (await this.viewerThroughTeam(principalId, location.organizationId));
     if (!scopeMissing && roleAtLeast(role, spec.role)) return ALLOWED_BY_ROLE[role!];
-    const grants = await this.grantsOn(principalId, location.organizationId, resource);
-    // A resource is visible through a role or any grant on it; otherwise it answers exactly like a
-    // resource that does not exist, so neither checks nor routes reveal another tenant's ids.
-    if (role === null && grants.length === 0) return { allowed: false, role: null, reason: 'resource not found', visible: false };
+    const grants = await this.grantsIn(principalId, location.organizationId);
+    const onResource = grants.filter((g) => g.resource_type === resource.type && g.resource_id === resource.id);
+    const onOrganization = grants.filter((g) => g.resource_type === 'organization' && g.resource_id === location.organizationId);
+    // A grant of the action on the resource, or on the organization it belongs to, permits it.
+    const granted = onResource.some((g) => g.action === action) || onOrganization.some((g) => g.action === action);
+    // A resource is visible through a role, a grant on it, or (organization-level resources) any grant
+    // on its organization; otherwise it answers exactly like a resource that does not exist, so
+    // neither checks nor routes reveal another tenant's ids.
+    const visible = role !== null || granted || onResource.length > 0 || (location.teamId === null && onOrganization.length > 0);
+    if (!visible) return NOT_VISIBLE;
     if (scopeMissing) {
-      return {
-        allowed: false,
-        role,
-        reason:
-          spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`,
-        visible: true,
-      };
+      const reason =
+        spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`;
+      return { allowed: false, role, reason, denial: 'insufficient_scope' };
     }
-    if (grants.some((g) => g.action === action)) return { allowed: true, role, reason: 'grant', visible: true };
-    return { allowed: false, role, reason: `requires ${spec.role}`, visible: true };
+    if (granted) return { allowed: true, role, reason: 'grant' };
+    return { allowed: false, role, reason: `requires ${spec.role}`, denial: 'role' };
   }
 
-  /** decide() that throws: 404 when the caller cannot see the resource, 403 when it may not act. */
-  async authorize(actor: Actor, action: Action, resource: ResourceRef, what = resource.type): Promise<Decision> {
-    return this.enforce(await this.decide(actor, action, resource), action, what);
+  /**
+   * The one resource authorization: decide(), then 404 when the caller cannot see the resource and
+   * 403 when it may not act. Every service guards its operations with this.
+   */
+  async authorize(actor: Actor, action: Action, resource: ResourceRef): Promise<Decision> {
+    return enforce(await this.decide(actor, action, resource), action, resource.type);
   }
 
   /** authorize() for a resource already read (see decideAt); synchronous when a role decides. */
@@ -202,21 +230,18 @@ export class PermissionEngine {
     action: Action,
     resource: ResourceRef,
     location: ResourceLocation | undefined,
-    what = resource.type,
   ): Decision | Promise<Decision> {
     const decision = this.decideAt(actor, action, resource, location);
     return decision instanceof Promise
-      ? decision.then((d) => this.enforce(d, action, what))
-      : this.enforce(decision, action, what);
+      ? decision.then((d) => enforce(d, action, resource.type))
+      : enforce(decision, action, resource.type);
   }
 
-  private enforce(decision: Decision, action: Action, what: string): Decision {
-    if (!decision.visible) throw new AppError('not_found', `${what} not found`);
-    if (!decision.allowed) {
-      const code = decision.reason.startsWith('insufficient_scope') ? 'insufficient_scope' : 'forbidden';
-      throw new AppError(code, `not allowed to ${action}: ${decision.reason}`, { details: { action, reason: decision.reason } });
-    }
-    return decision;
+  /** Some changes (the owner role) are for owners only, whatever the action's own minimum. */
+  async requireOwner(actor: Actor, organizationId: string, what: string): Promise<void> {
+    if (isOperator(actor)) return;
+    const role = await this.effectiveRole(actor.principalId, atOrganization(organizationId));
+    if (role !== 'owner') throw new AppError('forbidden', `only owners may ${what}`, { details: { reason: 'requires owner' } });
   }
 
   /** The highest role that applies: organization-level, plus team-level on that team's resources. */
@@ -242,15 +267,16 @@ export class PermissionEngine {
     return all.some((m) => m?.organization_id === organizationId) ? 'viewer' : null;
   }
 
-  /** The principal's ACL grants on one resource (every page: a principal may hold many grants). */
-  private async grantsOn(principalId: string, organizationId: string, resource: ResourceRef): Promise<Grant[]> {
+  /** The principal's ACL grants in one organization (every page: a principal may hold many grants). */
+  private async grantsIn(principalId: string, organizationId: string): Promise<Grant[]> {
     const grants = await this.store.grants.getMany(await this.store.grants.idsBy('principal', principalId));
-    return grants.filter(
-      (g): g is Grant =>
-        g !== undefined &&
-        g.organization_id === organizationId &&
-        g.resource_type === resource.type &&
-        g.resource_id === resource.id,
-    );
+    return grants.filter((g): g is Grant => g !== undefined && g.organization_id === organizationId);
   }
+}
+
+function enforce(decision: Decision, action: Action, type: string): Decision {
+  if (decision.allowed) return decision;
+  if (decision.denial === 'not_visible') throw notFound(resourceLabel(type));
+  const code = decision.denial === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
+  throw new AppError(code, `not allowed to ${action}: ${decision.reason}`, { details: { action, reason: decision.reason } });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailSchema, idSchema as id, timestampSchema as timestamp } from '../schemas.js';
 import { apiKeyScopes } from './caller.js';
 import { actions } from './permissions.js';
 import { roles } from './roles.js';
@@ -6,14 +7,9 @@ import { roles } from './roles.js';
 // Request and record schemas of the identity area: they validate HTTP and gRPC input and
 // document the API (OpenAPI), so each shape is written once.
 
-const id = z.uuid('must be a UUID');
-const timestamp = z.iso.datetime();
-// Emails are matched after trimming (contract 3), so surrounding blanks are trimmed before the format check.
-const emailSchema = z.string().trim().max(320).email('must be an email address');
-
 export const roleSchema = z.enum(roles);
 export const scopeSchema = z.enum(apiKeyScopes);
-export const actionSchema = z.enum(actions as [string, ...string[]]);
+export const actionSchema = z.enum(actions);
 export const slugSchema = z
   .string()
   .trim()

@@ -1,13 +1,9 @@
 import { z } from 'zod';
+import { emailSchema, idSchema as id, timestampSchema as timestamp } from '../schemas.js';
 import { roleSchema } from '../identity/schemas.js';
 import { acceptFailures, invitationStatuses } from './types.js';
 
 // Request and record schemas of invitations: HTTP and gRPC input, types and OpenAPI from one place.
-
-const id = z.uuid('must be a UUID');
-const timestamp = z.iso.datetime();
-
-export const emailSchema = z.string().trim().max(320, 'at most 320 characters').pipe(z.email('must be an email address'));
 
 export const createInvitationBody = z.object({ organization_id: id, email: emailSchema, role: roleSchema });
 export type CreateInvitationInput = z.output<typeof createInvitationBody>;

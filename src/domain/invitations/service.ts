@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, fieldReasons, notFound, validationFailed } from '../../errors.js';
+import { AppError, fieldReasons, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
@@ -8,9 +8,17 @@ import { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { OutboxService } from '../email/outbox.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor, type Caller } from '../identity/caller.js';
-import { normalizeEmail, type OrganizationService } from '../identity/organizations.js';
-import { atOrganization, type Action, type PermissionEngine } from '../identity/permissions.js';
+import type { MembershipService } from '../identity/memberships.js';
+import {
+  atOrganization,
+  organizationRef,
+  type Action,
+  type PermissionEngine,
+  type ResourceLocation,
+} from '../identity/permissions.js';
+import { principalEmailLock, type PrincipalService } from '../identity/principals.js';
 import type { SettingsService } from '../settings/service.js';
+import { normalizeEmail } from '../schemas.js';
 import { createInvitationBody } from './schemas.js';
 import { InvitationStore, SEND_WINDOW_MS, statusKey } from './store.js';
 import type { InvitationTokens } from './tokens.js';
@@ -51,7 +59,8 @@ export class InvitationService {
   constructor(
     private readonly storage: Storage,
     private readonly permissions: PermissionEngine,
-    private readonly organizations: OrganizationService,
+    private readonly principals: PrincipalService,
+    private readonly memberships: MembershipService,
     private readonly settings: SettingsService,
     private readonly outbox: OutboxService,
     private readonly tokens: InvitationTokens,
@@ -60,10 +69,16 @@ export class InvitationService {
     private readonly log: Logger,
   ) {
     this.store = new InvitationStore(storage);
-    permissions.registerResourceType('invitation', (id) => {
-      const invitation = this.store.invitations.read(id);
-      return invitation && atOrganization(invitation.organization_id);
-    });
+  }
+
+  /** Where an invitation lives (its organization). */
+  locateInvitation(id: string): ResourceLocation | undefined {
+    const invitation = this.store.invitations.read(id);
+    return invitation && atOrganization(invitation.organization_id);
+  }
+
+  async countInvitations(): Promise<number> {
+    return this.store.invitations.count();
   }
 
   private lock<T>(organizationId: string, fn: () => Promise<T>): Promise<T> {
@@ -80,12 +95,8 @@ export class InvitationService {
     }
     const { organization_id: organizationId, role } = parsed.data;
     const email = normalizeEmail(parsed.data.email);
-    await this.permissions.authorize(actor, 'invitation.create', { type: 'organization', id: organizationId }, 'organization');
-    if (role === 'owner' && !isOperator(actor)) {
-      const own = await this.permissions.effectiveRole(actor.principalId, atOrganization(organizationId));
-      if (own !== 'owner')
-        throw new AppError('forbidden', 'only owners may invite an owner', { details: { reason: 'requires owner' } });
-    }
+    await this.permissions.authorize(actor, 'invitation.create', organizationRef(organizationId));
+    if (role === 'owner') await this.permissions.requireOwner(actor, organizationId, 'invite an owner');
 
     return this.lock(organizationId, async () => {
       const now = Date.now();
@@ -185,7 +196,7 @@ export class InvitationService {
     organizationId: string,
     options: ListInvitationsOptions = {},
   ): Promise<Page<InvitationView>> {
-    await this.permissions.authorize(actor, 'invitation.read', { type: 'organization', id: organizationId }, 'organization');
+    await this.permissions.authorize(actor, 'invitation.read', organizationRef(organizationId));
     const page =
       options.status === undefined
         ? await this.store.invitations.listBy('organization', organizationId, options)
@@ -198,21 +209,10 @@ export class InvitationService {
     return viewInvitation(invitation);
   }
 
-  /**
-   * The invitation if the actor may act on it: by role, by a grant on the invitation, or by a grant
-   * on its organization. Another tenant's invitation answers 404, like one that does not exist.
-   */
+  /** The invitation if the actor may act on it (by role, or a grant on it or on its organization); else 404 or 403. */
   private async authorizedInvitation(actor: Actor, action: Action, id: string): Promise<Invitation> {
-    const invitation = await this.store.invitations.get(id);
-    if (invitation === undefined) throw notFound('invitation');
-    const onInvitation = await this.permissions.decide(actor, action, { type: 'invitation', id });
-    if (onInvitation.allowed) return invitation;
-    const onOrganization = await this.permissions.decide(actor, action, { type: 'organization', id: invitation.organization_id });
-    if (onOrganization.allowed) return invitation;
-    if (!onInvitation.visible && !onOrganization.visible) throw notFound('invitation');
-    const reason = onInvitation.visible ? onInvitation.reason : onOrganization.reason;
-    const code = reason.startsWith('insufficient_scope') ? 'insufficient_scope' : 'forbidden';
-    throw new AppError(code, `not allowed to ${action}: ${reason}`, { details: { action, reason } });
+    await this.permissions.authorize(actor, action, { type: 'invitation', id });
+    return (await this.store.invitations.get(id))!;
   }
 
   // -- revoke and resend -----------------------------------------------------------------------
@@ -312,7 +312,7 @@ export class InvitationService {
     const organizationId = found.organization_id;
     const locks = [`invitations:${organizationId}`, `org-members:${organizationId}`];
     // An anonymous accept may create the invited email's principal, in the acceptance batch itself.
-    if (caller === null) locks.push(`principal-email:${normalizeEmail(found.email)}`);
+    if (caller === null) locks.push(principalEmailLock(found.email));
     return this.storage.locks.runAll(locks, async () => {
       const invitation = (await this.store.invitations.get(id))!;
       if (!this.tokens.matches(token, invitation.token_hash)) throw invalid();
@@ -325,8 +325,8 @@ export class InvitationService {
       await this.commitWithMailCancelled(invitation.outbox_entry_id, async (uow) => {
         // One batch: the invited email's principal (when new), the membership, the invitation, the
         // event and the cancelled mail. writeMembership sees the principal queued here (uow.get).
-        const principalId = caller?.principalId ?? (await this.organizations.ensurePrincipalByEmail(invitation.email, uow)).id;
-        const membership = await this.organizations.writeMembership(uow, organizationId, principalId, invitation.role);
+        const principalId = caller?.principalId ?? (await this.principals.ensurePrincipalByEmail(invitation.email, uow)).id;
+        const membership = await this.memberships.writeMembership(uow, organizationId, principalId, invitation.role);
         const now = nowIso();
         await uow.put(this.store.invitations, {
           ...invitation,

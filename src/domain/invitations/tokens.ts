@@ -1,31 +1,16 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Storage } from '../../storage/db.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
 
-const META_KEY = 'invite_token_key';
 const TOKEN_BYTES = 32;
 /** 32 bytes in base64url, unpadded. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * Accept tokens (spec 2.3): 32 random bytes, base64url in the link, stored only as HMAC-SHA256
- * keyed by SERVICE_INVITE_TOKEN_KEY, or by a key generated once and kept in the meta table.
+ * keyed by SERVICE_INVITE_TOKEN_KEY, or by a key generated once and kept in the meta table
+ * (openSecretKey).
  */
 export class InvitationTokens {
-  private constructor(private readonly key: Buffer) {}
-
-  static async open(storage: Storage, configuredHex: string | undefined): Promise<InvitationTokens> {
-    if (configuredHex !== undefined) return new InvitationTokens(Buffer.from(configuredHex, 'hex'));
-    return storage.locks.run(`meta:${META_KEY}`, async () => {
-      const stored = (await storage.meta.get(META_KEY)) as string | undefined;
-      if (stored !== undefined) return new InvitationTokens(Buffer.from(stored, 'hex'));
-      const key = randomBytes(32);
-      const uow = new UnitOfWork(storage);
-      uow.putRaw(storage.meta, META_KEY, key.toString('hex'));
-      await uow.commit();
-      return new InvitationTokens(key);
-    });
-  }
+  constructor(private readonly key: Buffer) {}
 
   /** A fresh token: `raw` goes only into the mail link, `hash` into the record. */
   issue(): { raw: string; hash: string } {
@@ -39,11 +24,6 @@ export class InvitationTokens {
     const expected = Buffer.from(storedHash, 'hex');
     const actual = this.digest(raw);
     return expected.length === actual.length && timingSafeEqual(expected, actual);
-  }
-
-  /** A separate key (derived, never the HMAC key itself) that seals tokens of queued mail. */
-  sealingKey(): Buffer {
-    return createHmac('sha256', this.key).update('switchyard/outbox-token-seal/v1').digest();
   }
 
   private digest(raw: string): Buffer {

@@ -4,8 +4,8 @@ import type { Storage } from '../../storage/db.js';
 import { nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import { isOperator, type Actor } from '../identity/caller.js';
-import type { PermissionEngine } from '../identity/permissions.js';
-import type { IdentityStore } from '../identity/store.js';
+import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
+import type { OrganizationService } from '../identity/organizations.js';
 import { settingsPatchSchema } from './schemas.js';
 import { createSettingsStore } from './store.js';
 import { settingsDefaults, type OrganizationSettings, type StoredSettings } from './types.js';
@@ -16,20 +16,20 @@ export class SettingsService {
 
   constructor(
     private readonly storage: Storage,
-    private readonly identity: IdentityStore,
     private readonly permissions: PermissionEngine,
+    private readonly organizations: OrganizationService,
   ) {
     this.store = createSettingsStore(storage);
   }
 
   async getSettings(actor: Actor, organizationId: string): Promise<OrganizationSettings> {
-    await this.permissions.authorize(actor, 'settings.read', { type: 'organization', id: organizationId }, 'organization');
+    await this.permissions.authorize(actor, 'settings.read', organizationRef(organizationId));
     return this.resolve(organizationId);
   }
 
   /** Validates `input` with the same schema as the HTTP body (422 naming every failing field). */
   async updateSettings(actor: Actor, organizationId: string, input: unknown): Promise<OrganizationSettings> {
-    await this.permissions.authorize(actor, 'settings.update', { type: 'organization', id: organizationId }, 'organization');
+    await this.permissions.authorize(actor, 'settings.update', organizationRef(organizationId));
     const parsed = settingsPatchSchema.safeParse(input ?? {});
     if (!parsed.success) {
       throw validationFailed(fieldReasons(parsed.error.issues));
@@ -53,9 +53,13 @@ export class SettingsService {
     });
   }
 
+  async countSettings(): Promise<number> {
+    return this.store.count();
+  }
+
   /** Effective settings for domain use (no permission check): stored values over defaults. */
   async resolve(organizationId: string): Promise<OrganizationSettings> {
-    const org = await this.identity.organizations.get(organizationId);
+    const org = this.organizations.readOrganization(organizationId);
     if (org === undefined) throw notFound('organization');
     const stored = await this.store.get(organizationId);
     return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../../domain/schemas.js';
 import { operator } from '../../domain/identity/caller.js';
 import { createApiKeyBody } from '../../domain/identity/schemas.js';
 import type { ApiKeyServiceHandlers } from '../generated/switchyard/admin/v1/ApiKeyService.js';
@@ -8,24 +9,24 @@ import type { AdminServiceModule, ServiceContext } from './context.js';
 // The HTTP body's field rules; the organization is named by id or slug here, and the operator
 // chooses which member the key acts as.
 const { name, scopes, expires_in_seconds } = createApiKeyBody.shape;
-const createRequest = z.object({ name, scopes, expires_in_seconds, principal_id: z.uuid('must be a UUID').optional() });
-const keyRef = z.object({ id: z.uuid('must be a UUID') });
+const createRequest = z.object({ name, scopes, expires_in_seconds, principal_id: idSchema.optional() });
+const keyRef = z.object({ id: idSchema });
 
-function implement({ identity, log }: ServiceContext): ApiKeyServiceHandlers {
-  const { apiKeys } = identity;
+function implement({ services, log }: ServiceContext): ApiKeyServiceHandlers {
+  const { apiKeys } = services;
   return {
     CreateApiKey: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
+      const org = await resolveOrganization(services, req.organization);
       const input = parseRequest(createRequest, req);
-      const { raw_key, ...key } = await apiKeys.create(operator, { ...input, organization_id: org.id });
+      const { raw_key, ...key } = await apiKeys.createApiKey(operator, { ...input, organization_id: org.id });
       return { api_key: toMessage(key), raw_key };
     }),
     ListApiKeys: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
-      const page = await apiKeys.list(operator, org.id, pageOptions(req));
+      const org = await resolveOrganization(services, req.organization);
+      const page = await apiKeys.listApiKeys(operator, org.id, pageOptions(req));
       return { api_keys: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    RevokeApiKey: unary(log, async (req) => toMessage(await apiKeys.revoke(operator, parseRequest(keyRef, req).id))),
+    RevokeApiKey: unary(log, async (req) => toMessage(await apiKeys.revokeApiKey(operator, parseRequest(keyRef, req).id))),
   };
 }
 

@@ -1,11 +1,8 @@
 import type { UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { Config } from '../../config/schema.js';
-import type { OutboxService } from '../../domain/email/outbox.js';
-import type { Identity } from '../../domain/identity/index.js';
-import type { InvitationService } from '../../domain/invitations/service.js';
-import type { SettingsService } from '../../domain/settings/service.js';
 import type { Logger } from '../../log.js';
 import type { LoopSet } from '../../loops/loop.js';
+import type { Services } from '../../main.js';
 
 /** What the daemon hands the admin API: its services and facts about itself. */
 export interface AdminContext {
@@ -16,11 +13,11 @@ export interface AdminContext {
   /** Base URL of the /v1 HTTP listener. */
   httpUrl: string;
   state: () => string;
-  identity: Identity;
-  invitations: InvitationService;
-  settings: SettingsService;
-  outbox: OutboxService;
+  /** Every area's services (main.ts composes them). */
+  services: Services;
   loops: LoopSet;
+  /** Record counts of every area, by table. */
+  count: () => Promise<Record<string, number>>;
 }
 
 export interface ServiceContext extends AdminContext {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../../domain/schemas.js';
 import { operator } from '../../domain/identity/caller.js';
 import { createInvitationBody, invitationStatusSchema } from '../../domain/invitations/schemas.js';
 import type { InvitationServiceHandlers } from '../generated/switchyard/admin/v1/InvitationService.js';
@@ -9,29 +10,29 @@ import type { AdminServiceModule, ServiceContext } from './context.js';
 const { email, role } = createInvitationBody.shape;
 const createRequest = z.object({ email, role });
 const statusFilter = z.object({ status: invitationStatusSchema.optional() });
-const invitationRef = z.object({ id: z.uuid('must be a UUID') });
+const invitationRef = z.object({ id: idSchema });
 
-function implement({ identity, invitations, log }: ServiceContext): InvitationServiceHandlers {
+function implement({ services, log }: ServiceContext): InvitationServiceHandlers {
   return {
     CreateInvitation: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
+      const org = await resolveOrganization(services, req.organization);
       const input = parseRequest(createRequest, { email: req.email, role: req.role });
-      return toMessage(await invitations.createInvitation(operator, { ...input, organization_id: org.id }));
+      return toMessage(await services.invitations.createInvitation(operator, { ...input, organization_id: org.id }));
     }),
     ListInvitations: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
+      const org = await resolveOrganization(services, req.organization);
       const { status } = parseRequest(statusFilter, { status: req.status });
-      const page = await invitations.listInvitations(operator, org.id, { ...pageOptions(req), status });
+      const page = await services.invitations.listInvitations(operator, org.id, { ...pageOptions(req), status });
       return { invitations: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
     GetInvitation: unary(log, async (req) =>
-      toMessage(await invitations.getInvitation(operator, parseRequest(invitationRef, req).id)),
+      toMessage(await services.invitations.getInvitation(operator, parseRequest(invitationRef, req).id)),
     ),
     RevokeInvitation: unary(log, async (req) =>
-      toMessage(await invitations.revokeInvitation(operator, parseRequest(invitationRef, req).id)),
+      toMessage(await services.invitations.revokeInvitation(operator, parseRequest(invitationRef, req).id)),
     ),
     ResendInvitation: unary(log, async (req) =>
-      toMessage(await invitations.resendInvitation(operator, parseRequest(invitationRef, req).id)),
+      toMessage(await services.invitations.resendInvitation(operator, parseRequest(invitationRef, req).id)),
     ),
   };
 }

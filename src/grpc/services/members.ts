@@ -1,41 +1,42 @@
 import { z } from 'zod';
+import { idSchema } from '../../domain/schemas.js';
 import { operator } from '../../domain/identity/caller.js';
 import { addMemberBody, updateMemberBody } from '../../domain/identity/schemas.js';
 import type { MemberServiceHandlers } from '../generated/switchyard/admin/v1/MemberService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
 import type { AdminServiceModule, ServiceContext } from './context.js';
 
-const membershipRef = z.object({ membership_id: z.uuid('must be a UUID') });
-const teamFilter = z.object({ team_id: z.uuid('must be a UUID').optional() });
+const membershipRef = z.object({ membership_id: idSchema });
+const teamFilter = z.object({ team_id: idSchema.optional() });
 
-function implement({ identity, log }: ServiceContext): MemberServiceHandlers {
-  const orgs = identity.organizations;
+function implement({ services, log }: ServiceContext): MemberServiceHandlers {
+  const { memberships } = services;
   return {
     AddMember: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
+      const org = await resolveOrganization(services, req.organization);
       const input = parseRequest(addMemberBody, {
         principal_id: req.principal_id,
         email: req.email,
         role: req.role,
         team_id: req.team_id,
       });
-      return toMessage(await orgs.addMember(operator, org.id, input));
+      return toMessage(await memberships.addMember(operator, org.id, input));
     }),
     ListMembers: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
+      const org = await resolveOrganization(services, req.organization);
       const { team_id } = parseRequest(teamFilter, { team_id: req.team_id });
-      const page = await orgs.listMembers(operator, org.id, { ...pageOptions(req), team_id });
+      const page = await memberships.listMembers(operator, org.id, { ...pageOptions(req), team_id });
       return { memberships: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
     UpdateMemberRole: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
+      const org = await resolveOrganization(services, req.organization);
       const { membership_id, role } = parseRequest(membershipRef.extend(updateMemberBody.shape), req);
-      return toMessage(await orgs.updateMember(operator, org.id, membership_id, role));
+      return toMessage(await memberships.updateMember(operator, org.id, membership_id, role));
     }),
     RemoveMember: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
+      const org = await resolveOrganization(services, req.organization);
       const { membership_id } = parseRequest(membershipRef, req);
-      return toMessage(await orgs.removeMember(operator, org.id, membership_id));
+      return toMessage(await memberships.removeMember(operator, org.id, membership_id));
     }),
   };
 }

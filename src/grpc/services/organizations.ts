@@ -1,17 +1,17 @@
-import { z } from 'zod';
 import { operator } from '../../domain/identity/caller.js';
 import { createOrganizationBody } from '../../domain/identity/schemas.js';
+import { emailSchema, idSchema } from '../../domain/schemas.js';
 import type { OrganizationServiceHandlers } from '../generated/switchyard/admin/v1/OrganizationService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
 import type { AdminServiceModule, ServiceContext } from './context.js';
 
 const createRequest = createOrganizationBody.extend({
-  owner_principal_id: z.uuid('must be a UUID').optional(),
-  owner_email: z.email('must be an email address').max(320).optional(),
+  owner_principal_id: idSchema.optional(),
+  owner_email: emailSchema.optional(),
 });
 
-function implement({ identity, log }: ServiceContext): OrganizationServiceHandlers {
-  const orgs = identity.organizations;
+function implement({ services, log }: ServiceContext): OrganizationServiceHandlers {
+  const orgs = services.organizations;
   return {
     CreateOrganization: unary(log, async (req) => {
       const { organization, owner } = await orgs.createOrganization(operator, parseRequest(createRequest, req));
@@ -21,7 +21,7 @@ function implement({ identity, log }: ServiceContext): OrganizationServiceHandle
       const page = await orgs.listOrganizations(operator, pageOptions(req));
       return { organizations: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    GetOrganization: unary(log, async (req) => toMessage(await resolveOrganization(identity, req.organization))),
+    GetOrganization: unary(log, async (req) => toMessage(await resolveOrganization(services, req.organization))),
   };
 }
 

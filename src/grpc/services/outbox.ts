@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../../domain/schemas.js';
 import { outboxStatuses, type OutboxEntryView } from '../../domain/email/types.js';
 import { operator } from '../../domain/identity/caller.js';
 import type { OutboxEntry } from '../generated/switchyard/admin/v1/OutboxEntry.js';
@@ -7,24 +8,26 @@ import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from
 import type { AdminServiceModule, ServiceContext } from './context.js';
 
 const statusFilter = z.object({ status: z.enum(outboxStatuses, `must be one of ${outboxStatuses.join(', ')}`).optional() });
-const entryRef = z.object({ id: z.uuid('must be a UUID') });
+const entryRef = z.object({ id: idSchema });
 
 /** Nested attempts too: their null fields are unset, and `interrupted` is false unless it happened. */
 function entryMessage(entry: OutboxEntryView): OutboxEntry {
   return { ...toMessage(entry), attempts: entry.attempts.map((a) => toMessage({ ...a, interrupted: a.interrupted === true })) };
 }
 
-function implement({ identity, outbox, log }: ServiceContext): OutboxServiceHandlers {
+function implement({ services, log }: ServiceContext): OutboxServiceHandlers {
   return {
     ListOutbox: unary(log, async (req) => {
-      const org = req.organization === undefined ? undefined : await resolveOrganization(identity, req.organization);
+      const org = req.organization === undefined ? undefined : await resolveOrganization(services, req.organization);
       const { status } = parseRequest(statusFilter, { status: req.status });
-      const page = await outbox.listOutbox(operator, { ...pageOptions(req), organization_id: org?.id, status });
+      const page = await services.outbox.listOutbox(operator, { ...pageOptions(req), organization_id: org?.id, status });
       return { entries: page.items.map(entryMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    GetOutboxEntry: unary(log, async (req) => entryMessage(await outbox.getEntry(operator, parseRequest(entryRef, req).id))),
+    GetOutboxEntry: unary(log, async (req) =>
+      entryMessage(await services.outbox.getOutboxEntry(operator, parseRequest(entryRef, req).id)),
+    ),
     RetryOutboxEntry: unary(log, async (req) =>
-      entryMessage(await outbox.retryOutboxEntry(operator, parseRequest(entryRef, req).id)),
+      entryMessage(await services.outbox.retryOutboxEntry(operator, parseRequest(entryRef, req).id)),
     ),
   };
 }

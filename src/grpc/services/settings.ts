@@ -31,15 +31,15 @@ function toPatch(req: UpdateSettingsRequest__Output): SettingsPatch {
   return parseRequest(settingsPatchSchema, patch);
 }
 
-function implement({ identity, settings, log }: ServiceContext): SettingsServiceHandlers {
+function implement({ services, log }: ServiceContext): SettingsServiceHandlers {
   return {
     GetSettings: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
-      return toMessage(await settings.getSettings(operator, org.id));
+      const org = await resolveOrganization(services, req.organization);
+      return toMessage(await services.settings.getSettings(operator, org.id));
     }),
     UpdateSettings: unary(log, async (req) => {
-      const org = await resolveOrganization(identity, req.organization);
-      return toMessage(await settings.updateSettings(operator, org.id, toPatch(req)));
+      const org = await resolveOrganization(services, req.organization);
+      return toMessage(await services.settings.updateSettings(operator, org.id, toPatch(req)));
     }),
   };
 }

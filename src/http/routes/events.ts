@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { EventLog } from '../../domain/events/service.js';
 import { eventKinds } from '../../domain/events/types.js';
-import type { PermissionEngine } from '../../domain/identity/permissions.js';
-import { defineRoute, pageQuery, Reply, uuidParam } from '../route.js';
+import type { Services } from '../../main.js';
+import { defineRoute, idParams, pageQuery, Reply } from '../route.js';
 
 const eventSchema = z.object({
   id: z.string(),
@@ -16,14 +15,14 @@ const eventSchema = z.object({
   timestamp: z.string(),
 });
 
-export function eventRoutes(events: EventLog, permissions: PermissionEngine) {
+export function eventRoutes({ events }: Services) {
   return [
     defineRoute({
       method: 'GET',
       path: '/v1/organizations/:id/events',
       summary: "The organization's domain events in order; resume with ?after=<event id> or ?cursor=",
       tag: 'events',
-      params: z.object({ id: uuidParam }),
+      params: idParams('id'),
       query: pageQuery.extend({
         after: z
           .string()
@@ -32,11 +31,7 @@ export function eventRoutes(events: EventLog, permissions: PermissionEngine) {
         kind: z.enum(eventKinds).optional(),
       }),
       response: z.array(eventSchema),
-      handler: async (ctx) => {
-        await permissions.authorize(ctx.caller!, 'event.read', { type: 'organization', id: ctx.params.id }, 'organization');
-        const { after, kind, limit, cursor } = ctx.query;
-        return Reply.page(await events.read({ organizationId: ctx.params.id, after, kind, limit, cursor }));
-      },
+      handler: async (ctx) => Reply.page(await events.listEvents(ctx.caller, ctx.params.id, ctx.query)),
     }),
   ];
 }

@@ -1,21 +1,15 @@
 import { z } from 'zod';
-import type { Caller } from '../../domain/identity/caller.js';
+import type { Config } from '../../config/schema.js';
 import {
   acceptResultSchema,
   createInvitationBody,
   invitationSchema,
   invitationStatusSchema,
 } from '../../domain/invitations/schemas.js';
-import type { InvitationService } from '../../domain/invitations/service.js';
 import { acceptFailures, type AcceptFailure } from '../../domain/invitations/types.js';
 import { isAppError } from '../../errors.js';
-import { defineRoute, pageQuery, Reply, uuidParam } from '../route.js';
-
-const idParams = z.object({ id: uuidParam });
-
-function caller(c: Caller | null): Caller {
-  return c!;
-}
+import type { Services } from '../../main.js';
+import { defineRoute, idParams, pageQuery, Reply, uuidParam } from '../route.js';
 
 /** `{url}?status=...`, keeping any query the configured URL already has. */
 export function acceptRedirect(base: string, params: Record<string, string>): string {
@@ -28,8 +22,10 @@ function isAcceptFailure(code: string): code is AcceptFailure {
   return (acceptFailures as readonly string[]).includes(code);
 }
 
-export function invitationRoutes(invitations: InvitationService, options: { redirectUrl?: string }) {
-  const { redirectUrl } = options;
+export function invitationRoutes(
+  { invitations }: Services,
+  { inviteRedirectUrl: redirectUrl }: Pick<Config, 'inviteRedirectUrl'>,
+) {
   return [
     defineRoute({
       method: 'POST',
@@ -39,7 +35,7 @@ export function invitationRoutes(invitations: InvitationService, options: { redi
       body: createInvitationBody,
       response: invitationSchema,
       status: 201,
-      handler: async (ctx) => invitations.createInvitation(caller(ctx.caller), ctx.body),
+      handler: async (ctx) => invitations.createInvitation(ctx.caller, ctx.body),
     }),
     defineRoute({
       method: 'GET',
@@ -50,7 +46,7 @@ export function invitationRoutes(invitations: InvitationService, options: { redi
       response: z.array(invitationSchema),
       handler: async (ctx) => {
         const { organization_id, ...page } = ctx.query;
-        return Reply.page(await invitations.listInvitations(caller(ctx.caller), organization_id, page));
+        return Reply.page(await invitations.listInvitations(ctx.caller, organization_id, page));
       },
     }),
     defineRoute({
@@ -58,27 +54,27 @@ export function invitationRoutes(invitations: InvitationService, options: { redi
       path: '/v1/invitations/:id',
       summary: 'One invitation',
       tag: 'invitations',
-      params: idParams,
+      params: idParams('id'),
       response: invitationSchema,
-      handler: async (ctx) => invitations.getInvitation(caller(ctx.caller), ctx.params.id),
+      handler: async (ctx) => invitations.getInvitation(ctx.caller, ctx.params.id),
     }),
     defineRoute({
       method: 'POST',
       path: '/v1/invitations/:id/revoke',
       summary: 'Revoke a pending invitation (409 invalid_state otherwise)',
       tag: 'invitations',
-      params: idParams,
+      params: idParams('id'),
       response: invitationSchema,
-      handler: async (ctx) => invitations.revokeInvitation(caller(ctx.caller), ctx.params.id),
+      handler: async (ctx) => invitations.revokeInvitation(ctx.caller, ctx.params.id),
     }),
     defineRoute({
       method: 'POST',
       path: '/v1/invitations/:id/resend',
       summary: 'Mail a pending invitation again with a new token (the old link stops working)',
       tag: 'invitations',
-      params: idParams,
+      params: idParams('id'),
       response: invitationSchema,
-      handler: async (ctx) => invitations.resendInvitation(caller(ctx.caller), ctx.params.id),
+      handler: async (ctx) => invitations.resendInvitation(ctx.caller, ctx.params.id),
     }),
     defineRoute({
       method: 'GET',

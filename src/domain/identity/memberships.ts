@@ -1,0 +1,145 @@
+import { AppError, notFound } from '../../errors.js';
+import type { Page, PageOptions } from '../../storage/collection.js';
+import type { Storage } from '../../storage/db.js';
+import { compositeKey, newId, nowIso } from '../../storage/keys.js';
+import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Actor } from './caller.js';
+import { organizationRef, type PermissionEngine } from './permissions.js';
+import { principalEmailLock, type PrincipalService } from './principals.js';
+import { highestRole, type Role } from './roles.js';
+import type { IdentityStore } from './store.js';
+import type { TeamService } from './teams.js';
+import type { Membership } from './types.js';
+
+export interface AddMemberInput {
+  principal_id?: string;
+  email?: string;
+  role: Role;
+  team_id?: string | null;
+}
+
+/** Memberships: a principal's role in an organization, or on one of its teams. */
+export class MembershipService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly store: IdentityStore,
+    private readonly permissions: PermissionEngine,
+    private readonly principals: PrincipalService,
+    private readonly teams: TeamService,
+  ) {}
+
+  async addMember(actor: Actor, organizationId: string, input: AddMemberInput): Promise<Membership> {
+    await this.permissions.authorize(actor, 'member.create', organizationRef(organizationId));
+    if (input.role === 'owner') await this.permissions.requireOwner(actor, organizationId, 'grant the owner role');
+    const teamId = input.team_id ?? null;
+    if (teamId !== null) await this.teams.requireTeam(organizationId, teamId);
+    // Adding by email may create the principal in this batch: hold its email, so that two concurrent
+    // adds of a new address (to two organizations) cannot create two principals for it.
+    const locks = [`org-members:${organizationId}`, ...(input.email === undefined ? [] : [principalEmailLock(input.email)])];
+    return this.storage.locks.runAll(locks, async () => {
+      const uow = new UnitOfWork(this.storage);
+      let principalId: string;
+      if (input.principal_id !== undefined) {
+        principalId = input.principal_id;
+        await this.principals.ensurePrincipalRecord(uow, principalId);
+      } else if (input.email !== undefined) {
+        principalId = (await this.principals.ensurePrincipalByEmail(input.email, uow)).id;
+      } else
+        throw new AppError('validation_failed', 'principal_id or email is required', {
+          details: { fields: { principal_id: 'required' } },
+        });
+      const now = nowIso();
+      const membership: Membership = {
+        id: newId(),
+        organization_id: organizationId,
+        team_id: teamId,
+        principal_id: principalId,
+        role: input.role,
+        created_at: now,
+        updated_at: now,
+      };
+      await uow.put(this.store.memberships, membership);
+      await uow.commit();
+      return membership;
+    });
+  }
+
+  /** Used by invitation acceptance: adds (or raises) the principal's organization-level membership inside `uow`. */
+  async writeMembership(uow: UnitOfWork, organizationId: string, principalId: string, role: Role): Promise<Membership> {
+    await this.principals.ensurePrincipalRecord(uow, principalId);
+    const existing = await this.store.memberships.findUnique('scope', compositeKey(organizationId, '-', principalId));
+    const now = nowIso();
+    const membership: Membership = existing
+      ? { ...existing, role: highestRole([existing.role, role])!, updated_at: now }
+      : {
+          id: newId(),
+          organization_id: organizationId,
+          team_id: null,
+          principal_id: principalId,
+          role,
+          created_at: now,
+          updated_at: now,
+        };
+    await uow.put(this.store.memberships, membership);
+    return membership;
+  }
+
+  async listMembers(
+    actor: Actor,
+    organizationId: string,
+    options: PageOptions & { team_id?: string } = {},
+  ): Promise<Page<Membership>> {
+    await this.permissions.authorize(actor, 'member.read', organizationRef(organizationId));
+    const page = await this.store.memberships.listBy('organization', organizationId, options);
+    return options.team_id === undefined ? page : { ...page, items: page.items.filter((m) => m.team_id === options.team_id) };
+  }
+
+  async updateMember(actor: Actor, organizationId: string, membershipId: string, role: Role): Promise<Membership> {
+    await this.permissions.authorize(actor, 'member.update', organizationRef(organizationId));
+    return this.storage.locks.run(`org-members:${organizationId}`, async () => {
+      const current = await this.membershipIn(organizationId, membershipId);
+      if (current.role === 'owner' || role === 'owner')
+        await this.permissions.requireOwner(actor, organizationId, 'change the owner role');
+      if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(current);
+      const next: Membership = { ...current, role, updated_at: nowIso() };
+      const uow = new UnitOfWork(this.storage);
+      await uow.put(this.store.memberships, next);
+      await uow.commit();
+      return next;
+    });
+  }
+
+  async removeMember(actor: Actor, organizationId: string, membershipId: string): Promise<Membership> {
+    await this.permissions.authorize(actor, 'member.delete', organizationRef(organizationId));
+    return this.storage.locks.run(`org-members:${organizationId}`, async () => {
+      const current = await this.membershipIn(organizationId, membershipId);
+      if (current.role === 'owner') {
+        await this.permissions.requireOwner(actor, organizationId, 'remove an owner');
+        await this.requireAnotherOwner(current);
+      }
+      const uow = new UnitOfWork(this.storage);
+      await uow.delete(this.store.memberships, current.id);
+      await uow.commit();
+      return current;
+    });
+  }
+
+  /** The organization's owners (organization-level), oldest first. */
+  async listOwners(organizationId: string): Promise<Membership[]> {
+    const ids = await this.store.memberships.idsBy('organization', organizationId);
+    const all = await this.store.memberships.getMany(ids);
+    return all.filter((m): m is Membership => m !== undefined && m.team_id === null && m.role === 'owner');
+  }
+
+  private async membershipIn(organizationId: string, membershipId: string): Promise<Membership> {
+    const m = await this.store.memberships.get(membershipId);
+    if (m === undefined || m.organization_id !== organizationId) throw notFound('membership');
+    return m;
+  }
+
+  private async requireAnotherOwner(leaving: Membership): Promise<void> {
+    if (leaving.team_id !== null) return;
+    const others = (await this.listOwners(leaving.organization_id)).filter((m) => m.id !== leaving.id);
+    if (others.length === 0) throw new AppError('invalid_state', 'an organization must keep at least one owner');
+  }
+}

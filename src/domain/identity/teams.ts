@@ -1,0 +1,64 @@
+import { notFound } from '../../errors.js';
+import type { Page, PageOptions } from '../../storage/collection.js';
+import type { Storage } from '../../storage/db.js';
+import { newId, nowIso } from '../../storage/keys.js';
+import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Actor } from './caller.js';
+import { organizationRef, type PermissionEngine } from './permissions.js';
+import type { IdentityStore } from './store.js';
+import type { Team } from './types.js';
+
+/** Teams of an organization; deleting one takes its memberships and the grants on it along. */
+export class TeamService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly store: IdentityStore,
+    private readonly permissions: PermissionEngine,
+  ) {}
+
+  async createTeam(actor: Actor, organizationId: string, input: { name: string }): Promise<Team> {
+    await this.permissions.authorize(actor, 'team.create', organizationRef(organizationId));
+    const team: Team = { id: newId(), organization_id: organizationId, name: input.name.trim(), created_at: nowIso() };
+    const uow = new UnitOfWork(this.storage);
+    await uow.put(this.store.teams, team);
+    await uow.commit();
+    return team;
+  }
+
+  async listTeams(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<Team>> {
+    await this.permissions.authorize(actor, 'organization.read', organizationRef(organizationId));
+    return this.store.teams.listBy('organization', organizationId, page);
+  }
+
+  async getTeam(actor: Actor, organizationId: string, teamId: string): Promise<Team> {
+    const team = await this.requireTeam(organizationId, teamId);
+    await this.permissions.authorize(actor, 'team.read', { type: 'team', id: team.id });
+    return team;
+  }
+
+  /** Deletes the team and its memberships in one batch. */
+  async deleteTeam(actor: Actor, organizationId: string, teamId: string): Promise<Team> {
+    const team = await this.requireTeam(organizationId, teamId);
+    await this.permissions.authorize(actor, 'team.delete', { type: 'team', id: team.id });
+    return this.storage.locks.run(`org-members:${organizationId}`, async () => {
+      const uow = new UnitOfWork(this.storage);
+      const ids = await this.store.memberships.idsBy('organization', organizationId);
+      for (const m of await this.store.memberships.getMany(ids))
+        if (m?.team_id === team.id) await uow.delete(this.store.memberships, m.id);
+      // Grants on the team go with it, so nothing dangles in the grant list.
+      const grantIds = await this.store.grants.idsBy('organization', organizationId);
+      for (const g of await this.store.grants.getMany(grantIds))
+        if (g?.resource_type === 'team' && g.resource_id === team.id) await uow.delete(this.store.grants, g.id);
+      await uow.delete(this.store.teams, team.id);
+      await uow.commit();
+      return team;
+    });
+  }
+
+  /** The team when it belongs to the organization; not_found otherwise. */
+  async requireTeam(organizationId: string, teamId: string): Promise<Team> {
+    const team = await this.store.teams.get(teamId);
+    if (team === undefined || team.organization_id !== organizationId) throw notFound('team');
+    return team;
+  }
+}

@@ -1,0 +1,17 @@
+import type { Area, AreaBase } from '../area.js';
+import type { IdentityServices } from '../identity/index.js';
+import { SettingsService } from './service.js';
+
+export interface SettingsServices {
+  settings: SettingsService;
+}
+
+/** Per-organization settings (spec 2.4): display name, logo, sender name, invitation limits. */
+export function createSettings({
+  storage,
+  permissions,
+  organizations,
+}: AreaBase & Pick<IdentityServices, 'permissions' | 'organizations'>): Area<SettingsServices> {
+  const settings = new SettingsService(storage, permissions, organizations);
+  return { services: { settings }, count: async () => ({ settings: await settings.countSettings() }) };
+}
