@@ -157,10 +157,11 @@ export class OrganizationService {
       const org = await this.store.organizations.get(actor.apiKey.organizationId);
       return { items: org ? [org] : [], nextCursor: null };
     }
-    const memberships = await this.store.memberships.listBy('principal', actor.principalId, page);
-    const ids = [...new Set(memberships.items.map((m) => m.organization_id))];
-    const orgs = await this.store.organizations.getMany(ids);
-    return { items: orgs.filter((o): o is Organization => o !== undefined), nextCursor: memberships.nextCursor };
+    // Organization- and team-level memberships of one organization sit side by side in the
+    // principal's index (sorted by organization): each organization is listed once, in id order.
+    const ids = await this.store.memberships.listDistinct('principal', actor.principalId, page);
+    const orgs = await this.store.organizations.getMany(ids.items);
+    return { items: orgs.filter((o): o is Organization => o !== undefined), nextCursor: ids.nextCursor };
   }
 
   async updateOrganization(actor: Actor, id: string, patch: { display_name?: string }): Promise<Organization> {
@@ -204,13 +205,10 @@ export class OrganizationService {
     await this.permissions.authorize(actor, 'team.delete', { type: 'team', id: team.id }, 'team');
     return this.storage.locks.run(`org-members:${organizationId}`, async () => {
       const uow = new UnitOfWork(this.storage);
-      const ids = await this.store.memberships.idsBy('organization', organizationId);
-      for (const m of await this.store.memberships.getMany(ids))
-        if (m?.team_id === team.id) await uow.delete(this.store.memberships, m.id);
+      for (const id of await this.store.memberships.idsBy('team', [organizationId, team.id]))
+        await uow.delete(this.store.memberships, id);
       // Grants on the team go with it, so nothing dangles in the grant list.
-      const grantIds = await this.store.grants.idsBy('organization', organizationId);
-      for (const g of await this.store.grants.getMany(grantIds))
-        if (g?.resource_type === 'team' && g.resource_id === team.id) await uow.delete(this.store.grants, g.id);
+      for (const id of await this.store.grants.idsBy('resource', ['team', team.id])) await uow.delete(this.store.grants, id);
       await uow.delete(this.store.teams, team.id);
       await uow.commit();
       return team;
@@ -290,8 +288,10 @@ export class OrganizationService {
     options: PageOptions & { team_id?: string } = {},
   ): Promise<Page<Membership>> {
     await this.permissions.authorize(actor, 'member.read', { type: 'organization', id: organizationId }, 'organization');
-    const page = await this.store.memberships.listBy('organization', organizationId, options);
-    return options.team_id === undefined ? page : { ...page, items: page.items.filter((m) => m.team_id === options.team_id) };
+    const { team_id: teamId, ...page } = options;
+    return teamId === undefined
+      ? this.store.memberships.listBy('organization', organizationId, page)
+      : this.store.memberships.listBy('team', [organizationId, teamId], page);
   }
 
   async updateMember(actor: Actor, organizationId: string, membershipId: string, role: Role): Promise<Membership> {
@@ -325,9 +325,8 @@ export class OrganizationService {
 
   /** The organization's owners (organization-level), oldest first. */
   async owners(organizationId: string): Promise<Membership[]> {
-    const ids = await this.store.memberships.idsBy('organization', organizationId);
-    const all = await this.store.memberships.getMany(ids);
-    return all.filter((m): m is Membership => m !== undefined && m.team_id === null && m.role === 'owner');
+    const owners = await this.store.memberships.getMany(await this.store.memberships.idsBy('owner', organizationId));
+    return owners.filter((m): m is Membership => m !== undefined);
   }
 
   private async membershipIn(organizationId: string, membershipId: string): Promise<Membership> {
