@@ -168,13 +168,13 @@ async function buildWorld(t: Test): Promise<World> {
   // A's memberships, organization- and team-level interleaved: p (owner), p on t1, then these.
   const members: string[] = [];
   const t1Members: string[] = [];
-  const collect = (m: { id: string; organization_id: string; team_id: string | null }) => {
+  const collect = (m: { id: string; team_id: string | null }) => {
     members.push(m.id);
     if (m.team_id === t1) t1Members.push(m.id);
   };
   const [m1, m2, m3, admin, viewer] = Array.from({ length: 5 }, () => randomUUID());
   const add = async (principal: string, role: string, teamId?: string) => {
-    const m = await ok<{ id: string; organization_id: string; team_id: string | null }>(
+    const m = await ok<{ id: string; team_id: string | null }>(
       base,
       'POST',
       `/v1/organizations/${orgA}/members`,
