@@ -2,12 +2,16 @@ import { AppError } from '../errors.js';
 import type { BatchOp, Storage, Sublevel } from './db.js';
 import { collections, indexSublevelName, type CollectionName } from './keyspace.js';
 import { compositeKey, decodeCursor, encodeCursor, lastPart, prefixRange } from './keys.js';
+import type { UnitOfWork } from './unit-of-work.js';
+
+/** An index value: one string, or several for a compound index (e.g. organization, then status). */
+export type IndexValue = string | readonly string[];
 
 export interface IndexSpec<T> {
   /** Declared in keyspace.ts under the collection. */
   name: string;
   /** The indexed value; undefined leaves the record out of the index. */
-  value: (record: T) => string | undefined;
+  value: (record: T) => IndexValue | undefined;
   /** Order inside one value (e.g. a creation time); defaults to the record id. */
   sort?: (record: T) => string;
   /** A unique index maps value -> id and refuses a second record with the same value. */
@@ -31,6 +35,14 @@ export const MAX_PAGE_SIZE = 200;
 function clampLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
   return Math.max(1, Math.min(MAX_PAGE_SIZE, Math.trunc(limit)));
+}
+
+function valueParts(value: IndexValue): readonly string[] {
+  return typeof value === 'string' ? [value] : value;
+}
+
+function foreignCursor(): AppError {
+  return new AppError('invalid_request', 'cursor does not belong to this list');
 }
 
 function cursorKey(cursor: string | null | undefined): string | undefined {
@@ -131,14 +143,17 @@ export class Collection<T extends object> {
     };
   }
 
-  /** Records with `value` in a non-unique index, in the index's sort order, one page at a time. */
-  async listBy(index: string, value: string, options: PageOptions = {}): Promise<Page<T>> {
+  /**
+   * Records with `value` in a non-unique index, in the index's sort order, one page at a time. A
+   * compound value (an array) selects on every part, so a filtered list is still one range read.
+   */
+  async listBy(index: string, value: IndexValue, options: PageOptions = {}): Promise<Page<T>> {
     const limit = clampLimit(options.limit);
     const sub = this.indexSublevel(index);
-    const range = prefixRange(value);
+    const range = prefixRange(...valueParts(value));
     const after = cursorKey(options.cursor);
     if (after !== undefined) {
-      if (!(after > range.gt && after < range.lt)) throw new AppError('invalid_request', 'cursor does not belong to this list');
+      if (!(after > range.gt && after < range.lt)) throw foreignCursor();
       if (options.reverse === true) range.lt = after;
       else range.gt = after;
     }
@@ -151,12 +166,65 @@ export class Collection<T extends object> {
     };
   }
 
-  /** Every id under `value` in a non-unique index, without paging (for bounded sets only). */
-  async idsBy(index: string, value: string, max = 10_000): Promise<string[]> {
+  /**
+   * The distinct sort values under `value` in a non-unique index, in order, one page at a time: a
+   * sort value several records share (a principal's organization- and team-level memberships of one
+   * organization) is listed once, and the cursor resumes past all of them.
+   */
+  async listDistinct(index: string, value: IndexValue, options: Omit<PageOptions, 'reverse'> = {}): Promise<Page<string>> {
+    const spec = this.indexSpec(index);
+    if (spec.unique === true || spec.sort === undefined) throw new TypeError(`${this.name}.${index} has no sort values`);
+    const limit = clampLimit(options.limit);
+    const parts = valueParts(value);
+    const range = prefixRange(...parts);
+    const prefix = range.gt;
+    const after = cursorKey(options.cursor);
+    if (after !== undefined) {
+      if (!after.startsWith(prefix) || after.length === prefix.length || after.includes('\x00', prefix.length))
+        throw foreignCursor();
+      // Keys are value, sort, id: past `sort + SEP + any id` is past `sort + \x01`.
+      range.gt = after + '\x01';
+    }
+    const sorts: string[] = [];
+    for await (const key of this.indexSublevel(index).keys(range)) {
+      const sort = key.slice(prefix.length, key.indexOf('\x00', prefix.length));
+      if (sort === sorts[sorts.length - 1]) continue;
+      // One more distinct value than the page holds: the next page is not empty.
+      if (sorts.length === limit) return { items: sorts, nextCursor: encodeCursor(prefix + sorts[limit - 1]) };
+      sorts.push(sort);
+    }
+    return { items: sorts, nextCursor: null };
+  }
+
+  /**
+   * Every id under `value` in a non-unique index, in index order, however many there are: for
+   * internal reads of sets the domain bounds (a team's memberships, an organization's owners).
+   */
+  async idsBy(index: string, value: IndexValue): Promise<string[]> {
     const keys = await this.indexSublevel(index)
-      .keys({ ...prefixRange(value), limit: max })
+      .keys(prefixRange(...valueParts(value)))
       .all();
     return keys.map(lastPart);
+  }
+
+  /**
+   * Queues in `uow` a fresh build of one index from every stored record: the migration that adds
+   * an index (or changes what it holds) over existing data. Returns how many entries it wrote.
+   */
+  async rebuildIndex(uow: UnitOfWork, index: string): Promise<number> {
+    const spec = this.indexSpec(index);
+    // A unique index refuses duplicates as records are written; a rebuild could only hide one.
+    if (spec.unique === true) throw new TypeError(`${this.name}.${index} is unique: it cannot be rebuilt`);
+    const sub = this.indexSublevel(index);
+    for await (const key of sub.keys()) uow.delRaw(sub, key);
+    let written = 0;
+    for await (const record of this.records.values()) {
+      const key = this.indexKey(spec, record as T);
+      if (key === undefined) continue;
+      uow.putRaw(sub, key, '');
+      written++;
+    }
+    return written;
   }
 
   /**
@@ -197,9 +265,10 @@ export class Collection<T extends object> {
   private indexKey(spec: IndexSpec<T>, record: T): string | undefined {
     const value = spec.value(record);
     if (value === undefined) return undefined;
-    if (spec.unique === true) return value;
+    if (spec.unique === true) return typeof value === 'string' ? value : compositeKey(...value);
     const id = this.idOf(record);
-    return spec.sort === undefined ? compositeKey(value, id) : compositeKey(value, spec.sort(record), id);
+    const parts = valueParts(value);
+    return spec.sort === undefined ? compositeKey(...parts, id) : compositeKey(...parts, spec.sort(record), id);
   }
 
   private indexSpec(name: string): IndexSpec<T> {

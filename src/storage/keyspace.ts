@@ -1,14 +1,24 @@
 // Every sublevel of the database is named here, so the whole layout can be read in one place.
 // A collection `name` owns sublevel `name`; each of its indexes owns sublevel `name~index`.
 
+// Every list a client pages through is a range read of one index (a compound one when the list is
+// filtered), so a page is never thinned after the read and a cursor means more items exist.
+
 export const collections = {
-  events: { indexes: ['organization'] },
+  /** By organization; by kind; by organization and kind; all in append (id) order. */
+  events: { indexes: ['organization', 'kind', 'organization_kind'] },
   principals: { indexes: ['email'] },
   organizations: { indexes: ['slug'] },
   teams: { indexes: ['organization'] },
-  memberships: { indexes: ['principal', 'organization', 'scope'] },
-  grants: { indexes: ['organization', 'principal'] },
-  api_keys: { indexes: ['prefix', 'organization'] },
+  /**
+   * By principal (organization order); by organization; one per scope (unique); by organization and
+   * team; the organization-level owners of each organization.
+   */
+  memberships: { indexes: ['principal', 'organization', 'scope', 'team', 'owner'] },
+  /** By organization; by principal; by the resource granted on (type and id). */
+  grants: { indexes: ['organization', 'principal', 'resource'] },
+  /** By prefix (unique); active (unrevoked) keys by organization, and by organization and principal. */
+  api_keys: { indexes: ['prefix', 'organization', 'organization_principal'] },
   // Invitations (docs/invitations.md): list by org; by org and status; pending by org in expiry order
   // (limit count, Retry-After); one pending per org and email (unique); all pending by expiry (sweep).
   invitations: { indexes: ['organization', 'org_status', 'org_pending', 'pending_email', 'expiry'] },
@@ -16,8 +26,8 @@ export const collections = {
   invitation_sends: { indexes: [] },
   /** Organization settings, one record per configured organization (id = organization id). */
   organization_settings: { indexes: [] },
-  /** Email outbox: due/lease queue, by status, by organization, all in creation order. */
-  email_outbox: { indexes: ['queue', 'status', 'organization', 'created'] },
+  /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */
+  email_outbox: { indexes: ['queue', 'status', 'organization', 'created', 'organization_status'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;

@@ -1,3 +1,6 @@
+import { OutboxStore } from '../domain/email/store.js';
+import { createEventStore } from '../domain/events/store.js';
+import { createIdentityStore } from '../domain/identity/store.js';
 import type { Storage } from './db.js';
 import { UnitOfWork } from './unit-of-work.js';
 
@@ -11,7 +14,27 @@ export interface Migration {
 const SCHEMA_VERSION_KEY = 'schema_version';
 
 /** Ordered list; append only. Version 1 is the initial layout and writes nothing else. */
-export const migrations: Migration[] = [{ version: 1, name: 'initial layout', up: async () => {} }];
+export const migrations: Migration[] = [
+  { version: 1, name: 'initial layout', up: async () => {} },
+  {
+    version: 2,
+    // The tables' own index specs (domain stores) build the entries, so the rules live in one place.
+    name: 'indexes that make every filtered list a range read',
+    up: async (storage, uow) => {
+      const identity = createIdentityStore(storage);
+      await identity.memberships.rebuildIndex(uow, 'team');
+      await identity.memberships.rebuildIndex(uow, 'owner');
+      await identity.grants.rebuildIndex(uow, 'resource');
+      // `organization` held revoked keys too; it now holds active keys only, as the lists show.
+      await identity.apiKeys.rebuildIndex(uow, 'organization');
+      await identity.apiKeys.rebuildIndex(uow, 'organization_principal');
+      await new OutboxStore(storage).entries.rebuildIndex(uow, 'organization_status');
+      const events = createEventStore(storage);
+      await events.rebuildIndex(uow, 'kind');
+      await events.rebuildIndex(uow, 'organization_kind');
+    },
+  },
+];
 
 export class NewerSchemaError extends Error {
   constructor(found: number, known: number) {

@@ -171,13 +171,16 @@ export class OutboxService {
     if (options.organization_id !== undefined)
       await this.permissions.authorize(actor, 'invitation.read', organizationRef(options.organization_id));
     const page = { limit: options.limit, cursor: options.cursor, reverse: options.reverse ?? true };
+    const { organization_id: organizationId, status } = options;
+    const entries = this.store.entries;
     let result: Page<OutboxEntry>;
-    if (options.organization_id !== undefined) {
-      // With both filters, status narrows the organization's page (a page may hold fewer items).
-      result = await this.store.entries.listBy('organization', options.organization_id, page);
-      if (options.status !== undefined) result = { ...result, items: result.items.filter((e) => e.status === options.status) };
-    } else if (options.status !== undefined) result = await this.store.entries.listBy('status', options.status, page);
-    else result = await this.store.entries.listBy('created', '-', page);
+    if (organizationId !== undefined)
+      result =
+        status === undefined
+          ? await entries.listBy('organization', organizationId, page)
+          : await entries.listBy('organization_status', [organizationId, status], page);
+    else if (status !== undefined) result = await entries.listBy('status', status, page);
+    else result = await entries.listBy('created', '-', page);
     return { items: result.items.map((e) => this.view(e)), nextCursor: result.nextCursor };
   }
 

@@ -22,6 +22,7 @@ export class OutboxStore {
       { name: 'status', value: (e) => e.status, sort: (e) => e.created_at },
       { name: 'organization', value: (e) => e.organization_id, sort: (e) => e.created_at },
       { name: 'created', value: () => '-', sort: (e) => e.created_at },
+      { name: 'organization_status', value: (e) => [e.organization_id, e.status], sort: (e) => e.created_at },
     ]);
     this.queue = storage.sublevel(indexSublevelName('email_outbox', 'queue'));
   }

@@ -18,8 +18,6 @@ export interface ReadEventsOptions {
 }
 
 const CURSOR_PREFIX = 'cursor:';
-const KIND_SCAN_BATCH = 200;
-const KIND_SCAN_MAX = 10_000;
 
 /**
  * The domain event log: the only way events are written. An event goes into the same unit of work
@@ -70,45 +68,29 @@ export class EventLog {
     return this.store.get(id);
   }
 
-  /** Events in append order, one page at a time; `after` and `cursor` both resume a read. */
+  /**
+   * Events in append order, one page at a time; `after` and `cursor` both resume a read. Each
+   * filter (organization, kind, both) is a range read of its own index, so a page is full unless it
+   * is the last.
+   */
   async read(options: ReadEventsOptions = {}): Promise<Page<DomainEvent>> {
-    const limit = Math.max(1, Math.min(200, options.limit ?? 50));
+    const { organizationId, kind, limit } = options;
+    const index =
+      kind === undefined
+        ? organizationId === undefined
+          ? undefined
+          : { name: 'organization', value: [organizationId] }
+        : organizationId === undefined
+          ? { name: 'kind', value: [kind] }
+          : { name: 'organization_kind', value: [organizationId, kind] };
     let cursor = options.cursor ?? null;
-    if (cursor === null && options.after !== undefined) {
-      cursor = encodeCursor(
-        options.organizationId === undefined ? options.after : compositeKey(options.organizationId, options.after, options.after),
-      );
-    }
-    const readPage = (c: string | null, n: number) =>
-      options.organizationId === undefined
-        ? this.store.list({ cursor: c, limit: n })
-        : this.store.listBy('organization', options.organizationId, { cursor: c, limit: n });
-    if (options.kind === undefined) return readPage(cursor, limit);
-
-    // A kind filter scans forward in batches (bounded). Finding one match past a full page tells
-    // that a next page exists, so next_cursor is null at the end as for an unfiltered read.
-    const items: DomainEvent[] = [];
-    let scanned = 0;
-    for (;;) {
-      const page = await readPage(cursor, KIND_SCAN_BATCH);
-      for (const e of page.items) {
-        scanned++;
-        if (e.kind !== options.kind) continue;
-        if (items.length === limit) {
-          const last = items[limit - 1].id;
-          return {
-            items,
-            nextCursor: encodeCursor(
-              options.organizationId === undefined ? last : compositeKey(options.organizationId, last, last),
-            ),
-          };
-        }
-        items.push(e);
-      }
-      cursor = page.nextCursor;
-      // At the scan bound the cursor resumes after the last event scanned; the caller reads on.
-      if (cursor === null || scanned >= KIND_SCAN_MAX) return { items, nextCursor: cursor };
-    }
+    // Index keys are value, id (the sort), id: a key made of `after` positions just past that event,
+    // whichever organization or kind it has.
+    if (cursor === null && options.after !== undefined)
+      cursor = encodeCursor(index === undefined ? options.after : compositeKey(...index.value, options.after, options.after));
+    return index === undefined
+      ? this.store.list({ cursor, limit })
+      : this.store.listBy(index.name, index.value, { cursor, limit });
   }
 
   /** A durable consumer's position in the log. */

@@ -6,5 +6,7 @@ import type { DomainEvent } from './types.js';
 export function createEventStore(storage: Storage): Collection<DomainEvent> {
   return new Collection<DomainEvent>(storage, 'events', (e) => e.id, [
     { name: 'organization', value: (e) => e.organization_id, sort: (e) => e.id },
+    { name: 'kind', value: (e) => e.kind, sort: (e) => e.id },
+    { name: 'organization_kind', value: (e) => [e.organization_id, e.kind], sort: (e) => e.id },
   ]);
 }

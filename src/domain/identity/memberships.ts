@@ -90,8 +90,10 @@ export class MembershipService {
     options: PageOptions & { team_id?: string } = {},
   ): Promise<Page<Membership>> {
     await this.permissions.authorize(actor, 'member.read', organizationRef(organizationId));
-    const page = await this.store.memberships.listBy('organization', organizationId, options);
-    return options.team_id === undefined ? page : { ...page, items: page.items.filter((m) => m.team_id === options.team_id) };
+    const { team_id: teamId, ...page } = options;
+    return teamId === undefined
+      ? this.store.memberships.listBy('organization', organizationId, page)
+      : this.store.memberships.listBy('team', [organizationId, teamId], page);
   }
 
   async updateMember(actor: Actor, organizationId: string, membershipId: string, role: Role): Promise<Membership> {
@@ -126,9 +128,8 @@ export class MembershipService {
 
   /** The organization's owners (organization-level), oldest first. */
   async listOwners(organizationId: string): Promise<Membership[]> {
-    const ids = await this.store.memberships.idsBy('organization', organizationId);
-    const all = await this.store.memberships.getMany(ids);
-    return all.filter((m): m is Membership => m !== undefined && m.team_id === null && m.role === 'owner');
+    const owners = await this.store.memberships.getMany(await this.store.memberships.idsBy('owner', organizationId));
+    return owners.filter((m): m is Membership => m !== undefined);
   }
 
   private async membershipIn(organizationId: string, membershipId: string): Promise<Membership> {

@@ -106,10 +106,11 @@ export class OrganizationService {
       const org = await this.store.organizations.get(actor.apiKey.organizationId);
       return { items: org ? [org] : [], nextCursor: null };
     }
-    const memberships = await this.store.memberships.listBy('principal', actor.principalId, page);
-    const ids = [...new Set(memberships.items.map((m) => m.organization_id))];
-    const orgs = await this.store.organizations.getMany(ids);
-    return { items: orgs.filter((o): o is Organization => o !== undefined), nextCursor: memberships.nextCursor };
+    // Organization- and team-level memberships of one organization sit side by side in the
+    // principal's index (sorted by organization): each organization is listed once, in id order.
+    const ids = await this.store.memberships.listDistinct('principal', actor.principalId, page);
+    const orgs = await this.store.organizations.getMany(ids.items);
+    return { items: orgs.filter((o): o is Organization => o !== undefined), nextCursor: ids.nextCursor };
   }
 
   async updateOrganization(actor: Actor, id: string, patch: { display_name?: string }): Promise<Organization> {

@@ -13,6 +13,10 @@ export interface IdentityStore {
   apiKeys: Collection<ApiKeyRecord>;
 }
 
+function active(key: ApiKeyRecord, value: string[]): string[] | undefined {
+  return key.revoked_at === null ? value : undefined;
+}
+
 /** Identity records are read on every request, so their tables keep a read cache (Storage.read). */
 const cached = { cache: true };
 
@@ -48,12 +52,23 @@ export function createIdentityStore(storage: Storage): IdentityStore {
         { name: 'organization', value: (m) => m.organization_id, sort: (m) => m.created_at },
         // One membership per (organization, team or none, principal).
         { name: 'scope', value: (m) => compositeKey(m.organization_id, m.team_id ?? '-', m.principal_id), unique: true },
+        {
+          name: 'team',
+          value: (m) => (m.team_id === null ? undefined : [m.organization_id, m.team_id]),
+          sort: (m) => m.created_at,
+        },
+        {
+          name: 'owner',
+          value: (m) => (m.team_id === null && m.role === 'owner' ? m.organization_id : undefined),
+          sort: (m) => m.created_at,
+        },
       ],
       cached,
     ),
     grants: new Collection<Grant>(storage, 'grants', (g) => g.id, [
       { name: 'organization', value: (g) => g.organization_id, sort: (g) => g.created_at },
       { name: 'principal', value: (g) => g.principal_id, sort: (g) => g.organization_id },
+      { name: 'resource', value: (g) => [g.resource_type, g.resource_id], sort: (g) => g.created_at },
     ]),
     apiKeys: new Collection<ApiKeyRecord>(
       storage,
@@ -61,7 +76,13 @@ export function createIdentityStore(storage: Storage): IdentityStore {
       (k) => k.id,
       [
         { name: 'prefix', value: (k) => k.prefix, unique: true },
-        { name: 'organization', value: (k) => k.organization_id, sort: (k) => k.created_at },
+        // Lists show active keys only, so a revoked key leaves both list indexes.
+        { name: 'organization', value: (k) => active(k, [k.organization_id]), sort: (k) => k.created_at },
+        {
+          name: 'organization_principal',
+          value: (k) => active(k, [k.organization_id, k.principal_id]),
+          sort: (k) => k.created_at,
+        },
       ],
       cached,
     ),

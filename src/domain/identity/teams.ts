@@ -42,13 +42,10 @@ export class TeamService {
     await this.permissions.authorize(actor, 'team.delete', { type: 'team', id: team.id });
     return this.storage.locks.run(`org-members:${organizationId}`, async () => {
       const uow = new UnitOfWork(this.storage);
-      const ids = await this.store.memberships.idsBy('organization', organizationId);
-      for (const m of await this.store.memberships.getMany(ids))
-        if (m?.team_id === team.id) await uow.delete(this.store.memberships, m.id);
+      for (const id of await this.store.memberships.idsBy('team', [organizationId, team.id]))
+        await uow.delete(this.store.memberships, id);
       // Grants on the team go with it, so nothing dangles in the grant list.
-      const grantIds = await this.store.grants.idsBy('organization', organizationId);
-      for (const g of await this.store.grants.getMany(grantIds))
-        if (g?.resource_type === 'team' && g.resource_id === team.id) await uow.delete(this.store.grants, g.id);
+      for (const id of await this.store.grants.idsBy('resource', ['team', team.id])) await uow.delete(this.store.grants, id);
       await uow.delete(this.store.teams, team.id);
       await uow.commit();
       return team;
