@@ -15,7 +15,7 @@ export function createOutboxLoop(outbox: OutboxService, intervalMs: number, log:
     immediate: true,
     log,
     tick: async () => {
-      const nextDueAt = await outbox.processDue();
+      const nextDueAt = await outbox.sendDueMail();
       if (dueTimer !== undefined) clearTimeout(dueTimer);
       dueTimer = undefined;
       if (nextDueAt !== undefined && nextDueAt - Date.now() < intervalMs) {

@@ -54,7 +54,7 @@ const INTERRUPTED = 'interrupted: the daemon stopped during this send';
 
 /**
  * The email outbox. Entries are queued inside the caller's unit of work (same batch as the
- * invitation), claimed with a lease by the poller (processDue), sent through the configured
+ * invitation), claimed with a lease by the poller (sendDueMail), sent through the configured
  * transport and retried on the configured schedule. Without a transport (development) they are
  * `held`. Every operation takes an Actor, so the operator (gRPC/CLI) can list and retry.
  */
@@ -98,7 +98,7 @@ export class OutboxService {
   }
 
   /** Runs `fn` under the entry's lock: every read-modify-write of an entry does. */
-  lockEntry<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  lockOutboxEntry<T>(id: string, fn: () => Promise<T>): Promise<T> {
     return this.storage.locks.run(`outbox:${id}`, fn);
   }
 
@@ -136,9 +136,9 @@ export class OutboxService {
   /**
    * The mail's link is dead (invitation accepted, revoked, expired or re-sent): unsent entries end
    * `cancelled` and the sealed token is wiped. A send in flight finishes; if it fails it is not retried.
-   * Call under lockEntry(id).
+   * Call under lockOutboxEntry(id).
    */
-  async cancelEntry(uow: UnitOfWork, id: string | null): Promise<void> {
+  async cancelOutboxEntry(uow: UnitOfWork, id: string | null): Promise<void> {
     if (id === null) return;
     const entry = await this.store.entries.get(id);
     if (entry === undefined || entry.status === 'sent' || entry.status === 'cancelled') return;
@@ -189,7 +189,7 @@ export class OutboxService {
     const found = await this.store.entries.get(id);
     if (found === undefined) throw notFound('outbox entry');
     await this.permissions.authorize(actor, 'invitation.revoke', organizationRef(found.organization_id));
-    const entry = await this.lockEntry(id, async () => {
+    const entry = await this.lockOutboxEntry(id, async () => {
       const current = (await this.store.entries.get(id))!;
       if (current.status !== 'failed' && current.status !== 'held') {
         throw new AppError('invalid_state', `only failed or held mail can be retried (this one is ${current.status})`, {
@@ -223,7 +223,7 @@ export class OutboxService {
    * One poll: claims due entries (and entries a stopped daemon left mid-send), sends them, records
    * each attempt. Returns when the next pending entry is due (epoch ms), so the poller can wake then.
    */
-  async processDue(): Promise<number | undefined> {
+  async sendDueMail(): Promise<number | undefined> {
     if (this.transport === undefined) return undefined;
     const now = Date.now();
     const candidates = [
@@ -249,7 +249,7 @@ export class OutboxService {
   }
 
   private async claim(id: string, now: number): Promise<OutboxEntry | undefined> {
-    return this.lockEntry(id, async () => {
+    return this.lockOutboxEntry(id, async () => {
       const entry = await this.store.entries.get(id);
       if (!this.claimable(entry, now)) return undefined;
       const attempts = [...entry.attempts];
@@ -300,7 +300,7 @@ export class OutboxService {
       error: result.ok ? null : result.error,
       status_code: result.statusCode,
     };
-    await this.lockEntry(entry.id, async () => {
+    await this.lockOutboxEntry(entry.id, async () => {
       const current = await this.store.entries.get(entry.id);
       if (current?.status !== 'sending' || current.lease_owner !== this.instanceId) {
         this.log.warn({ outbox_id: entry.id }, 'mail lease lost before the send was recorded');

@@ -13,7 +13,7 @@ interface ActionSpec {
   /** A scoped API key needs this scope; actions without one need a full-access key. */
   scope?: ApiKeyScope;
   /** On a resource that another principal owns (an API key), the action needs this one instead. */
-  others?: string;
+  others?: 'apikey.manage';
   doc: string;
 }
 
@@ -175,7 +175,7 @@ export class PermissionEngine {
     if (isOperator(actor)) return BY_OPERATOR;
     if (actor.apiKey !== undefined && actor.apiKey.organizationId !== location.organizationId) return NOT_VISIBLE;
     if (spec.others !== undefined && location.ownerPrincipalId !== undefined && location.ownerPrincipalId !== actor.principalId) {
-      const asOther = this.decideAt(actor, spec.others as Action, resource, { ...location, ownerPrincipalId: undefined });
+      const asOther = this.decideAt(actor, spec.others, resource, { ...location, ownerPrincipalId: undefined });
       return asOther instanceof Promise ? asOther.then(hideDenied) : hideDenied(asOther);
     }
     const role = this.membershipRole(actor.principalId, location);

@@ -13,7 +13,7 @@ export function createInvitationExpiryLoop(invitations: InvitationService, inter
     log,
     tick: async () => {
       for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
-        if (!(await invitations.expireOverdue()).more) return;
+        if (!(await invitations.expireOverdueInvitations()).more) return;
       }
     },
   });

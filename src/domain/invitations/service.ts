@@ -114,7 +114,7 @@ export class InvitationService {
       }
       const uow = new UnitOfWork(this.storage);
 
-      const settings = await this.settings.resolve(organizationId);
+      const settings = await this.settings.resolveSettings(organizationId);
       const pending = await this.store.countLivePending(organizationId, nowText, settings.max_pending_invitations);
       if (pending.count >= settings.max_pending_invitations) {
         // No slot frees on its own before the first pending invitation expires.
@@ -171,7 +171,7 @@ export class InvitationService {
 
   /** Queues the invitation mail in `uow`; returns the outbox entry id. */
   private async queueMail(uow: UnitOfWork, invitation: Invitation, rawToken: string): Promise<string> {
-    const settings = await this.settings.resolve(invitation.organization_id);
+    const settings = await this.settings.resolveSettings(invitation.organization_id);
     const entry = await this.outbox.enqueueInvitationMail(uow, {
       organizationId: invitation.organization_id,
       to: invitation.email,
@@ -261,7 +261,7 @@ export class InvitationService {
           details: { status },
         });
       }
-      const settings = await this.settings.resolve(invitation.organization_id);
+      const settings = await this.settings.resolveSettings(invitation.organization_id);
       const nowText = new Date(now).toISOString();
       let next!: Invitation;
       await this.commitWithMailCancelled(invitation.outbox_entry_id, async (uow) => {
@@ -287,11 +287,11 @@ export class InvitationService {
   private async commitWithMailCancelled(outboxEntryId: string | null, build: (uow: UnitOfWork) => Promise<void>): Promise<void> {
     const run = async () => {
       const uow = new UnitOfWork(this.storage);
-      await this.outbox.cancelEntry(uow, outboxEntryId);
+      await this.outbox.cancelOutboxEntry(uow, outboxEntryId);
       await build(uow);
       await uow.commit();
     };
-    await (outboxEntryId === null ? run() : this.outbox.lockEntry(outboxEntryId, run));
+    await (outboxEntryId === null ? run() : this.outbox.lockOutboxEntry(outboxEntryId, run));
   }
 
   // -- accept ----------------------------------------------------------------------------------
@@ -357,7 +357,7 @@ export class InvitationService {
   // -- expiry ----------------------------------------------------------------------------------
 
   /** One sweep batch: overdue pending invitations become expired, each in its own batch under its organization's lock. */
-  async expireOverdue(limit = EXPIRY_BATCH): Promise<{ expired: number; more: boolean }> {
+  async expireOverdueInvitations(limit = EXPIRY_BATCH): Promise<{ expired: number; more: boolean }> {
     const ids = await this.store.overdueIds(nowIso(), limit);
     let expired = 0;
     for (const id of ids) {

@@ -24,7 +24,7 @@ export class SettingsService {
 
   async getSettings(actor: Actor, organizationId: string): Promise<OrganizationSettings> {
     await this.permissions.authorize(actor, 'settings.read', organizationRef(organizationId));
-    return this.resolve(organizationId);
+    return this.resolveSettings(organizationId);
   }
 
   /** Validates `input` with the same schema as the HTTP body (422 naming every failing field). */
@@ -49,7 +49,7 @@ export class SettingsService {
       const uow = new UnitOfWork(this.storage);
       await uow.put(this.store, next);
       await uow.commit();
-      return this.resolve(organizationId);
+      return this.resolveSettings(organizationId);
     });
   }
 
@@ -58,7 +58,7 @@ export class SettingsService {
   }
 
   /** Effective settings for domain use (no permission check): stored values over defaults. */
-  async resolve(organizationId: string): Promise<OrganizationSettings> {
+  async resolveSettings(organizationId: string): Promise<OrganizationSettings> {
     const org = this.organizations.readOrganization(organizationId);
     if (org === undefined) throw notFound('organization');
     const stored = await this.store.get(organizationId);
