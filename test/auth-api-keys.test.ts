@@ -188,11 +188,9 @@ t.test('API keys', async (t) => {
       (await request(d.url, 'DELETE', `/v1/organizations/${org.id}/members/${admin.membershipId}`, { headers: asOwner })).status,
       200,
     );
-    t.equal(
-      (await request(d.url, 'GET', `/v1/organizations/${org.id}`, { headers: bearer(key.raw_key) })).status,
-      404,
-      'removed from the organization: it sees nothing',
-    );
+    const gone = await request(d.url, 'GET', `/v1/organizations/${org.id}`, { headers: bearer(key.raw_key) });
+    isUnauthenticated(t, gone, 'removed from the organization: its keys are revoked');
+    t.match(gone.body.error.message, /revoked/);
   });
 
   t.test('who may create, list and revoke keys', async (t) => {

@@ -367,6 +367,11 @@ t.test('an ACL grant for invitation.create lets a non-admin invite; grants on th
   const d = await startTestDaemon(t);
   const w = await world(t, d);
   const helper = randomUUID();
+  const joined = await request(d.url, 'POST', `/v1/organizations/${w.org.id}/members`, {
+    headers: w.as(w.owner),
+    body: { principal_id: helper, role: 'viewer' },
+  });
+  t.equal(joined.status, 201, 'the helper is a viewer');
   for (const action of ['invitation.create', 'invitation.revoke']) {
     const grant = await request(d.url, 'POST', `/v1/organizations/${w.org.id}/grants`, {
       headers: w.as(w.owner),
@@ -374,7 +379,11 @@ t.test('an ACL grant for invitation.create lets a non-admin invite; grants on th
     });
     t.equal(grant.status, 201, `grant ${action}`);
   }
-  const created = await w.invite('via-grant@example.com', 'member', helper);
+  // A grant delegates the action, never a role: the viewer invites viewers only.
+  const above = await w.invite('above@example.com', 'member', helper);
+  t.equal(above.status, 403, 'inviting above its own role is refused');
+  t.equal(above.body.error.code, 'forbidden');
+  const created = await w.invite('via-grant@example.com', 'viewer', helper);
   t.equal(created.status, 201);
   t.equal(created.body.data.created_by, helper);
   const revoked = await request(d.url, 'POST', `/v1/invitations/${created.body.data.id}/revoke`, { headers: w.as(helper) });

@@ -122,8 +122,13 @@ t.test('organizations, members, teams and grants', async (t) => {
     }
 
     const second = randomUUID();
-    const added = await call(o.owner, 'POST', `${o.path}/members`, { principal_id: second, role: 'owner' });
-    t.equal(added.status, 201, 'an owner adds an owner');
+    const direct = await call(o.owner, 'POST', `${o.path}/members`, { principal_id: second, role: 'owner' });
+    t.equal(direct.status, 403, 'nobody is made owner without consent: not even an owner adds one over /v1');
+    t.match(direct.body.error.message, /invit/);
+    const joined = await call(o.owner, 'POST', `${o.path}/members`, { principal_id: second, role: 'admin' });
+    t.equal(joined.status, 201);
+    const added = await call(o.owner, 'PATCH', `${o.path}/members/${joined.body.data.id}`, { role: 'owner' });
+    t.equal(added.status, 200, 'an owner promotes a member to owner');
     t.equal(
       (await call(o.owner, 'PATCH', `${o.path}/members/${o.ownerMembership}`, { role: 'admin' })).status,
       200,

@@ -133,7 +133,7 @@ export class ApiKeyService {
     return this.storage.locks.run(`api-key:${id}`, async () => {
       const current = (await this.store.apiKeys.get(id))!;
       if (current.revoked_at !== null) return viewApiKey(current);
-      const next = { ...current, revoked_at: nowIso() };
+      const next = { ...current, revoked_at: nowIso(), revoked_reason: 'revoked' };
       const uow = new UnitOfWork(this.storage);
       await uow.put(this.store.apiKeys, next);
       await uow.commit();

@@ -3,10 +3,11 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
 import { compositeKey, newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
-import type { Actor } from './caller.js';
+import { isOperator, type Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { principalEmailLock, type PrincipalService } from './principals.js';
 import { highestRole, type Role } from './roles.js';
+import { removeDepartedAccess } from './departures.js';
 import type { IdentityStore } from './store.js';
 import type { TeamService } from './teams.js';
 import type { Membership } from './types.js';
@@ -30,7 +31,12 @@ export class MembershipService {
 
   async addMember(actor: Actor, organizationId: string, input: AddMemberInput): Promise<Membership> {
     await this.permissions.authorize(actor, 'member.create', organizationRef(organizationId));
-    if (input.role === 'owner') await this.permissions.requireOwner(actor, organizationId, 'grant the owner role');
+    // Nobody is made owner without consent: over /v1 an owner joins by accepting an invitation.
+    if (input.role === 'owner' && !isOperator(actor))
+      throw new AppError('forbidden', 'an owner joins by invitation: invite them instead', {
+        details: { reason: 'owners are invited' },
+      });
+    await this.permissions.requireAssignable(actor, organizationId, input.role, 'add a member');
     const teamId = input.team_id ?? null;
     if (teamId !== null) await this.teams.requireTeam(organizationId, teamId);
     // Adding by email may create the principal in this batch: hold its email, so that two concurrent
@@ -103,6 +109,8 @@ export class MembershipService {
       if (current.role === 'owner' || role === 'owner')
         await this.permissions.requireOwner(actor, organizationId, 'change the owner role');
       if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(current);
+      await this.permissions.requireAssignable(actor, organizationId, current.role, 'change a member');
+      await this.permissions.requireAssignable(actor, organizationId, role, 'change a member');
       const next: Membership = { ...current, role, updated_at: nowIso() };
       const uow = new UnitOfWork(this.storage);
       await uow.put(this.store.memberships, next);
@@ -119,8 +127,10 @@ export class MembershipService {
         await this.permissions.requireOwner(actor, organizationId, 'remove an owner');
         await this.requireAnotherOwner(current);
       }
+      await this.permissions.requireAssignable(actor, organizationId, current.role, 'remove a member');
       const uow = new UnitOfWork(this.storage);
       await uow.delete(this.store.memberships, current.id);
+      await removeDepartedAccess(this.store, uow, organizationId, [current.principal_id]);
       await uow.commit();
       return current;
     });

@@ -244,6 +244,19 @@ export class PermissionEngine {
     if (role !== 'owner') throw new AppError('forbidden', `only owners may ${what}`, { details: { reason: 'requires owner' } });
   }
 
+  /**
+   * A role the actor may hand out or change: at most its own organization role, whatever let it act
+   * (a grant of member.update or invitation.create delegates that action, never a role).
+   */
+  async requireAssignable(actor: Actor, organizationId: string, role: Role, what: string): Promise<void> {
+    if (isOperator(actor)) return;
+    const own = await this.effectiveRole(actor.principalId, atOrganization(organizationId));
+    if (!roleAtLeast(own, role))
+      throw new AppError('forbidden', `cannot ${what} with the role ${role}: it is above your own (${own ?? 'none'})`, {
+        details: { reason: `requires ${role}` },
+      });
+  }
+
   /** The highest role that applies: organization-level, plus team-level on that team's resources. */
   async effectiveRole(principalId: string, location: ResourceLocation): Promise<Role | null> {
     return this.membershipRole(principalId, location) ?? this.viewerThroughTeam(principalId, location.organizationId);

@@ -53,6 +53,7 @@ export const apiKeySchema = z.object({
   expires_at: timestamp.nullable(),
   created_at: timestamp,
   revoked_at: timestamp.nullable(),
+  revoked_reason: z.string().nullable(),
   last_used_at: timestamp.nullable(),
 });
 export const createdApiKeySchema = apiKeySchema.extend({ raw_key: z.string().describe('shown once, never again') });

@@ -5,6 +5,7 @@ import { newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
+import { removeDepartedAccess } from './departures.js';
 import type { IdentityStore } from './store.js';
 import type { Team } from './types.js';
 
@@ -42,8 +43,14 @@ export class TeamService {
     await this.permissions.authorize(actor, 'team.delete', { type: 'team', id: team.id });
     return this.storage.locks.run(`org-members:${organizationId}`, async () => {
       const uow = new UnitOfWork(this.storage);
-      for (const id of await this.store.memberships.idsBy('team', [organizationId, team.id]))
+      const members: string[] = [];
+      for (const id of await this.store.memberships.idsBy('team', [organizationId, team.id])) {
+        const membership = await uow.get(this.store.memberships, id);
+        if (membership !== undefined) members.push(membership.principal_id);
         await uow.delete(this.store.memberships, id);
+      }
+      // A member whose only membership was this team leaves the organization with it.
+      await removeDepartedAccess(this.store, uow, organizationId, members);
       // Grants on the team go with it, so nothing dangles in the grant list.
       for (const id of await this.store.grants.idsBy('resource', ['team', team.id])) await uow.delete(this.store.grants, id);
       await uow.delete(this.store.teams, team.id);

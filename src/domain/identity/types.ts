@@ -57,6 +57,8 @@ export interface ApiKeyRecord {
   expires_at: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** Why the key stopped working: `revoked` (by a caller) or `member removed` (its principal left). */
+  revoked_reason?: string | null;
   last_used_at: string | null;
 }
 
@@ -65,5 +67,5 @@ export type ApiKeyView = Omit<ApiKeyRecord, 'key_hash'>;
 
 export function viewApiKey(record: ApiKeyRecord): ApiKeyView {
   const { key_hash: _hidden, ...view } = record;
-  return view;
+  return { ...view, revoked_reason: record.revoked_reason ?? null };
 }

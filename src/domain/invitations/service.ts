@@ -97,6 +97,7 @@ export class InvitationService {
     const email = normalizeEmail(parsed.data.email);
     await this.permissions.authorize(actor, 'invitation.create', organizationRef(organizationId));
     if (role === 'owner') await this.permissions.requireOwner(actor, organizationId, 'invite an owner');
+    await this.permissions.requireAssignable(actor, organizationId, role, 'invite');
 
     return this.lock(organizationId, async () => {
       const now = Date.now();
