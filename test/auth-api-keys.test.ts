@@ -283,12 +283,25 @@ t.test('API keys', async (t) => {
       ['GET', `/v1/organizations/${org.id}`, undefined],
       ['GET', `/v1/api-keys?organization_id=${org.id}`, undefined],
       ['POST', '/v1/api-keys', { name: 'escalate', organization_id: org.id }],
-      ['POST', '/v1/permissions/check', { action: 'workflow.read', resource_type: 'organization', resource_id: org.id }],
     ] as const) {
       const res = await request(d.url, method, p, { headers: bearer(raw), body });
       t.equal(res.status, 403, `${method} ${p}`);
       t.equal(res.body.error.code, 'insufficient_scope', `${method} ${p}: insufficient_scope`);
     }
+    // Permission checks are open to every key; their answers weigh its scopes.
+    const check = (action: string) =>
+      request(d.url, 'POST', '/v1/permissions/check', {
+        headers: bearer(raw),
+        body: { action, resource_type: 'organization', resource_id: org.id },
+      });
+    t.match((await check('workflow.read')).body.data, { allowed: true }, 'a scoped key asks about its own scope');
+    t.match((await check('job.read')).body.data, { allowed: false, reason: /insufficient_scope/ }, 'and is told about others');
+    const batch = await request(d.url, 'POST', '/v1/permissions/check-batch', {
+      headers: bearer(raw),
+      body: { checks: [{ action: 'workflow.read' }, { action: 'organization.update' }] },
+    });
+    t.equal(batch.status, 200, 'check-batch too');
+    t.match(batch.body.data.results, [{ allowed: true }, { allowed: false }]);
   });
 
   t.test('last_used_at is written after use, at most once a minute', async (t) => {

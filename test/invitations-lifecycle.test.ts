@@ -201,9 +201,10 @@ t.test('pending -> expired by the sweep', async (t) => {
   const w = await world(t, d);
   const inv = (await w.invite('late@example.com')).body.data;
   const token = await w.tokenOf(inv.id);
+  // It reads as expired at once; the sweep then records when (expired_at).
   await waitFor(
     async () =>
-      (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.status === 'expired',
+      (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.expired_at != null,
     {
       timeoutMs: 5000,
       what: 'the sweep to expire the invitation',
@@ -223,11 +224,24 @@ t.test('past expires_at but not yet swept: accept is 410 expired, and a new invi
   const token = await w.tokenOf(inv.id);
   await waitFor(() => Date.now() > Date.parse(inv.expires_at) + 5, { what: 'the expiry time to pass' });
   expectFailure(t, await w.accept(inv.id, token), 'json', 'expired', 410);
-  t.equal(
-    (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.status,
-    'pending',
-    'the sweep has not run',
+  const unswept = (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data;
+  t.equal(unswept.status, 'expired', 'it reads as expired before the sweep runs');
+  t.equal(unswept.expired_at, null, 'the sweep has not run');
+  const everywhere = await request(d.url, 'GET', `/v1/invitations?organization_id=${w.org.id}`, { headers: w.as(w.admin) });
+  t.equal(everywhere.body.data.find((i: { id: string }) => i.id === inv.id).status, 'expired', 'in the list too');
+  const pendingOnly = await request(d.url, 'GET', `/v1/invitations?organization_id=${w.org.id}&status=pending`, {
+    headers: w.as(w.admin),
+  });
+  t.notOk(
+    pendingOnly.body.data.some((i: { id: string }) => i.id === inv.id),
+    'not among the pending ones',
   );
+  for (const action of ['revoke', 'resend'])
+    t.match(
+      (await request(d.url, 'POST', `/v1/invitations/${inv.id}/${action}`, { headers: w.as(w.admin) })).body.error,
+      { code: 'invalid_state', details: { status: 'expired' } },
+      `${action}: refused as expired`,
+    );
   const again = await w.invite('SLOW@example.com');
   t.equal(again.status, 201, 'not a duplicate: the old one is past its expiry');
   t.equal((await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.status, 'expired');

@@ -21,3 +21,20 @@ export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
   cursor: z.string().max(1024).optional(),
 });
+
+/**
+ * What free text shown to people (names, display names) may not hold: control characters (C0, DEL,
+ * C1), line and paragraph separators, bidi overrides and isolates, and lone surrogates.
+ */
+const UNCLEAN =
+  /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+
+/** Trimmed, 1..max characters of clean text: one rule for every name on every route. */
+export function cleanText(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `at most ${max} characters`)
+    .refine((v) => !UNCLEAN.test(v), 'must not contain control characters, line breaks, bidi overrides or lone surrogates');
+}

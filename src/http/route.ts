@@ -90,8 +90,11 @@ export interface RouteDef<
    * read at all (health probes and the OpenAPI document), so a stale header cannot fail a probe.
    */
   auth?: A;
-  /** API keys with a non-empty scope list reach only routes that name one of their scopes. */
-  scope?: ApiKeyScope;
+  /**
+   * API keys with a non-empty scope list reach only routes that name one of their scopes; `any`: every
+   * key, scoped or not (permission checks, whose answers weigh the key's scopes themselves).
+   */
+  scope?: ApiKeyScope | 'any';
   params?: P;
   query?: Q;
   body?: B;

@@ -184,7 +184,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
             const { caller } = ctx;
             if (caller === null) throw new AppError('unauthenticated', 'credentials are required');
             const scopes = caller.apiKey?.scopes;
-            if (scopes !== undefined && scopes.length > 0 && (route.scope === undefined || !scopes.includes(route.scope))) {
+            if (
+              scopes !== undefined &&
+              scopes.length > 0 &&
+              route.scope !== 'any' &&
+              (route.scope === undefined || !scopes.includes(route.scope))
+            ) {
               throw new AppError(
                 'insufficient_scope',
                 route.scope === undefined

@@ -23,6 +23,20 @@ const uuid = z.uuid();
 let jose: Promise<typeof Jose> | undefined;
 
 /**
+ * A compact JWS of three canonical base64url parts: no padding, no stray characters, and no spare
+ * bits, so one token has exactly one spelling (a signature with `=` appended is another token).
+ */
+function isCanonicalCompactJws(token: string): boolean {
+  const parts = token.split('.');
+  return (
+    parts.length === 3 &&
+    parts.every(
+      (part) => part.length > 0 && /^[A-Za-z0-9_-]+$/.test(part) && Buffer.from(part, 'base64url').toString('base64url') === part,
+    )
+  );
+}
+
+/**
  * The authentication chain in the spec's priority order: API key, HS256 JWT, development principal,
  * anonymous. Presented credentials that fail are an error; they never fall through to a weaker one.
  */
@@ -55,6 +69,7 @@ export class AuthenticationService {
 
   private async verifyJwt(token: string): Promise<Caller> {
     if (this.jwtKey === undefined) throw new AppError('unauthenticated', 'JWTs are not accepted (JWT_SECRET is not set)');
+    if (!isCanonicalCompactJws(token)) throw new AppError('unauthenticated', 'invalid JWT (not canonical base64url)');
     const { errors: joseErrors, jwtVerify } = await (jose ??= import('jose'));
     try {
       const { payload } = await jwtVerify(token, this.jwtKey, {

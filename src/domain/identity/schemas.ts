@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, idSchema as id, timestampSchema as timestamp } from '../schemas.js';
+import { cleanText, emailSchema, idSchema as id, timestampSchema as timestamp } from '../schemas.js';
 import { apiKeyScopes } from './caller.js';
 import { actions } from './permissions.js';
 import { roles } from './roles.js';
@@ -58,9 +58,9 @@ export const apiKeySchema = z.object({
 });
 export const createdApiKeySchema = apiKeySchema.extend({ raw_key: z.string().describe('shown once, never again') });
 
-export const createOrganizationBody = z.object({ slug: slugSchema, display_name: z.string().trim().min(1).max(200).optional() });
-export const updateOrganizationBody = z.object({ display_name: z.string().trim().min(1).max(200).optional() });
-export const createTeamBody = z.object({ name: z.string().trim().min(1).max(200) });
+export const createOrganizationBody = z.object({ slug: slugSchema, display_name: cleanText(200).optional() });
+export const updateOrganizationBody = z.object({ display_name: cleanText(200).optional() });
+export const createTeamBody = z.object({ name: cleanText(200) });
 export const addMemberBody = z
   .object({ principal_id: id.optional(), email: emailSchema.optional(), role: roleSchema, team_id: id.nullable().optional() })
   .refine((b) => (b.principal_id === undefined) !== (b.email === undefined), {
@@ -79,7 +79,7 @@ export const apiKeyLifetimeSeconds = { min: 60, max: 10 * 365 * 86_400 } as cons
 
 export const createApiKeyBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: cleanText(200),
     organization_id: id,
     scopes: z.array(scopeSchema).max(apiKeyScopes.length).optional(),
     expires_at: timestamp.optional(),

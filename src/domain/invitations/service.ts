@@ -22,7 +22,14 @@ import { normalizeEmail } from '../schemas.js';
 import { createInvitationBody } from './schemas.js';
 import { InvitationStore, SEND_WINDOW_MS, statusKey } from './store.js';
 import type { InvitationTokens } from './tokens.js';
-import { viewInvitation, type AcceptResult, type Invitation, type InvitationStatus, type InvitationView } from './types.js';
+import {
+  effectiveStatus,
+  viewInvitation,
+  type AcceptResult,
+  type Invitation,
+  type InvitationStatus,
+  type InvitationView,
+} from './types.js';
 
 export interface InvitationSettings {
   /** SERVICE_INVITE_TTL_MS */
@@ -198,6 +205,8 @@ export class InvitationService {
     options: ListInvitationsOptions = {},
   ): Promise<Page<InvitationView>> {
     await this.permissions.authorize(actor, 'invitation.read', organizationRef(organizationId));
+    // A status filter reads an index of stored statuses: record the organization's overdue expiries first.
+    if (options.status !== undefined) await this.expireOverdueIn(organizationId);
     const page =
       options.status === undefined
         ? await this.store.invitations.listBy('organization', organizationId, options)
@@ -222,9 +231,10 @@ export class InvitationService {
     const found = await this.authorizedInvitation(actor, 'invitation.revoke', id);
     return this.lock(found.organization_id, async () => {
       const invitation = (await this.store.invitations.get(id))!;
-      if (invitation.status !== 'pending') {
-        throw new AppError('invalid_state', `only a pending invitation can be revoked (this one is ${invitation.status})`, {
-          details: { status: invitation.status },
+      const status = effectiveStatus(invitation);
+      if (status !== 'pending') {
+        throw new AppError('invalid_state', `only a pending invitation can be revoked (this one is ${status})`, {
+          details: { status },
         });
       }
       const now = nowIso();
@@ -362,18 +372,31 @@ export class InvitationService {
     const ids = await this.store.overdueIds(nowIso(), limit);
     let expired = 0;
     for (const id of ids) {
-      const found = await this.store.invitations.get(id);
-      if (found === undefined) continue;
-      const done = await this.lock(found.organization_id, async () => {
-        const invitation = await this.store.invitations.get(id);
-        if (invitation?.status !== 'pending' || Date.parse(invitation.expires_at) > Date.now()) return false;
-        await this.commitWithMailCancelled(invitation.outbox_entry_id, (uow) => this.expireInto(uow, invitation, nowIso()));
-        return true;
-      });
-      if (done) expired++;
+      if (await this.expireIfOverdue(id)) expired++;
     }
     if (expired > 0) this.log.info({ expired }, 'invitations expired');
     return { expired, more: ids.length === limit };
+  }
+
+  /** Expires the invitation when it is still pending and overdue; whether it did. */
+  private async expireIfOverdue(id: string): Promise<boolean> {
+    const found = await this.store.invitations.get(id);
+    if (found === undefined) return false;
+    return this.lock(found.organization_id, async () => {
+      const invitation = await this.store.invitations.get(id);
+      if (invitation?.status !== 'pending' || Date.parse(invitation.expires_at) > Date.now()) return false;
+      await this.commitWithMailCancelled(invitation.outbox_entry_id, (uow) => this.expireInto(uow, invitation, nowIso()));
+      return true;
+    });
+  }
+
+  /** Records the expiry of one organization's overdue invitations (all of them, in batches). */
+  private async expireOverdueIn(organizationId: string): Promise<void> {
+    for (;;) {
+      const ids = await this.store.overdueIdsIn(organizationId, nowIso(), EXPIRY_BATCH);
+      for (const id of ids) await this.expireIfOverdue(id);
+      if (ids.length < EXPIRY_BATCH) return;
+    }
   }
 
   /** The expiry itself; callers run it through commitWithMailCancelled, which also cancels the mail. */

@@ -77,6 +77,13 @@ export class InvitationStore {
     };
   }
 
+  /** One organization's pending invitations whose expiry has passed, soonest first. */
+  async overdueIdsIn(organizationId: string, nowIso: string, limit: number): Promise<string[]> {
+    const { gt } = prefixRange(organizationId);
+    const keys = await this.orgPending.keys({ gt, lt: compositeKey(organizationId, nowIso) + '\x01', limit }).all();
+    return keys.map(lastPart);
+  }
+
   /** Pending invitations whose expiry has passed, soonest first. */
   async overdueIds(nowIso: string, limit: number): Promise<string[]> {
     const { gt } = prefixRange('pending');

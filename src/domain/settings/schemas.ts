@@ -1,18 +1,10 @@
 import { z } from 'zod';
+import { cleanText } from '../schemas.js';
 import { settingsBounds } from './types.js';
 
 // One schema validates the PUT body (HTTP and gRPC alike), types the service input and feeds OpenAPI.
 
-/** Control characters (C0, DEL, C1) and Unicode line/paragraph separators: never in a name shown in mail headers. */
-const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-
-const displayText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `at most ${max} characters`)
-    .refine((v) => !CONTROL.test(v), 'must not contain control characters or line breaks');
+const displayText = cleanText;
 
 const httpUrl = z
   .string()

@@ -88,6 +88,8 @@ export function invitationRoutes(
       query: z.object({ token: z.union([z.string(), z.array(z.string())]).optional() }),
       response: acceptResultSchema,
       handler: async (ctx) => {
+        // Link checkers and mail scanners send HEAD: it answers without looking at the token, and never accepts.
+        if (ctx.req.method === 'HEAD') return Reply.json(200, null);
         const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
         try {
           const result = await invitations.acceptInvitation(ctx.caller, ctx.params.id, token);
