@@ -29,8 +29,3 @@ export function createLogger(level: LevelWithSilent, destination?: NodeJS.Writab
   };
   return destination === undefined ? pino(options) : pino(options, destination as pino.DestinationStream);
 }
-
-/** Query parameters that carry credentials (accept links, signed URLs) are masked in request logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|signature|key)=)[^&]*/gi, '$1[redacted]');
-}

@@ -29,7 +29,11 @@ export interface ReceivedRequest {
 }
 
 export type Behaviour =
-  { kind: 'ok' } | { kind: 'status'; status: number; retryAfter?: string; message?: string } | { kind: 'hang' };
+  | { kind: 'ok' }
+  | { kind: 'status'; status: number; retryAfter?: string; message?: string }
+  | { kind: 'hang' }
+  // A validation error that quotes the request (its text part) back, as providers do.
+  | { kind: 'echo'; status: number };
 
 export class FakeEmailProvider {
   readonly requests: ReceivedRequest[] = [];
@@ -125,6 +129,12 @@ export class FakeEmailProvider {
       res.on('close', () => this.hanging.delete(res));
       return;
     }
+    if (behaviour.kind === 'echo')
+      return answer(behaviour.status, {
+        statusCode: behaviour.status,
+        name: 'validation_error',
+        message: `could not send: ${typeof body === 'object' && body !== null && 'text' in body ? String(body.text) : raw}`,
+      });
     if (behaviour.kind === 'status') {
       const headers: Record<string, string> = behaviour.retryAfter === undefined ? {} : { 'retry-after': behaviour.retryAfter };
       const name =

@@ -6,6 +6,7 @@ import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import { isOperator, type Actor } from '../identity/caller.js';
+import { scrubErrorText } from '../../redact.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
 import { formatMailbox, headerText, type Mailbox } from './address.js';
 import { acceptLink, invitationSubject, renderInvitationMail } from './render.js';
@@ -293,6 +294,8 @@ export class OutboxService {
       } catch (err) {
         result = { ok: false, error: err instanceof Error ? err.message : String(err), statusCode: null };
       }
+      // The provider's text may quote the request (the link, its token): scrubbed before it is logged or stored.
+      if (!result.ok) result = { ...result, error: scrubErrorText(result.error.replaceAll(raw, '[redacted]')) };
     }
     const attempt: EmailAttempt = {
       at: new Date(started).toISOString(),

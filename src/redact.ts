@@ -1,0 +1,72 @@
+// Secrets never reach a log line or a stored error text: query values that carry credentials, and
+// tokens quoted back by outside services (an email provider's error that echoes the request).
+
+/** Query parameter names whose values are credentials (compared lower-cased, after decoding). */
+const SECRET_PARAMS = new Set([
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'api_key',
+  'apikey',
+  'key',
+  'secret',
+  'client_secret',
+  'signature',
+  'sig',
+  'password',
+  'pass',
+  'auth',
+  'authorization',
+  'code',
+  'credential',
+  'credentials',
+]);
+
+const REDACTED = '[redacted]';
+
+/**
+ * A request URL for a log line: every query value whose decoded name is a credential is masked
+ * (`?%74oken=` is `token`). A query that cannot be read as one is masked whole.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const query = url.slice(q + 1);
+  let params: URLSearchParams;
+  try {
+    params = new URLSearchParams(query);
+  } catch {
+    return `${url.slice(0, q)}?${REDACTED}`;
+  }
+  const parts: string[] = [];
+  for (const [name, value] of params) {
+    const secret = SECRET_PARAMS.has(name.trim().toLowerCase());
+    parts.push(`${encodeURIComponent(name)}=${secret ? REDACTED : encodeURIComponent(value)}`);
+  }
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+/** Credential shapes that may be quoted in outside services' error text. */
+const SECRET_PATTERNS: RegExp[] = [
+  // Our API keys, webhook secrets, bearer values, JWTs.
+  /\bsvc_[A-Za-z0-9]{8}_[A-Za-z0-9_-]+/g,
+  /\bwhsec_[A-Za-z0-9+/=_-]+/g,
+  /\bBearer\s+[^\s"',;]+/gi,
+  /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
+  // Common provider key prefixes (email provider, OpenAI-style, Anthropic-style).
+  /\b(?:re|sk|sk-ant|pk|rk)[-_][A-Za-z0-9_-]{8,}/g,
+  // name=value and "name": "value" pairs whose name is a credential.
+  /((?:token|access_token|api[_-]?key|apikey|secret|password|signature|authorization)(?:%3D|=|"\s*:\s*"|'\s*:\s*'|:\s*))[^\s"'&,;}]+/gi,
+  // Bare 32-byte random values in base64url (accept tokens) or longer hex strings (keys, digests).
+  /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+  /\b[0-9a-f]{40,}\b/gi,
+];
+
+/** Outside services' error text as it may be logged and stored: scrubbed of credentials, then bounded. */
+export function scrubErrorText(text: string, max = 500): string {
+  let out = text;
+  for (const pattern of SECRET_PATTERNS)
+    out = out.replace(pattern, (match, prefix?: unknown) => (typeof prefix === 'string' ? `${prefix}${REDACTED}` : REDACTED));
+  return out.length > max ? `${out.slice(0, max)}…` : out;
+}
