@@ -312,7 +312,7 @@ export const configSchema = z
     }
   });
 
-export type ParsedConfig = z.output<typeof configSchema>;
+type ParsedConfig = z.output<typeof configSchema>;
 
 /** The resolved configuration the daemon runs with. */
 export interface Config extends ParsedConfig {

@@ -14,7 +14,7 @@ const orgOption = () => new Option('--org <org>', 'organization id or slug').mak
 
 const statusTones: Record<string, Cell['tone']> = { pending: 'warn', accepted: 'good', revoked: 'bad', expired: 'muted' };
 
-export function invitationStatusCell(status: string): Cell {
+function invitationStatusCell(status: string): Cell {
   return { text: status, tone: statusTones[status] };
 }
 

@@ -84,10 +84,6 @@ export class OutboxService {
     await this.transport?.close?.();
   }
 
-  get transportName(): string | null {
-    return this.transport?.name ?? null;
-  }
-
   /** The poller registers here; wake() asks it to run now (e.g. right after an invitation commits). */
   onWake(listener: () => void): void {
     this.wakeListener = listener;
