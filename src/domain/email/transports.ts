@@ -91,6 +91,11 @@ class HttpEmailTransport implements EmailTransport {
       };
     }
   }
+
+  /** Nothing is held between sends: each request closes its connection (`reset: true`). */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 async function readLimited(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
@@ -157,6 +162,7 @@ class SmtpEmailTransport implements EmailTransport {
 
   close(): Promise<void> {
     this.transporter?.close();
+    this.transporter = undefined;
     return Promise.resolve();
   }
 }
