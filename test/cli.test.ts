@@ -12,7 +12,7 @@ import { roles } from '../src/domain/identity/roles.js';
 import { invitationStatuses } from '../src/domain/invitations/types.js';
 import { settingsPatchSchema } from '../src/domain/settings/schemas.js';
 import { resettableSettings } from '../src/domain/settings/types.js';
-import { request, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
+import { binPath, request, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
 
 interface CliRun {
   code: number | null;
@@ -193,6 +193,33 @@ t.test('errors: exit 1, stdout empty, one line (or one JSON value) on stderr', a
   const scope = await sy('key', 'create', '--org', 'acme', '--name', 'x', '--scope', 'root');
   t.equal(scope.code, 2);
   t.match(scope.stderr, `Allowed choices are ${apiKeyScopes.join(', ')}.`, 'the scopes of the domain');
+});
+
+t.test('the client commands load no daemon module (only small domain type modules)', async (t) => {
+  // A module hook reports every module the CLI resolves; `--help` builds the whole command tree.
+  const hooks = `export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOAD ' + r.url + '\\n'); return r; }`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  const { stderr } = await promisify(execFile)(process.execPath, [
+    '--import',
+    `data:text/javascript,${encodeURIComponent(register)}`,
+    binPath,
+    '--help',
+  ]);
+  const loaded = [...stderr.matchAll(/^LOAD (.+)$/gm)].map((m) => m[1]);
+  t.ok(
+    loaded.some((url) => url.endsWith('/cli/commands/member.js')),
+    'the hook sees the CLI modules',
+  );
+  t.ok(
+    loaded.some((url) => url.endsWith('/domain/identity/roles.js')),
+    'the domain lists are loaded',
+  );
+  const heavy = loaded.filter((url) =>
+    /\/(main|log|dev-bootstrap)\.js$|\/(storage|http|loops|config)\/|\/domain\/.*\/(service|store|index|schemas)\.js$|node_modules\/(zod|level|pino|polka|nodemailer|undici)\//.test(
+      url,
+    ),
+  );
+  t.same(heavy, [], 'no daemon module, storage engine, zod or pino');
 });
 
 t.test("--reset's choices are exactly the settings the PUT body lets be null", async (t) => {
