@@ -44,6 +44,7 @@ export function registerServe(program: Command): void {
         if (err instanceof ConfigError) fail(`invalid configuration: ${err.message}`, 2);
         throw err;
       }
+      // The daemon builds its own logger inside runServe; this one line is said before it starts.
       const planned = plannedSettingsSet(sources);
       if (planned.length > 0)
         createLogger(config.logLevel).warn(
