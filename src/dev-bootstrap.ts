@@ -12,8 +12,8 @@ import { UnitOfWork } from './storage/unit-of-work.js';
 // Only the first start of a data dir does it (a meta flag), so the key is printed exactly once.
 
 const FLAG_KEY = 'dev_bootstrapped_at';
-export const DEV_ORGANIZATION_SLUG = 'dev';
-export const DEV_OWNER_EMAIL = 'dev@switchyard.localhost';
+const DEV_ORGANIZATION_SLUG = 'dev';
+const DEV_OWNER_EMAIL = 'dev@switchyard.localhost';
 
 export interface DevBootstrapOptions {
   storage: Storage;

@@ -1,7 +1,7 @@
 // The one place error codes are defined. Codes are stable API; messages may change.
 // Each code maps to an HTTP status and a gRPC status (numeric, so this file needs no grpc import).
 
-export const GrpcStatus = {
+const GrpcStatus = {
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
@@ -14,7 +14,7 @@ export const GrpcStatus = {
   UNAUTHENTICATED: 16,
 } as const;
 
-export const errorTable = {
+const errorTable = {
   invalid_json: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
   invalid_request: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
   invalid_token: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
@@ -41,7 +41,7 @@ export const errorTable = {
 
 export type ErrorCode = keyof typeof errorTable;
 
-export interface AppErrorOptions {
+interface AppErrorOptions {
   details?: Record<string, unknown>;
   /** Seconds, sent as Retry-After (HTTP) for rate_limited answers. */
   retryAfterSeconds?: number;

@@ -41,14 +41,31 @@ async function json(t: Test, sy: (...args: string[]) => Promise<CliRun>, ...args
   return JSON.parse(run.stdout);
 }
 
-/** A --json run that must fail: exit 1, nothing on stdout, the error object from stderr. */
+/** A --json run that must fail: exit 1 (2 for a usage error), nothing on stdout, the error object from stderr. */
 async function jsonError(
   t: Test,
   sy: (...args: string[]) => Promise<CliRun>,
   ...args: string[]
 ): Promise<{ code: string; message: string; details?: any }> {
+  return jsonFailure(t, 1, sy, ...args);
+}
+
+async function jsonUsageError(
+  t: Test,
+  sy: (...args: string[]) => Promise<CliRun>,
+  ...args: string[]
+): Promise<{ code: string; message: string; details?: any }> {
+  return jsonFailure(t, 2, sy, ...args);
+}
+
+async function jsonFailure(
+  t: Test,
+  exitCode: number,
+  sy: (...args: string[]) => Promise<CliRun>,
+  ...args: string[]
+): Promise<{ code: string; message: string; details?: any }> {
   const run = await sy(...args, '--json');
-  t.equal(run.code, 1, `${args.slice(0, 2).join(' ')} exits 1`);
+  t.equal(run.code, exitCode, `${args.slice(0, 2).join(' ')} exits ${exitCode}`);
   t.equal(run.stdout, '', 'nothing on stdout');
   const parsed = JSON.parse(run.stderr);
   t.same(Object.keys(parsed), ['error'], 'one {"error": ...} object on stderr');
@@ -189,7 +206,7 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
   // Usage and validation errors, in the same JSON shape.
   t.equal((await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'acme')).code, 'invalid_request', 'nothing to change');
   t.equal(
-    (await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'acme', '--max-pending', 'many')).code,
+    (await jsonUsageError(t, sy, 'org', 'settings', 'set', '--org', 'acme', '--max-pending', 'many')).code,
     'invalid_request',
     'not an integer',
   );
@@ -258,7 +275,7 @@ t.test('settings set and reset, plain output', async (t) => {
     'reset to the defaults; the rest kept',
   );
   t.equal(
-    (await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'beta', '--reset', 'max_pending_invitations')).code,
+    (await jsonUsageError(t, sy, 'org', 'settings', 'set', '--org', 'beta', '--reset', 'max_pending_invitations')).code,
     'invalid_request',
     'not a resettable field',
   );

@@ -6,7 +6,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { request, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
+import { outboxStatuses } from '../src/domain/email/types.js';
+import { apiKeyScopes } from '../src/domain/identity/caller.js';
+import { roles } from '../src/domain/identity/roles.js';
+import { invitationStatuses } from '../src/domain/invitations/types.js';
+import { settingsPatchSchema } from '../src/domain/settings/schemas.js';
+import { resettableSettings } from '../src/domain/settings/types.js';
+import { binPath, request, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
 
 interface CliRun {
   code: number | null;
@@ -180,13 +186,73 @@ t.test('errors: exit 1, stdout empty, one line (or one JSON value) on stderr', a
   t.match(JSON.parse(bad.stderr), { error: { code: 'validation_failed', message: /slug/ } });
 
   const usage = await sy('member', 'add', '--org', 'acme', '--principal', randomUUID(), '--json');
-  t.equal(usage.code, 1, 'a usage error exits 1');
+  t.equal(usage.code, 2, 'a usage error exits 2');
   t.equal(usage.stdout, '');
   t.match(JSON.parse(usage.stderr), { error: { code: 'invalid_request', message: /--role/ } }, 'as JSON too with --json');
 
   const scope = await sy('key', 'create', '--org', 'acme', '--name', 'x', '--scope', 'root');
-  t.equal(scope.code, 1);
-  t.match(scope.stderr, /Allowed choices are jobs:write/);
+  t.equal(scope.code, 2);
+  t.match(scope.stderr, `Allowed choices are ${apiKeyScopes.join(', ')}.`, 'the scopes of the domain');
+});
+
+t.test('the client commands load no daemon module (only small domain type modules)', async (t) => {
+  // A module hook reports every module the CLI resolves; `--help` builds the whole command tree.
+  const hooks = `export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOAD ' + r.url + '\\n'); return r; }`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  const { stderr } = await promisify(execFile)(process.execPath, [
+    '--import',
+    `data:text/javascript,${encodeURIComponent(register)}`,
+    binPath,
+    '--help',
+  ]);
+  const loaded = [...stderr.matchAll(/^LOAD (.+)$/gm)].map((m) => m[1]);
+  t.ok(
+    loaded.some((url) => url.endsWith('/cli/commands/member.js')),
+    'the hook sees the CLI modules',
+  );
+  t.ok(
+    loaded.some((url) => url.endsWith('/domain/identity/roles.js')),
+    'the domain lists are loaded',
+  );
+  const heavy = loaded.filter((url) =>
+    /\/(main|log|dev-bootstrap)\.js$|\/(storage|http|loops|config)\/|\/domain\/.*\/(service|store|index|schemas)\.js$|node_modules\/(zod|level|pino|polka|nodemailer|undici)\//.test(
+      url,
+    ),
+  );
+  t.same(heavy, [], 'no daemon module, storage engine, zod or pino');
+});
+
+t.test("--reset's choices are exactly the settings the PUT body lets be null", async (t) => {
+  const nullable = Object.entries(settingsPatchSchema.shape)
+    .filter(([, schema]) => schema.safeParse(null).success)
+    .map(([field]) => field);
+  t.same([...resettableSettings], nullable);
+});
+
+t.test('a wrong choice is a usage error: exit 2, the choices taken from the domain', async (t) => {
+  // No daemon is needed: commander refuses the line before any call.
+  const socket = path.join(t.testdir(), 'admin.sock');
+  const cases: Array<[string[], string, readonly string[]]> = [
+    [['member', 'add', '--org', 'acme', '--principal', randomUUID(), '--role', 'king'], '--role', roles],
+    [['invite', 'create', '--org', 'acme', '--email', 'a@example.com', '--role', 'king'], '--role', roles],
+    [['invite', 'list', '--org', 'acme', '--status', 'lost'], '--status', invitationStatuses],
+    [['outbox', 'list', '--status', 'lost'], '--status', outboxStatuses],
+    [['org', 'settings', 'set', '--org', 'acme', '--reset', 'slug'], '--reset', resettableSettings],
+    [['key', 'create', '--org', 'acme', '--name', 'k', '--scope', 'jobs:read', '--scope', 'root'], '--scope', apiKeyScopes],
+  ];
+  for (const [args, flag, choices] of cases) {
+    const what = args.slice(0, 2).join(' ');
+    const run = await cli(t, ['--socket', socket, ...args]);
+    t.equal(run.code, 2, `${what}: exits 2`);
+    t.equal(run.stdout, '', `${what}: nothing on stdout`);
+    t.match(run.stderr, `option '${flag} <`, `${what}: names ${flag}`);
+    t.match(run.stderr, `Allowed choices are ${choices.join(', ')}.`, `${what}: lists the domain's choices`);
+    t.notMatch(run.stderr, /no daemon/, `${what}: refused before reaching for the daemon`);
+  }
+
+  const json = await cli(t, ['--socket', socket, 'member', 'list', '--org', 'acme', '--json', '--role', 'king']);
+  t.equal(json.code, 2, 'an unknown option is a usage error too, --json or not');
+  t.match(JSON.parse(json.stderr), { error: { code: 'invalid_request', message: /unknown option '--role'/ } });
 });
 
 t.test('no daemon: exactly one clear line', async (t) => {
@@ -277,5 +343,5 @@ t.test('completion', async (t) => {
   const zsh = await cli(t, ['completion', 'zsh']);
   t.match(zsh.stdout, /^#compdef switchyard\n/);
   const fish = await cli(t, ['completion', 'fish']);
-  t.equal(fish.code, 1, 'an unknown shell is a usage error');
+  t.equal(fish.code, 2, 'an unknown shell is a usage error');
 });

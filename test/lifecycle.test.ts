@@ -241,7 +241,7 @@ t.test('--version and --help', async (t) => {
   }
   // serve has its own entry (bin/switchyard.js): a usage error there reads like anywhere else.
   const bad = spawnSwitchyard(t, ['serve', '--no-such-flag']);
-  t.equal(await bad.exited, 1);
+  t.equal(await bad.exited, 2, 'a usage error exits 2');
   t.match(bad.stderr(), /unknown option '--no-such-flag'[\s\S]*Usage: switchyard serve/);
 });
 

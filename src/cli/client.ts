@@ -36,7 +36,7 @@ export type Plain<T> = T extends readonly (infer U)[]
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 
 /** A service's methods as promise-returning functions, typed from its generated definition. */
-export type ServiceCalls<D> = {
+type ServiceCalls<D> = {
   [M in KnownKeys<D>]: D[M] extends MethodDefinition<infer Req, object, object, infer Res>
     ? (request: Req) => Promise<Plain<Res>>
     : never;
@@ -46,7 +46,6 @@ interface FieldDescriptor {
   name: string;
   type: string;
   typeName: string;
-  label: string;
 }
 interface MessageDescriptor {
   field: FieldDescriptor[];
@@ -62,7 +61,7 @@ function describeTarget(target: Target): string {
   return target.kind === 'unix' ? target.socketPath : target.address;
 }
 
-export function noDaemon(target: Target): CliError {
+function noDaemon(target: Target): CliError {
   return new CliError('unavailable', `no daemon at ${describeTarget(target)}: start it with \`switchyard serve\``);
 }
 

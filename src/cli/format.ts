@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import type { Role } from '../domain/identity/roles.js';
 import type { Cell } from './output.js';
 
 /** ISO time without the milliseconds, or a dash for none. */
@@ -27,8 +28,8 @@ export function formatDuration(seconds: number): string {
   return shown.length === 0 ? '0s' : shown.map(([n, unit]) => `${n}${unit}`).join(' ');
 }
 
-const roleTones: Record<string, Cell['tone']> = { owner: 'accent', admin: 'warn', member: 'good', viewer: 'muted' };
+const roleTones: Record<Role, Cell['tone']> = { owner: 'accent', admin: 'warn', member: 'good', viewer: 'muted' };
 
 export function roleCell(role: string): Cell {
-  return { text: role, tone: roleTones[role] };
+  return { text: role, tone: roleTones[role as Role] };
 }

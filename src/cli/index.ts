@@ -31,7 +31,7 @@ const commands = [
 ];
 
 /** Where the daemon's admin socket is when --socket is not given. */
-export function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {
+function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SERVICE_GRPC_SOCKET) return path.resolve(env.SERVICE_GRPC_SOCKET);
   return path.resolve(env.SERVICE_DATA_DIR || './data', 'admin.sock');
 }

@@ -10,7 +10,7 @@ export interface Cell {
   text: string;
   tone?: Tone;
 }
-export type CellValue = string | Cell;
+type CellValue = string | Cell;
 
 export interface TableView {
   kind: 'table';
@@ -25,21 +25,21 @@ export interface RecordView {
   title?: string;
   fields: Array<[label: string, value: CellValue]>;
 }
-export interface MessageView {
+interface MessageView {
   kind: 'message';
   text: string;
   tone?: Tone;
 }
 export type View = TableView | RecordView | MessageView;
 
-export interface GlobalOptions {
+interface GlobalOptions {
   socket: string;
   addr?: string;
   token?: string;
   json?: boolean;
 }
 
-export type OutputMode = 'json' | 'plain' | 'ink';
+type OutputMode = 'json' | 'plain' | 'ink';
 
 export function outputMode(
   json: boolean | undefined,
@@ -84,7 +84,7 @@ export function renderPlain(view: View): string {
   return lines.join('\n');
 }
 
-export interface CommandSpec<T> {
+interface CommandSpec<T> {
   /** Shown beside the spinner while the daemon works. */
   label: string;
   run: (client: AdminClient) => Promise<T>;
@@ -93,7 +93,7 @@ export interface CommandSpec<T> {
   view: (result: T) => View[];
 }
 
-export function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Target {
+function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Target {
   if (options.addr !== undefined)
     return { kind: 'tcp', address: options.addr, token: options.token ?? (env.SERVICE_ADMIN_TOKEN || undefined) };
   return { kind: 'unix', socketPath: options.socket };
@@ -105,7 +105,7 @@ function errorOf(err: unknown): CliError {
 }
 
 /** The one line a failure prints outside --json. */
-export function errorLine(error: CliError): string {
+function errorLine(error: CliError): string {
   return error.code === 'unavailable' ? error.message : `${error.code}: ${error.message}`;
 }
 

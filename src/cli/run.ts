@@ -9,12 +9,15 @@ export function rootProgram(): Command {
     .exitOverride();
 }
 
-/** Parses argv with a built program; commander's own exits (help, version, usage errors) keep their codes. */
+/** Exit code of a usage error (a missing or unknown option, a bad choice), as the contract's CLI section says. */
+const USAGE_EXIT_CODE = 2;
+
+/** Parses argv with a built program; help and version exit 0, and every usage error commander reports exits 2. */
 export async function runProgram(program: Command, argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    if (err instanceof CommanderError) process.exit(err.exitCode);
+    if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
     throw err;
   }
 }

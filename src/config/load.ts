@@ -53,11 +53,11 @@ function readConfigFile(file: string): Partial<Record<OptionKey, unknown>> {
   return out;
 }
 
-/** Layers defaults < config file < environment < flags, then validates the whole with one schema. */
-export function loadConfig(sources: ConfigSources = {}): Config {
+/** The value each option is given, by the highest layer that sets it: flags > environment > config file. */
+function layeredInput(sources: ConfigSources): Partial<Record<OptionKey, unknown>> {
   const env = sources.env ?? process.env;
   const file = sources.configFile === undefined ? {} : readConfigFile(sources.configFile);
-  const input: Record<string, unknown> = {};
+  const input: Partial<Record<OptionKey, unknown>> = {};
   for (const key of keys) {
     const fromFlag = sources.flags?.[key];
     const fromEnv = env[optionSpecs[key].env];
@@ -65,7 +65,12 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     else if (fromEnv !== undefined && fromEnv !== '') input[key] = fromEnv;
     else if (file[key] !== undefined) input[key] = file[key];
   }
-  const parsed = configSchema.safeParse(input);
+  return input;
+}
+
+/** Layers defaults < config file < environment < flags, then validates the whole with one schema. */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const parsed = configSchema.safeParse(layeredInput(sources));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue.path[0] as OptionKey | undefined;
@@ -77,5 +82,11 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   return { ...c, dataDir, grpcSocket: path.resolve(c.grpcSocket ?? path.join(dataDir, 'admin.sock')) };
 }
 
-/** Names of options whose values must never be logged. */
-export const secretOptionKeys: OptionKey[] = keys.filter((k) => optionSpecs[k].secret === true);
+/**
+ * The variables that `sources` set (flag, environment or config file) for features not built yet, in
+ * table order: the daemon ignores them, and `serve` says so once at start-up.
+ */
+export function plannedSettingsSet(sources: ConfigSources = {}): string[] {
+  const input = layeredInput(sources);
+  return keys.filter((key) => optionSpecs[key].planned !== undefined && key in input).map((key) => optionSpecs[key].env);
+}

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 
 // Every option in one table: its typed schema (with the default), its environment variable
-// (also its key in a --config JSON file), the serve flag that sets it, and one line of docs.
-// The README's configuration table is checked against this list by a test.
+// (also its key in a --config JSON file), the serve flag that sets it, one line of docs, and for a
+// feature not built yet, that feature (`planned`). The README's tables are checked against it.
 
-const ms = (fallback: number) =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
-    .default(fallback);
+const positiveInt = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(2 ** 31 - 1);
+const ms = (fallback: number) => positiveInt.default(fallback);
 const flag01 = z
   .union([z.boolean(), z.enum(['0', '1', 'true', 'false'])])
   .default(false)
@@ -45,19 +44,22 @@ const msList = (fallback: number[]) =>
       return parts;
     });
 
-interface OptionSpec<S extends z.ZodType> {
+interface OptionExtra {
+  flag?: string;
+  /** Never logged; the README marks it. */
+  secret?: boolean;
+  /**
+   * The feature, not built yet, that will read this setting: the value is validated, then ignored
+   * (`serve` warns when one is set; the README lists these apart).
+   */
+  planned?: string;
+}
+interface OptionSpec<S extends z.ZodType> extends OptionExtra {
   schema: S;
   env: string;
   doc: string;
-  flag?: string;
-  secret?: boolean;
 }
-const opt = <S extends z.ZodType>(
-  schema: S,
-  env: string,
-  doc: string,
-  extra: { flag?: string; secret?: boolean } = {},
-): OptionSpec<S> => ({
+const opt = <S extends z.ZodType>(schema: S, env: string, doc: string, extra: OptionExtra = {}): OptionSpec<S> => ({
   schema,
   env,
   doc,
@@ -91,12 +93,9 @@ export const optionSpecs = {
     'bearer token for gRPC over TCP',
     { secret: true },
   ),
-  publicUrl: opt(
-    optionalUrl,
-    'SERVICE_PUBLIC_URL',
-    'absolute base for accept links, output_url and signed asset URLs (default http://<http addr>)',
-    { flag: 'public-url' },
-  ),
+  publicUrl: opt(optionalUrl, 'SERVICE_PUBLIC_URL', 'absolute base for invitation accept links (default http://<http addr>)', {
+    flag: 'public-url',
+  }),
   logLevel: opt(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     'SERVICE_LOG_LEVEL',
@@ -152,12 +151,79 @@ export const optionSpecs = {
     { secret: true },
   ),
   inviteRedirectUrl: opt(optionalUrl, 'SERVICE_INVITE_REDIRECT_URL', 'redirect target after accept'),
-  webhookAllowPrivate: opt(flag01, 'SERVICE_WEBHOOK_ALLOW_PRIVATE', '1 lets webhook URLs reach loopback and private addresses'),
+  webhookAllowPrivate: opt(flag01, 'SERVICE_WEBHOOK_ALLOW_PRIVATE', '1 lets webhook URLs reach loopback and private addresses', {
+    planned: 'webhooks',
+  }),
   assetSigningKey: opt(
     z.string().min(32, 'must be at least 32 characters').optional(),
     'SERVICE_ASSET_SIGNING_KEY',
     'HMAC key for signed asset URLs; generated and persisted when unset',
-    { secret: true },
+    { secret: true, planned: 'signed asset URLs' },
+  ),
+  databaseUrl: opt(
+    z.url({ protocol: /^postgres(ql)?$/, message: 'expected a postgres:// URL' }).optional(),
+    'SERVICE_DATABASE_URL',
+    '`postgres://...`: use PostgreSQL instead of the embedded LevelDB',
+    { secret: true, planned: 'PostgreSQL storage' },
+  ),
+  storageSync: opt(
+    z.enum(['on', 'off']).default('off'),
+    'SERVICE_STORAGE_SYNC',
+    'LevelDB only: `on` makes every commit durable across power loss (group commit)',
+    { planned: 'durable LevelDB commits' },
+  ),
+  devAllowRemote: opt(flag01, 'SERVICE_DEV_ALLOW_REMOTE', '1 lets development mode listen on a non-loopback address', {
+    planned: 'loopback-only development mode',
+  }),
+  httpMaxConnections: opt(
+    positiveInt.default(10_000),
+    'SERVICE_HTTP_MAX_CONNECTIONS',
+    'open HTTP connections at most; idle and slow connections time out',
+    { planned: 'HTTP connection cap' },
+  ),
+  maxGrantsPerPrincipal: opt(
+    positiveInt.default(1000),
+    'SERVICE_MAX_GRANTS_PER_PRINCIPAL',
+    'ACL grants one principal may hold in one organization',
+    { planned: 'grant cap' },
+  ),
+  orgCreatePerHour: opt(
+    positiveInt.default(10),
+    'SERVICE_ORG_CREATE_PER_HOUR',
+    'organizations one principal may create per hour over /v1',
+    {
+      planned: 'organization creation rate limit',
+    },
+  ),
+  invitePerRecipientPerHour: opt(
+    positiveInt.default(5),
+    'SERVICE_INVITE_PER_RECIPIENT_PER_HOUR',
+    'invitation mails one address may receive per hour, all organizations together',
+    { planned: 'per-recipient invitation rate limit' },
+  ),
+  inviteAcceptConfirm: opt(
+    flag01,
+    'SERVICE_INVITE_ACCEPT_CONFIRM',
+    "1: the accept link's GET answers a page whose button POSTs the acceptance",
+    { planned: 'accept confirmation page' },
+  ),
+  jwtMaxAgeS: opt(
+    positiveInt.optional(),
+    'SERVICE_JWT_MAX_AGE_S',
+    'when set, a JWT needs `iat` and may be at most this many seconds old',
+    { planned: 'JWT age limit' },
+  ),
+  grpcTlsCert: opt(optionalString, 'SERVICE_GRPC_TLS_CERT', 'PEM certificate file: serve the TCP admin listener over TLS', {
+    planned: 'gRPC over TLS',
+  }),
+  grpcTlsKey: opt(optionalString, 'SERVICE_GRPC_TLS_KEY', 'PEM private key file of SERVICE_GRPC_TLS_CERT', {
+    planned: 'gRPC over TLS',
+  }),
+  metricsAddr: opt(
+    hostPort.optional(),
+    'SERVICE_METRICS_ADDR',
+    'host:port of a separate listener for Prometheus `/metrics` (unset: none)',
+    { planned: 'Prometheus metrics' },
   ),
 
   inviteTtlMs: opt(ms(604_800_000), 'SERVICE_INVITE_TTL_MS', 'invitation lifetime (7 days)'),
@@ -168,31 +234,51 @@ export const optionSpecs = {
     'SERVICE_OUTBOX_RETRY_DELAYS_MS',
     'comma list: the delay before each email retry',
   ),
-  webhookTimeoutMs: opt(ms(10_000), 'SERVICE_WEBHOOK_TIMEOUT_MS', 'webhook per-attempt timeout'),
-  webhookRetryBaseMs: opt(ms(30_000), 'SERVICE_WEBHOOK_RETRY_BASE_MS', 'webhook backoff base'),
-  providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period'),
-  assetRetentionMs: opt(ms(259_200_000), 'SERVICE_ASSET_RETENTION_MS', 'workflow asset retention (72 hours)'),
-  assetSweepMs: opt(ms(600_000), 'SERVICE_ASSET_SWEEP_MS', 'asset retention sweep period'),
+  webhookTimeoutMs: opt(ms(10_000), 'SERVICE_WEBHOOK_TIMEOUT_MS', 'webhook per-attempt timeout', { planned: 'webhooks' }),
+  webhookRetryBaseMs: opt(ms(30_000), 'SERVICE_WEBHOOK_RETRY_BASE_MS', 'webhook backoff base', { planned: 'webhooks' }),
+  providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period', {
+    planned: 'AI providers',
+  }),
+  assetRetentionMs: opt(ms(259_200_000), 'SERVICE_ASSET_RETENTION_MS', 'workflow asset retention (72 hours)', {
+    planned: 'signed asset URLs',
+  }),
+  assetSweepMs: opt(ms(600_000), 'SERVICE_ASSET_SWEEP_MS', 'asset retention sweep period', { planned: 'signed asset URLs' }),
 
-  openaiApiKey: opt(optionalString, 'OPENAI_API_KEY', 'registers the `openai` provider', { secret: true }),
+  openaiApiKey: opt(optionalString, 'OPENAI_API_KEY', 'registers the `openai` provider', {
+    secret: true,
+    planned: 'AI providers',
+  }),
   openaiBaseUrl: opt(
     z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'),
     'OPENAI_BASE_URL',
     'OpenAI-compatible base URL, version path included',
+    { planned: 'AI providers' },
   ),
-  anthropicApiKey: opt(optionalString, 'ANTHROPIC_API_KEY', 'registers the `anthropic` provider', { secret: true }),
+  anthropicApiKey: opt(optionalString, 'ANTHROPIC_API_KEY', 'registers the `anthropic` provider', {
+    secret: true,
+    planned: 'AI providers',
+  }),
   anthropicBaseUrl: opt(
     z.url({ protocol: /^https?$/ }).default('https://api.anthropic.com'),
     'ANTHROPIC_BASE_URL',
     'Anthropic base URL, without the version path',
+    { planned: 'AI providers' },
   ),
-  ollamaHost: opt(optionalString, 'OLLAMA_HOST', 'registers `ollama`: a URL or host:port'),
-  ollamaEnabled: opt(flag01, 'SERVICE_OLLAMA_ENABLED', '1 registers `ollama` at http://127.0.0.1:11434'),
-  whisperUrl: opt(optionalUrl, 'SERVICE_WHISPER_URL', 'registers `whisper` (whisper.cpp server)'),
-  comfyuiUrl: opt(optionalUrl, 'SERVICE_COMFYUI_URL', 'registers `comfyui`'),
-  comfyuiEnabled: opt(flag01, 'SERVICE_COMFYUI_ENABLED', '1 registers `comfyui` at http://127.0.0.1:8188'),
-  ggufModelDir: opt(optionalString, 'SERVICE_GGUF_MODEL_DIR', 'registers `gguf` (optional dependency)'),
-  transformersModelDir: opt(optionalString, 'SERVICE_TRANSFORMERS_MODEL_DIR', 'registers `transformers` (optional dependency)'),
+  ollamaHost: opt(optionalString, 'OLLAMA_HOST', 'registers `ollama`: a URL or host:port', { planned: 'AI providers' }),
+  ollamaEnabled: opt(flag01, 'SERVICE_OLLAMA_ENABLED', '1 registers `ollama` at http://127.0.0.1:11434', {
+    planned: 'AI providers',
+  }),
+  whisperUrl: opt(optionalUrl, 'SERVICE_WHISPER_URL', 'registers `whisper` (whisper.cpp server)', { planned: 'AI providers' }),
+  comfyuiUrl: opt(optionalUrl, 'SERVICE_COMFYUI_URL', 'registers `comfyui`', { planned: 'AI providers' }),
+  comfyuiEnabled: opt(flag01, 'SERVICE_COMFYUI_ENABLED', '1 registers `comfyui` at http://127.0.0.1:8188', {
+    planned: 'AI providers',
+  }),
+  ggufModelDir: opt(optionalString, 'SERVICE_GGUF_MODEL_DIR', 'registers `gguf` (optional dependency)', {
+    planned: 'AI providers',
+  }),
+  transformersModelDir: opt(optionalString, 'SERVICE_TRANSFORMERS_MODEL_DIR', 'registers `transformers` (optional dependency)', {
+    planned: 'AI providers',
+  }),
 };
 
 type Specs = typeof optionSpecs;
@@ -214,12 +300,19 @@ export const configSchema = z
         message: 'production needs an email transport: set EMAIL_PROVIDER_API_KEY or SERVICE_SMTP_URL',
       });
     }
+    if ((c.grpcTlsCert === undefined) !== (c.grpcTlsKey === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [c.grpcTlsCert === undefined ? 'grpcTlsCert' : 'grpcTlsKey'],
+        message: 'SERVICE_GRPC_TLS_CERT and SERVICE_GRPC_TLS_KEY go together',
+      });
+    }
     if (c.env === 'production' && c.dev) {
       ctx.addIssue({ code: 'custom', path: ['dev'], message: '--dev is not allowed when SERVICE_ENV=production' });
     }
   });
 
-export type ParsedConfig = z.output<typeof configSchema>;
+type ParsedConfig = z.output<typeof configSchema>;
 
 /** The resolved configuration the daemon runs with. */
 export interface Config extends ParsedConfig {

@@ -10,7 +10,7 @@ export const ADMIN_PACKAGE = 'switchyard.admin.v1';
  * How .proto files become JS objects, on the server and in the CLI alike. `npm run proto:gen`
  * passes the same options to proto-loader-gen-types, so the generated types describe these objects.
  */
-export const loaderOptions: Options = {
+const loaderOptions: Options = {
   keepCase: true,
   longs: String,
   enums: String,
@@ -30,7 +30,7 @@ function findProtoRoot(): string {
 }
 
 /** The include directory: proto files are named relative to it (switchyard/admin/v1/...). */
-export const protoRoot = findProtoRoot();
+const protoRoot = findProtoRoot();
 
 /** Loads proto files (named relative to proto/) into one package definition. */
 export function loadProtos(files: readonly string[], extraIncludeDirs: readonly string[] = []): PackageDefinition {

@@ -59,10 +59,6 @@ export class Loop {
 
   constructor(private readonly options: LoopOptions) {}
 
-  get name(): string {
-    return this.options.name;
-  }
-
   get running(): boolean {
     return this.active;
   }

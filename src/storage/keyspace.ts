@@ -31,7 +31,6 @@ export const collections = {
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;
-export type IndexName<C extends CollectionName> = (typeof collections)[C]['indexes'][number];
 
 /** Sublevels that are not collections: small key-value tables. */
 export const tables = {

@@ -37,16 +37,13 @@ export class UnitOfWork {
     this.ops.push({ type: 'put', sublevel, key, value });
   }
 
+  /** A raw delete from a plain table or an index sublevel (an index rebuild clears it first). */
   delRaw(sublevel: Sublevel, key: string): void {
     this.ops.push({ type: 'del', sublevel, key });
   }
 
   afterCommit(fn: AfterCommit): void {
     this.callbacks.push(fn);
-  }
-
-  get size(): number {
-    return this.ops.length;
   }
 
   async commit(): Promise<void> {

@@ -74,7 +74,7 @@ complete -F _switchyard switchyard
 `;
 }
 
-export function zshCompletion(program: Command): string {
+function zshCompletion(program: Command): string {
   return `#compdef switchyard
 # zsh completion for switchyard (zsh's bash-completion bridge). Load it with:  source <(switchyard completion zsh)
 autoload -U +X bashcompinit && bashcompinit

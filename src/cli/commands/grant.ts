@@ -1,11 +1,11 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { GrantServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/GrantService.js';
 import { allPages, type AdminClient } from '../client.js';
 import { shortTime } from '../format.js';
+import { orgOption } from '../options.js';
 import { execute } from '../output.js';
 
 const grants = (client: AdminClient) => client.service<GrantServiceDefinition>('GrantService');
-const orgOption = () => new Option('--org <org>', 'organization id or slug').makeOptionMandatory();
 
 export function registerGrant(program: Command): void {
   const grant = program.command('grant').description('ACL grants: one principal, one action, one resource');

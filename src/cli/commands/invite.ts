@@ -1,21 +1,25 @@
-import { Option, type Command } from 'commander';
-import { invitationStatuses } from '../../domain/invitations/types.js';
+import type { Command } from 'commander';
+import { invitationStatuses, type InvitationStatus } from '../../domain/invitations/types.js';
 import type { Invitation__Output } from '../../grpc/generated/switchyard/admin/v1/Invitation.js';
 import type { InvitationServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/InvitationService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { roleCell, shortTime } from '../format.js';
+import { choiceOption, orgOption, roleOption } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
-import { ROLES } from './member.js';
 
 type Invitation = Plain<Invitation__Output>;
 
 const invitations = (client: AdminClient) => client.service<InvitationServiceDefinition>('InvitationService');
-const orgOption = () => new Option('--org <org>', 'organization id or slug').makeOptionMandatory();
 
-const statusTones: Record<string, Cell['tone']> = { pending: 'warn', accepted: 'good', revoked: 'bad', expired: 'muted' };
+const statusTones: Record<InvitationStatus, Cell['tone']> = {
+  pending: 'warn',
+  accepted: 'good',
+  revoked: 'bad',
+  expired: 'muted',
+};
 
-export function invitationStatusCell(status: string): Cell {
-  return { text: status, tone: statusTones[status] };
+function invitationStatusCell(status: string): Cell {
+  return { text: status, tone: statusTones[status as InvitationStatus] };
 }
 
 const none: Cell = { text: '-', tone: 'muted' };
@@ -60,7 +64,7 @@ export function registerInvite(program: Command): void {
     .description('invite an email address to an organization with a role, and queue the mail')
     .addOption(orgOption())
     .requiredOption('--email <email>', 'who to invite')
-    .addOption(new Option('--role <role>', 'the role they get on accepting').choices(ROLES).makeOptionMandatory())
+    .addOption(roleOption('the role they get on accepting'))
     .action((opts: { org: string; email: string; role: string }, command: Command) =>
       execute(command, {
         label: `inviting ${opts.email} to ${opts.org}`,
@@ -77,7 +81,7 @@ export function registerInvite(program: Command): void {
     .command('list')
     .description("an organization's invitations, oldest first")
     .addOption(orgOption())
-    .addOption(new Option('--status <status>', 'only invitations in this state').choices(invitationStatuses))
+    .addOption(choiceOption('--status <status>', 'only invitations in this state', invitationStatuses))
     .action((opts: { org: string; status?: string }, command: Command) =>
       execute(command, {
         label: `listing invitations of ${opts.org}`,

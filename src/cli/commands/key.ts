@@ -1,9 +1,10 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { apiKeyScopes } from '../../domain/identity/caller.js';
 import type { ApiKey__Output } from '../../grpc/generated/switchyard/admin/v1/ApiKey.js';
 import type { ApiKeyServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/ApiKeyService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { parseDuration, shortTime } from '../format.js';
+import { orgOption, repeatableChoiceOption } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
 
 type ApiKey = Plain<ApiKey__Output>;
@@ -42,17 +43,10 @@ export function registerKey(program: Command): void {
   key
     .command('create')
     .description("create an API key; it acts as --principal (default: the organization's first owner)")
-    .addOption(new Option('--org <org>', 'organization id or slug').makeOptionMandatory())
+    .addOption(orgOption())
     .requiredOption('--name <name>', 'what the key is for')
     .addOption(
-      new Option('--scope <scope>', 'limit the key to this scope (repeatable; none: full access)')
-        .choices(apiKeyScopes)
-        .argParser((value: string, previous: string[] | undefined) => {
-          // A custom parser replaces the one .choices() installs, so it checks the choices itself.
-          if (!(apiKeyScopes as readonly string[]).includes(value))
-            throw new InvalidArgumentError(`Allowed choices are ${apiKeyScopes.join(', ')}.`);
-          return [...(previous ?? []), value];
-        }),
+      repeatableChoiceOption('--scope <scope>', 'limit the key to this scope (repeatable; none: full access)', apiKeyScopes),
     )
     .option('--expires-in <duration>', 'lifetime, e.g. 30d, 12h, 90m (default: no expiry)', parseDuration)
     .option('--principal <uuid>', 'the member the key acts as')
@@ -79,7 +73,7 @@ export function registerKey(program: Command): void {
   key
     .command('list')
     .description('active keys of an organization')
-    .addOption(new Option('--org <org>', 'organization id or slug').makeOptionMandatory())
+    .addOption(orgOption())
     .action((opts: { org: string }, command: Command) =>
       execute(command, {
         label: `listing keys of ${opts.org}`,

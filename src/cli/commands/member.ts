@@ -3,11 +3,10 @@ import type { MemberServiceDefinition } from '../../grpc/generated/switchyard/ad
 import type { Membership__Output } from '../../grpc/generated/switchyard/admin/v1/Membership.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { roleCell, shortTime } from '../format.js';
+import { orgOption, roleOption } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type Membership = Plain<Membership__Output>;
-
-export const ROLES = ['owner', 'admin', 'member', 'viewer'];
 
 const members = (client: AdminClient) => client.service<MemberServiceDefinition>('MemberService');
 
@@ -24,9 +23,6 @@ function membershipRecord(m: Membership): RecordView {
     ],
   };
 }
-
-const orgOption = () => new Option('--org <org>', 'organization id or slug').makeOptionMandatory();
-const roleOption = () => new Option('--role <role>', 'role').choices(ROLES).makeOptionMandatory();
 
 export function registerMember(program: Command): void {
   const member = program.command('member').description("memberships: a principal's role in an organization or one of its teams");

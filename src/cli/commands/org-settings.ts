@@ -1,18 +1,16 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { resettableSettings, settingsBounds, settingsDefaults } from '../../domain/settings/types.js';
 import type { OrganizationSettings__Output } from '../../grpc/generated/switchyard/admin/v1/OrganizationSettings.js';
 import type { SettingsServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/SettingsService.js';
 import type { UpdateSettingsRequest } from '../../grpc/generated/switchyard/admin/v1/UpdateSettingsRequest.js';
 import { CliError, type AdminClient, type Plain } from '../client.js';
 import { shortTime } from '../format.js';
+import { orgOption, repeatableChoiceOption } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type OrganizationSettings = Plain<OrganizationSettings__Output>;
 
 const settings = (client: AdminClient) => client.service<SettingsServiceDefinition>('SettingsService');
-const orgOption = () => new Option('--org <org>', 'organization id or slug').makeOptionMandatory();
-
-/** The text settings that can go back to their defaults (`--reset`). */
-const RESETTABLE = ['display_name', 'logo_url', 'email_from_name'];
 
 function parseInteger(text: string): number {
   if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError('expected an integer');
@@ -87,16 +85,18 @@ export function registerOrgSettings(org: Command): void {
     .option('--display-name <name>', 'the name invitation mail shows (default: the slug)')
     .option('--logo-url <url>', 'an http(s) logo for invitation mail')
     .option('--email-from-name <name>', "the From name of invitation mail (default: SERVICE_EMAIL_FROM's)")
-    .option('--max-pending <n>', 'pending invitations at most (1-10000, default 100)', parseInteger)
-    .option('--max-per-hour <n>', 'invitations sent in any hour at most (1-1000, default 20)', parseInteger)
+    .option(
+      '--max-pending <n>',
+      `pending invitations at most (1-${settingsBounds.maxPendingInvitations}, default ${settingsDefaults.max_pending_invitations})`,
+      parseInteger,
+    )
+    .option(
+      '--max-per-hour <n>',
+      `invitations sent in any hour at most (1-${settingsBounds.maxInvitationsPerHour}, default ${settingsDefaults.max_invitations_per_hour})`,
+      parseInteger,
+    )
     .addOption(
-      new Option('--reset <field>', 'put a text setting back to its default (repeatable)')
-        .choices(RESETTABLE)
-        .argParser((value: string, previous: string[] | undefined) => {
-          // A custom parser replaces the one .choices() installs, so it checks the choices itself.
-          if (!RESETTABLE.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${RESETTABLE.join(', ')}.`);
-          return [...(previous ?? []), value];
-        }),
+      repeatableChoiceOption('--reset <field>', 'put a text setting back to its default (repeatable)', resettableSettings),
     )
     .action((opts: SetOptions, command: Command) =>
       execute(command, {

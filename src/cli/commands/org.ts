@@ -10,7 +10,7 @@ type Organization = Plain<Organization__Output>;
 
 const organizations = (client: AdminClient) => client.service<OrganizationServiceDefinition>('OrganizationService');
 
-export function organizationRecord(org: Organization): RecordView {
+function organizationRecord(org: Organization): RecordView {
   return {
     kind: 'record',
     fields: [

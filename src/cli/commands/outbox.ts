@@ -1,16 +1,17 @@
-import { Option, type Command } from 'commander';
-import { outboxStatuses } from '../../domain/email/types.js';
+import type { Command } from 'commander';
+import { outboxStatuses, type OutboxStatus } from '../../domain/email/types.js';
 import type { OutboxEntry__Output } from '../../grpc/generated/switchyard/admin/v1/OutboxEntry.js';
 import type { OutboxServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/OutboxService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { shortTime } from '../format.js';
+import { choiceOption, orgOption } from '../options.js';
 import { execute, type Cell, type RecordView, type TableView } from '../output.js';
 
 type OutboxEntry = Plain<OutboxEntry__Output>;
 
 const outbox = (client: AdminClient) => client.service<OutboxServiceDefinition>('OutboxService');
 
-const statusTones: Record<string, Cell['tone']> = {
+const statusTones: Record<OutboxStatus, Cell['tone']> = {
   pending: 'warn',
   sending: 'warn',
   sent: 'good',
@@ -20,7 +21,7 @@ const statusTones: Record<string, Cell['tone']> = {
 };
 
 function statusCell(status: string): Cell {
-  return { text: status, tone: statusTones[status] };
+  return { text: status, tone: statusTones[status as OutboxStatus] };
 }
 
 const none: Cell = { text: '-', tone: 'muted' };
@@ -78,8 +79,8 @@ export function registerOutbox(program: Command): void {
   box
     .command('list')
     .description('mail, newest first; held mail shows its accept link')
-    .option('--org <org>', 'only this organization (id or slug)')
-    .addOption(new Option('--status <status>', 'only mail in this state').choices(outboxStatuses))
+    .addOption(orgOption('only this organization (id or slug)'))
+    .addOption(choiceOption('--status <status>', 'only mail in this state', outboxStatuses))
     .action((opts: { org?: string; status?: string }, command: Command) =>
       execute(command, {
         label: 'listing the outbox',

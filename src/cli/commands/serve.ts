@@ -20,25 +20,37 @@ export function registerServe(program: Command): void {
     .option('--dev', 'development mode: on first start, create organization `dev` with an owner key')
     .action(async (opts: Record<string, unknown> & { config?: string }) => {
       // The daemon's modules load only for `serve`, so client commands start fast.
-      const [{ ConfigError, loadConfig }, { runServe }, { StorageLockedError }, { NewerSchemaError }, { GrpcStartError }] =
-        await Promise.all([
-          import('../../config/load.js'),
-          import('../../main.js'),
-          import('../../storage/db.js'),
-          import('../../storage/migrate.js'),
-          import('../../grpc/server.js'),
-        ]);
+      const [
+        { ConfigError, loadConfig, plannedSettingsSet },
+        { createLogger },
+        { runServe },
+        { StorageLockedError },
+        { NewerSchemaError },
+        { GrpcStartError },
+      ] = await Promise.all([
+        import('../../config/load.js'),
+        import('../../log.js'),
+        import('../../main.js'),
+        import('../../storage/db.js'),
+        import('../../storage/migrate.js'),
+        import('../../grpc/server.js'),
+      ]);
       const { config: configFile, ...flags } = opts;
+      const sources = { flags, ...(configFile === undefined ? {} : { configFile }) };
       let config;
       try {
-        config = loadConfig({
-          flags: flags,
-          ...(configFile === undefined ? {} : { configFile }),
-        });
+        config = loadConfig(sources);
       } catch (err) {
         if (err instanceof ConfigError) fail(`invalid configuration: ${err.message}`, 2);
         throw err;
       }
+      // The daemon builds its own logger inside runServe; this one line is said before it starts.
+      const planned = plannedSettingsSet(sources);
+      if (planned.length > 0)
+        createLogger(config.logLevel).warn(
+          { settings: planned },
+          `settings for features not built yet are ignored: ${planned.join(', ')}`,
+        );
       try {
         await runServe(config);
       } catch (err) {

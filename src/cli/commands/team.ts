@@ -1,14 +1,14 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Team__Output } from '../../grpc/generated/switchyard/admin/v1/Team.js';
 import type { TeamServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/TeamService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { shortTime } from '../format.js';
+import { orgOption } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type Team = Plain<Team__Output>;
 
 const teams = (client: AdminClient) => client.service<TeamServiceDefinition>('TeamService');
-const orgOption = () => new Option('--org <org>', 'organization id or slug').makeOptionMandatory();
 
 function teamRecord(team: Team): RecordView {
   return {

@@ -16,7 +16,7 @@ export interface EmailServices {
  * retry would be due), at least 1 s and at most 10 s (the spec's webhook attempt bound). The lease
  * is three of them; a crashed daemon's lease is re-claimed at once by the next one (docs/invitations.md).
  */
-export function sendTimeoutMs(retryDelaysMs: number[]): number {
+function sendTimeoutMs(retryDelaysMs: number[]): number {
   return Math.min(10_000, Math.max(1_000, Math.min(...retryDelaysMs)));
 }
 

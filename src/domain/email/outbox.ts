@@ -80,13 +80,9 @@ export class OutboxService {
     return this.store.entries.count();
   }
 
-  /** Closes the transport's connections (SMTP pool); mail still queued stays queued. */
+  /** Closes the transport (at shutdown, after the outbox loop stopped); mail still queued stays queued. */
   async close(): Promise<void> {
-    await this.transport?.close?.();
-  }
-
-  get transportName(): string | null {
-    return this.transport?.name ?? null;
+    await this.transport?.close();
   }
 
   /** The poller registers here; wake() asks it to run now (e.g. right after an invitation commits). */

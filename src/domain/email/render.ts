@@ -13,7 +13,7 @@ export interface RenderedMail {
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
@@ -26,7 +26,7 @@ export function acceptLink(publicUrl: string, invitationId: string, rawToken: st
 }
 
 /** "7 days", "2 hours", "1 minute": the lifetime as the notice says it. */
-export function describeDuration(ms: number): string {
+function describeDuration(ms: number): string {
   const units: [number, string][] = [
     [86_400_000, 'day'],
     [3_600_000, 'hour'],

@@ -13,7 +13,7 @@ function errorText(err: unknown): string {
 }
 
 /** Retry-After as seconds or an HTTP date, in milliseconds from now. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v.trim() === '') return undefined;
   if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
@@ -21,7 +21,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-export interface HttpTransportOptions {
+interface HttpTransportOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
@@ -31,7 +31,7 @@ export interface HttpTransportOptions {
  * The email provider's HTTP API: `POST {base}/emails`, Bearer key, JSON body. The outbox entry id
  * is the Idempotency-Key, so a re-send after a timeout or a crash is deduplicated by the provider.
  */
-export class HttpEmailTransport implements EmailTransport {
+class HttpEmailTransport implements EmailTransport {
   readonly name = 'http';
   private readonly endpoint: string;
 
@@ -91,6 +91,11 @@ export class HttpEmailTransport implements EmailTransport {
       };
     }
   }
+
+  /** Nothing is held between sends: each request closes its connection (`reset: true`). */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 async function readLimited(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
@@ -103,13 +108,13 @@ async function readLimited(body: AsyncIterable<Buffer | Uint8Array>): Promise<st
   return Buffer.concat(chunks).subarray(0, RESPONSE_LIMIT).toString('utf8');
 }
 
-export interface SmtpTransportOptions {
+interface SmtpTransportOptions {
   url: string;
   timeoutMs: number;
 }
 
 /** SMTP via nodemailer (MIME, STARTTLS, auth). One connection per mail: invitations are rare. */
-export class SmtpEmailTransport implements EmailTransport {
+class SmtpEmailTransport implements EmailTransport {
   readonly name = 'smtp';
   private transporter: Transporter | undefined;
 
@@ -157,6 +162,7 @@ export class SmtpEmailTransport implements EmailTransport {
 
   close(): Promise<void> {
     this.transporter?.close();
+    this.transporter = undefined;
     return Promise.resolve();
   }
 }

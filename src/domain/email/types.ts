@@ -78,5 +78,6 @@ export type SendResult =
 export interface EmailTransport {
   readonly name: string;
   send(mail: OutgoingMail): Promise<SendResult>;
-  close?(): Promise<void>;
+  /** Releases what the transport holds; called once at shutdown, after the outbox loop has stopped. */
+  close(): Promise<void>;
 }

@@ -8,9 +8,9 @@ import { roles } from './roles.js';
 // document the API (OpenAPI), so each shape is written once.
 
 export const roleSchema = z.enum(roles);
-export const scopeSchema = z.enum(apiKeyScopes);
-export const actionSchema = z.enum(actions);
-export const slugSchema = z
+const scopeSchema = z.enum(apiKeyScopes);
+const actionSchema = z.enum(actions);
+const slugSchema = z
   .string()
   .trim()
   .toLowerCase()
@@ -95,7 +95,7 @@ export const permissionCheck = z.object({
   resource_type: z.string().min(1).max(64),
   resource_id: z.string().min(1).max(200),
 });
-export const permissionBatchItem = z.object({
+const permissionBatchItem = z.object({
   action: actionSchema,
   resource_type: z.string().min(1).max(64).optional(),
   resource_id: z.string().min(1).max(200).optional(),

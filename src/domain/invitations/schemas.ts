@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { emailSchema, idSchema as id, timestampSchema as timestamp } from '../schemas.js';
 import { roleSchema } from '../identity/schemas.js';
-import { acceptFailures, invitationStatuses } from './types.js';
+import { invitationStatuses } from './types.js';
 
 // Request and record schemas of invitations: HTTP and gRPC input, types and OpenAPI from one place.
 
 export const createInvitationBody = z.object({ organization_id: id, email: emailSchema, role: roleSchema });
-export type CreateInvitationInput = z.output<typeof createInvitationBody>;
 
 export const invitationStatusSchema = z.enum(invitationStatuses);
 
@@ -36,5 +35,3 @@ export const acceptResultSchema = z.object({
   organization_id: id,
   membership_id: id,
 });
-
-export const acceptFailureSchema = z.enum(acceptFailures);

@@ -24,6 +24,9 @@ export interface OrganizationSettings {
   updated_at: string | null;
 }
 
+/** The text settings that null puts back to their defaults (the PUT body's nullable fields; `--reset` in the CLI). */
+export const resettableSettings = ['display_name', 'logo_url', 'email_from_name'] as const;
+
 export const settingsDefaults = {
   logo_url: null,
   email_from_name: null,
