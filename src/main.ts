@@ -15,6 +15,7 @@ import { routeModules } from './http/routes/index.js';
 import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
 import { LoopSet } from './loops/loop.js';
+import { noMetrics, startMetrics, type MetricsServer } from './metrics.js';
 import { Storage } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { version } from './version.js';
@@ -47,6 +48,8 @@ export interface Daemon {
   readonly grpc: RunningGrpcServer;
   /** Base URL of the HTTP listener (the bound port when the configured one was 0). */
   readonly url: string;
+  /** host:port of the Prometheus listener, when SERVICE_METRICS_ADDR is set. */
+  readonly metricsAddress: string | null;
   readonly startedAt: Date;
   state(): DaemonState;
   stop(): Promise<void>;
@@ -65,15 +68,33 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   const storage = await Storage.open(config.dataDir, log.child({ module: 'storage' }));
   let http: RunningHttpServer | undefined;
   let grpc: RunningGrpcServer | undefined;
+  let scrape: MetricsServer | undefined;
   let closeAreas: () => Promise<void> = async () => {};
   try {
     await migrate(storage);
-    const eventLog = new EventLog(storage, log.child({ module: 'events' }));
+    // Scraped figures are read from the services, which exist once the areas are composed.
+    const late: { services?: Services } = {};
+    scrape =
+      config.metricsAddr === undefined
+        ? undefined
+        : await startMetrics(
+            config.metricsAddr,
+            {
+              outbox: async () =>
+                late.services ? late.services.outbox.outboxFigures() : { byStatus: {}, oldestDueAgeSeconds: 0 },
+              pendingInvitations: async () => (late.services ? late.services.invitations.countPendingInvitations() : 0),
+            },
+            log.child({ module: 'metrics' }),
+          );
+    const metrics = scrape?.metrics ?? noMetrics;
+    const eventLog = new EventLog(storage, log.child({ module: 'events' }), metrics);
     const publicUrl = () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`;
     const areas = await composeAreas({ config, storage, eventLog, log, publicUrl });
     closeAreas = areas.close;
     const { services } = areas;
-    const loops = new LoopSet();
+    late.services = services;
+    services.permissions.observeDenials((denial) => metrics.permissionDenied(denial));
+    const loops = new LoopSet((name, seconds, ok) => metrics.loopTick(name, seconds, ok));
     for (const loop of areas.loops) loops.add(loop);
 
     const authenticate: Authenticator = (req) =>
@@ -85,7 +106,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       ...healthRoutes({ storage: () => storage.isOpen, loops: () => loops.allRunning, accepting: () => state === 'running' }),
       ...routeModules.flatMap((routesOf) => routesOf(services, config)),
     ];
-    const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version });
+    const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version, metrics });
     http = await listenHttp(app, config.httpAddr);
     grpc = await startGrpcServer({
       config,
@@ -97,6 +118,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       services,
       loops,
       count: areas.count,
+      metrics,
     });
     if (config.dev)
       await bootstrapDev({ storage, services, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
@@ -119,6 +141,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         if (!(await Promise.race([loopsStopped, deadline])))
           log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
         await areas.close().catch((err: unknown) => log.warn({ err }, 'an area did not close cleanly'));
+        await scrape?.close();
         await storage.close();
         state = 'stopped';
         log.info('stopped');
@@ -134,6 +157,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       http: running,
       grpc: admin,
       url: running.url,
+      metricsAddress: scrape?.address ?? null,
       startedAt,
       state: () => state,
       stop,
@@ -142,6 +166,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     await grpc?.close(0);
     await http?.close(0);
     await closeAreas().catch(() => undefined);
+    await scrape?.close();
     await storage.close();
     throw err;
   }

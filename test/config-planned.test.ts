@@ -43,8 +43,8 @@ t.test('plannedSettingsSet names the planned settings that are set, from every l
     'set to its default is still set',
   );
   const file = path.join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify({ SERVICE_METRICS_ADDR: '127.0.0.1:9100', SERVICE_LOG_LEVEL: 'warn' }));
-  t.same(plannedSettingsSet({ env: {}, configFile: file }), ['SERVICE_METRICS_ADDR'], 'from the config file');
+  writeFileSync(file, JSON.stringify({ SERVICE_WEBHOOK_TIMEOUT_MS: '5000', SERVICE_LOG_LEVEL: 'warn' }));
+  t.same(plannedSettingsSet({ env: {}, configFile: file }), ['SERVICE_WEBHOOK_TIMEOUT_MS'], 'from the config file');
 });
 
 t.test('planned settings are still validated', async (t) => {

@@ -223,7 +223,6 @@ export const optionSpecs = {
     hostPort.optional(),
     'SERVICE_METRICS_ADDR',
     'host:port of a separate listener for Prometheus `/metrics` (unset: none)',
-    { planned: 'Prometheus metrics' },
   ),
 
   inviteTtlMs: opt(ms(604_800_000), 'SERVICE_INVITE_TTL_MS', 'invitation lifetime (7 days)'),

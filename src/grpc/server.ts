@@ -4,6 +4,10 @@ import path from 'node:path';
 import {
   Server,
   ServerCredentials,
+  status,
+  type handleUnaryCall,
+  type sendUnaryData,
+  type ServerUnaryCall,
   type ServerInterceptor,
   type ServiceDefinition,
   type UntypedServiceImplementation,
@@ -15,6 +19,7 @@ import { loadProtos } from './proto.js';
 import { adminServices } from './services/index.js';
 import type { AdminContext, AdminServiceModule, ServiceContext } from './services/context.js';
 import { socketAddress } from './socket-path.js';
+import type { Metrics } from '../metrics.js';
 
 /** The gRPC admin API could not start; the message is the one line an operator sees. */
 export class GrpcStartError extends Error {
@@ -93,6 +98,26 @@ function serviceDefinition(definitions: ReturnType<typeof loadProtos>, module: A
   return definition;
 }
 
+/** Every unary handler of a service, with each call counted by method and status code. */
+function counted(
+  serviceName: string,
+  implementation: UntypedServiceImplementation,
+  metrics: Metrics,
+): UntypedServiceImplementation {
+  const short = serviceName.split('.').pop()!;
+  return Object.fromEntries(
+    Object.entries(implementation).map(([name, handler]) => [
+      name,
+      (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+        (handler as handleUnaryCall<unknown, unknown>)(call, (err, value, ...rest) => {
+          metrics.grpcCall(`${short}/${name}`, err ? (status[err.code ?? status.UNKNOWN] ?? 'UNKNOWN') : 'OK');
+          callback(err, value, ...rest);
+        });
+      },
+    ]),
+  );
+}
+
 /**
  * The admin API: the services of services/index.ts plus grpc.health.v1.Health and server
  * reflection, on a Unix socket (no token: the file mode decides who may connect) and, when
@@ -108,7 +133,7 @@ export async function startGrpcServer(
   const serviceContext: ServiceContext = { ...context, listeners: () => ({ ...listeners }) };
   const implementations: Array<[ServiceDefinition, UntypedServiceImplementation]> = modules.map((m) => [
     serviceDefinition(definitions, m),
-    m.implement(serviceContext),
+    counted(m.serviceName, m.implement(serviceContext), context.metrics),
   ]);
 
   const healthNames = ['', ...modules.map((m) => m.serviceName)];

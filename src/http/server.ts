@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Caller } from '../domain/identity/caller.js';
 import { AppError, describeError, fieldReasons, isAppError, validationFailed } from '../errors.js';
 import type { Logger } from '../log.js';
+import { noMetrics, type Metrics } from '../metrics.js';
 import { redactUrl } from '../redact.js';
 import { readJsonBody } from './body.js';
 import { rawHeader } from './headers.js';
@@ -20,9 +21,19 @@ export type Authenticator = (req: IncomingMessage) => Caller | null | Promise<Ca
 
 export interface HttpAppOptions {
   log: Logger;
+  /** Requests by route template, in flight, and refused credentials (default: none recorded). */
+  metrics?: Pick<Metrics, 'httpRequest' | 'httpInFlight' | 'authFailure'>;
   routes: RouteDef[];
   authenticate: Authenticator;
   version: string;
+}
+
+/** A refused credential's reason, for metrics: missing, revoked, expired or invalid. */
+function authFailureReason(message: string): string {
+  if (message === 'credentials are required') return 'missing';
+  if (/revoked/i.test(message)) return 'revoked';
+  if (/expired/i.test(message)) return 'expired';
+  return 'invalid';
 }
 
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
@@ -143,6 +154,7 @@ export interface HttpApp {
 
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { log } = options;
+  const metrics = options.metrics ?? noMetrics;
   let inFlight = 0;
   const openapiRoute: RouteDef = {
     method: 'GET',
@@ -176,6 +188,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         const ctx = new RequestContext(requestIdOf(req), req, res, log);
         const started = performance.now();
         inFlight++;
+        metrics.httpInFlight(1);
         try {
           if (route.auth !== 'none') {
             const authenticated = options.authenticate(req);
@@ -208,14 +221,17 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           const result = route.handler(ctx);
           render(res, ctx.requestId, route, result instanceof Promise ? await result : result);
         } catch (err) {
+          if (isAppError(err) && err.code === 'unauthenticated') metrics.authFailure(authFailureReason(err.message));
           if (res.headersSent) {
             ctx.log.error({ err }, 'error after response started');
             res.destroy();
           } else sendError(res, ctx.requestId, err, ctx.log);
         } finally {
           inFlight--;
+          metrics.httpInFlight(-1);
+          const ms = performance.now() - started;
+          metrics.httpRequest(route.path, route.method, res.statusCode, ms / 1000);
           if (log.isLevelEnabled(level)) {
-            const ms = performance.now() - started;
             ctx.log[level](
               { method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 },
               'request',

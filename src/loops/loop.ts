@@ -30,6 +30,9 @@ export interface LoopOptions {
   maxBackoffMs?: number;
 }
 
+/** Told of every finished tick: the loop, how long it took (seconds), whether it succeeded. */
+export type LoopObserver = (loop: string, seconds: number, ok: boolean) => void;
+
 export interface LoopStatus {
   name: string;
   running: boolean;
@@ -57,7 +60,14 @@ export class Loop {
   /** wake() arrived during a tick: run the next one right after it, not an interval later. */
   private wakeRequested = false;
 
+  private observer: LoopObserver | undefined;
+
   constructor(private readonly options: LoopOptions) {}
+
+  /** Hears of every tick (metrics). */
+  observe(observer: LoopObserver): void {
+    this.observer = observer;
+  }
 
   get running(): boolean {
     return this.active;
@@ -110,8 +120,11 @@ export class Loop {
     if (!this.active) return;
     let next = this.options.intervalMs;
     this.wakeRequested = false;
+    const started = performance.now();
+    let ok = false;
     try {
       await this.options.tick();
+      ok = true;
       this.consecutiveFailures = 0;
       this.lastError = null;
       if (this.wakeRequested) next = 0;
@@ -128,6 +141,7 @@ export class Loop {
     } finally {
       this.runs++;
       this.lastRunAt = new Date();
+      this.observer?.(this.options.name, (performance.now() - started) / 1000, ok);
     }
     if (this.active) this.schedule(next);
   }
@@ -137,7 +151,10 @@ export class Loop {
 export class LoopSet {
   private readonly loops: Loop[] = [];
 
+  constructor(private readonly observer?: LoopObserver) {}
+
   add(loop: Loop): Loop {
+    if (this.observer !== undefined) loop.observe(this.observer);
     this.loops.push(loop);
     return loop;
   }

@@ -207,6 +207,13 @@ export class Collection<T extends object> {
     return keys.map(lastPart);
   }
 
+  /** How many records an index holds for one value: walks keys only (status calls, metrics scrapes). */
+  async countBy(index: string, value: IndexValue): Promise<number> {
+    let n = 0;
+    for await (const _key of this.indexSublevel(index).keys(prefixRange(...valueParts(value)))) n++;
+    return n;
+  }
+
   /**
    * Queues in `uow` a fresh build of one index from every stored record: the migration that adds
    * an index (or changes what it holds) over existing data. Returns how many entries it wrote.

@@ -12,15 +12,16 @@ import { formatMailbox, headerText, type Mailbox } from './address.js';
 import { acceptLink, invitationSubject, renderInvitationMail } from './render.js';
 import type { SecretSealer } from './seal.js';
 import { OutboxStore } from './store.js';
-import type {
-  EmailAttempt,
-  EmailTransport,
-  InvitationMailData,
-  OutboxEntry,
-  OutboxEntryView,
-  OutboxStatus,
-  OutgoingMail,
-  SendResult,
+import {
+  outboxStatuses,
+  type EmailAttempt,
+  type EmailTransport,
+  type InvitationMailData,
+  type OutboxEntry,
+  type OutboxEntryView,
+  type OutboxStatus,
+  type OutgoingMail,
+  type SendResult,
 } from './types.js';
 
 export interface OutboxSettings {
@@ -78,6 +79,16 @@ export class OutboxService {
 
   async countOutboxEntries(): Promise<number> {
     return this.store.entries.count();
+  }
+
+  /** Entries by status, and the age in seconds of the oldest entry that is due (metrics). */
+  async outboxFigures(): Promise<{ byStatus: Record<string, number>; oldestDueAgeSeconds: number }> {
+    const byStatus: Record<string, number> = {};
+    for (const status of outboxStatuses) byStatus[status] = await this.store.entries.countBy('status', status);
+    const [oldest] = await this.store.dueIds(nowIso(), 1);
+    const entry = oldest === undefined ? undefined : await this.store.entries.get(oldest);
+    const dueSince = entry === undefined ? undefined : Date.parse(entry.next_attempt_at ?? entry.created_at);
+    return { byStatus, oldestDueAgeSeconds: dueSince === undefined ? 0 : Math.max(0, (Date.now() - dueSince) / 1000) };
   }
 
   /** Closes the transport (at shutdown, after the outbox loop stopped); mail still queued stays queued. */

@@ -1,4 +1,5 @@
 import type { Logger } from '../../log.js';
+import { noMetrics, type Metrics } from '../../metrics.js';
 import type { Collection, Page } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
 import { compositeKey, encodeCursor, newSortableId, nowIso } from '../../storage/keys.js';
@@ -32,6 +33,7 @@ export class EventLog {
   constructor(
     private readonly storage: Storage,
     private readonly log: Logger,
+    private readonly metrics: Pick<Metrics, 'eventAppended'> = noMetrics,
   ) {
     this.store = createEventStore(storage);
   }
@@ -51,7 +53,10 @@ export class EventLog {
       timestamp: nowIso(),
     };
     await uow.put(this.store, event);
-    uow.afterCommit(() => this.notify(event));
+    uow.afterCommit(() => {
+      this.metrics.eventAppended(event.kind);
+      this.notify(event);
+    });
     return event;
   }
 

@@ -134,8 +134,14 @@ export function resourceLabel(type: string): string {
  */
 export class PermissionEngine {
   private readonly resolvers = new Map<string, ResourceResolver>();
+  private onDenied: (denial: Denial) => void = () => undefined;
 
   constructor(private readonly store: IdentityStore) {}
+
+  /** Hears of every refusal that authorize() turns into a 403 or 404 (metrics). */
+  observeDenials(fn: (denial: Denial) => void): void {
+    this.onDenied = fn;
+  }
 
   registerResourceType(type: string, resolver: ResourceResolver): void {
     if (this.resolvers.has(type)) throw new TypeError(`resource type ${type} is registered twice`);
@@ -221,7 +227,7 @@ export class PermissionEngine {
    * 403 when it may not act. Every service guards its operations with this.
    */
   async authorize(actor: Actor, action: Action, resource: ResourceRef): Promise<Decision> {
-    return enforce(await this.decide(actor, action, resource), action, resource.type);
+    return this.enforce(await this.decide(actor, action, resource), action, resource.type);
   }
 
   /** authorize() for a resource already read (see decideAt); synchronous when a role decides. */
@@ -233,8 +239,16 @@ export class PermissionEngine {
   ): Decision | Promise<Decision> {
     const decision = this.decideAt(actor, action, resource, location);
     return decision instanceof Promise
-      ? decision.then((d) => enforce(d, action, resource.type))
-      : enforce(decision, action, resource.type);
+      ? decision.then((d) => this.enforce(d, action, resource.type))
+      : this.enforce(decision, action, resource.type);
+  }
+
+  private enforce(decision: Decision, action: Action, type: string): Decision {
+    if (decision.allowed) return decision;
+    this.onDenied(decision.denial);
+    if (decision.denial === 'not_visible') throw notFound(resourceLabel(type));
+    const code = decision.denial === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
+    throw new AppError(code, `not allowed to ${action}: ${decision.reason}`, { details: { action, reason: decision.reason } });
   }
 
   /** Some changes (the owner role) are for owners only, whatever the action's own minimum. */
@@ -285,11 +299,4 @@ export class PermissionEngine {
     const grants = await this.store.grants.getMany(await this.store.grants.idsBy('principal', principalId));
     return grants.filter((g): g is Grant => g !== undefined && g.organization_id === organizationId);
   }
-}
-
-function enforce(decision: Decision, action: Action, type: string): Decision {
-  if (decision.allowed) return decision;
-  if (decision.denial === 'not_visible') throw notFound(resourceLabel(type));
-  const code = decision.denial === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
-  throw new AppError(code, `not allowed to ${action}: ${decision.reason}`, { details: { action, reason: decision.reason } });
 }

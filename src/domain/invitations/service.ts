@@ -88,6 +88,10 @@ export class InvitationService {
     return this.store.invitations.count();
   }
 
+  async countPendingInvitations(): Promise<number> {
+    return this.store.invitations.countBy('expiry', 'pending');
+  }
+
   private lock<T>(organizationId: string, fn: () => Promise<T>): Promise<T> {
     return this.storage.locks.run(`invitations:${organizationId}`, fn);
   }

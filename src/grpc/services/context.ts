@@ -3,6 +3,7 @@ import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../log.js';
 import type { LoopSet } from '../../loops/loop.js';
 import type { Services } from '../../main.js';
+import type { Metrics } from '../../metrics.js';
 
 /** What the daemon hands the admin API: its services and facts about itself. */
 export interface AdminContext {
@@ -16,6 +17,7 @@ export interface AdminContext {
   /** Every area's services (main.ts composes them). */
   services: Services;
   loops: LoopSet;
+  metrics: Metrics;
   /** Record counts of every area, by table. */
   count: () => Promise<Record<string, number>>;
 }

@@ -1,0 +1,177 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from './log.js';
+
+// Prometheus metrics (prom-client) on a listener of their own (SERVICE_METRICS_ADDR), never on the
+// public one. With no address set, every instrument is a no-op and prom-client is never loaded.
+
+/** What the daemon records. Every method is cheap; the no-op version costs a call. */
+export interface Metrics {
+  httpRequest(route: string, method: string, status: number, seconds: number): void;
+  httpInFlight(delta: 1 | -1): void;
+  authFailure(reason: string): void;
+  permissionDenied(denial: string): void;
+  grpcCall(method: string, code: string): void;
+  loopTick(loop: string, seconds: number, ok: boolean): void;
+  eventAppended(kind: string): void;
+}
+
+export const noMetrics: Metrics = Object.freeze({
+  httpRequest: () => undefined,
+  httpInFlight: () => undefined,
+  authFailure: () => undefined,
+  permissionDenied: () => undefined,
+  grpcCall: () => undefined,
+  loopTick: () => undefined,
+  eventAppended: () => undefined,
+});
+
+/** Figures read when scraped (counted by the areas, not pushed on every change). */
+export interface ScrapedFigures {
+  /** Outbox entries by status, and the age in seconds of the oldest due entry (0 when none). */
+  outbox: () => Promise<{ byStatus: Record<string, number>; oldestDueAgeSeconds: number }>;
+  pendingInvitations: () => Promise<number>;
+}
+
+export interface MetricsServer {
+  metrics: Metrics;
+  /** host:port the scrape listener is bound to. */
+  address: string;
+  close(): Promise<void>;
+}
+
+/** Builds the registry and its instruments, and serves GET /metrics on `addr`. */
+export async function startMetrics(addr: string, figures: ScrapedFigures, log: Logger): Promise<MetricsServer> {
+  const client = await import('prom-client');
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry, prefix: 'switchyard_' });
+  const http_ = new client.Histogram({
+    name: 'switchyard_http_request_duration_seconds',
+    help: 'HTTP requests by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
+  const inFlight = new client.Gauge({
+    name: 'switchyard_http_requests_in_flight',
+    help: 'HTTP requests being answered',
+    registers: [registry],
+  });
+  const authFailures = new client.Counter({
+    name: 'switchyard_auth_failures_total',
+    help: 'Refused credentials by reason',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const denials = new client.Counter({
+    name: 'switchyard_permission_denials_total',
+    help: 'Permission decisions that said no, by denial (not_visible, insufficient_scope, role)',
+    labelNames: ['denial'] as const,
+    registers: [registry],
+  });
+  const grpc = new client.Counter({
+    name: 'switchyard_grpc_calls_total',
+    help: 'Admin API calls by method and status code',
+    labelNames: ['method', 'code'] as const,
+    registers: [registry],
+  });
+  const loopTicks = new client.Counter({
+    name: 'switchyard_loop_ticks_total',
+    help: 'Background loop ticks by loop and outcome',
+    labelNames: ['loop', 'outcome'] as const,
+    registers: [registry],
+  });
+  const loopSeconds = new client.Histogram({
+    name: 'switchyard_loop_tick_duration_seconds',
+    help: 'Background loop tick duration',
+    labelNames: ['loop'] as const,
+    buckets: [0.001, 0.01, 0.1, 1, 10],
+    registers: [registry],
+  });
+  const appends = new client.Counter({
+    name: 'switchyard_events_appended_total',
+    help: 'Domain events appended to the log, by kind',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: 'switchyard_outbox_entries',
+    help: 'Email outbox entries by status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const { byStatus } = await figures.outbox();
+      this.reset();
+      for (const [status, n] of Object.entries(byStatus)) this.set({ status }, n);
+    },
+  });
+  new client.Gauge({
+    name: 'switchyard_outbox_oldest_due_age_seconds',
+    help: 'Age of the oldest email outbox entry that is due (0 when none)',
+    registers: [registry],
+    async collect() {
+      this.set((await figures.outbox()).oldestDueAgeSeconds);
+    },
+  });
+  new client.Gauge({
+    name: 'switchyard_invitations_pending',
+    help: 'Pending invitations',
+    registers: [registry],
+    async collect() {
+      this.set(await figures.pendingInvitations());
+    },
+  });
+
+  const metrics: Metrics = {
+    httpRequest: (route, method, status, seconds) => http_.observe({ route, method, status: String(status) }, seconds),
+    httpInFlight: (delta) => inFlight.inc(delta),
+    authFailure: (reason) => authFailures.inc({ reason }),
+    permissionDenied: (denial) => denials.inc({ denial }),
+    grpcCall: (method, code) => grpc.inc({ method, code }),
+    loopTick: (loop, seconds, ok) => {
+      loopTicks.inc({ loop, outcome: ok ? 'ok' : 'failed' });
+      loopSeconds.observe({ loop }, seconds);
+    },
+    eventAppended: (kind) => appends.inc({ kind }),
+  };
+
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (err: unknown) => {
+        log.error({ err }, 'metrics scrape failed');
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('scrape failed\n');
+      },
+    );
+  });
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 5_000;
+  const [host, port] = splitAddr(addr);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const bound = server.address() as AddressInfo;
+  const address = `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
+  log.info({ address }, 'metrics listening');
+  return {
+    metrics,
+    address,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function splitAddr(addr: string): [string, number] {
+  const i = addr.lastIndexOf(':');
+  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1');
+  return [host, Number(addr.slice(i + 1))];
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import t from 'tap';
+import { asPrincipal, bearer, createOrganizationAs, request, spawnSwitchyard, startTestDaemon } from './helpers.js';
+
+// GET /metrics on its own listener, read with a parser of the Prometheus text format: after a known
+// mix of requests, the counters moved by exactly what was done.
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/**
+ * The text exposition format (0.0.4): `# HELP`/`# TYPE` lines, then `name{label="value",...} number`.
+ * Strict: a line that is neither is an error, so a malformed exposition fails the test.
+ */
+function parsePrometheus(text: string): Sample[] {
+  const samples: Sample[] = [];
+  const line = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/;
+  const label = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+  for (const raw of text.split('\n')) {
+    if (raw === '' || raw.startsWith('# HELP ') || raw.startsWith('# TYPE ')) continue;
+    const m = line.exec(raw);
+    if (m === null) throw new Error(`not a sample line: ${raw}`);
+    const labels: Record<string, string> = {};
+    for (const [, k, v] of (m[2] ?? '').matchAll(label))
+      labels[k] = v.replace(/\\(.)/g, (_s, c: string) => (c === 'n' ? '\n' : c));
+    const value = m[3] === '+Inf' ? Infinity : m[3] === '-Inf' ? -Infinity : Number(m[3]);
+    if (Number.isNaN(value) && m[3] !== 'NaN') throw new Error(`not a number: ${raw}`);
+    samples.push({ name: m[1], labels, value });
+  }
+  return samples;
+}
+
+function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+t.test('/metrics counts what was done, on its own listener only', async (t) => {
+  const d = await startTestDaemon(t, { SERVICE_METRICS_ADDR: '127.0.0.1:0' });
+  t.ok(d.metricsAddress, 'a metrics listener');
+  const scrape = async () => {
+    const res = await fetch(`http://${d.metricsAddress!}/metrics`);
+    t.equal(res.status, 200);
+    t.match(res.headers.get('content-type'), /text\/plain/);
+    return parsePrometheus(await res.text());
+  };
+  t.equal((await request(d.url, 'GET', '/metrics')).status, 404, 'not on the public listener');
+  t.equal((await fetch(`http://${d.metricsAddress!}/other`)).status, 404, 'only /metrics there');
+
+  const owner = randomUUID();
+  const stranger = randomUUID();
+  const asOwner = asPrincipal(owner);
+  const org = await createOrganizationAs(d.url, asOwner, 'measured');
+  const orgPath = `/v1/organizations/${org.id}`;
+  await request(d.url, 'POST', `${orgPath}/members`, { headers: asOwner, body: { principal_id: stranger, role: 'viewer' } });
+  const before = await scrape();
+
+  for (let i = 0; i < 3; i++) t.equal((await request(d.url, 'GET', orgPath, { headers: asOwner })).status, 200);
+  t.equal((await request(d.url, 'GET', orgPath)).status, 401, 'no credentials');
+  t.equal(
+    (await request(d.url, 'GET', orgPath, { headers: bearer('svc_AAAAAAAA_forgedforgedforgedforgedforgedforgedforged') })).status,
+    401,
+  );
+  t.equal((await request(d.url, 'PATCH', orgPath, { headers: asPrincipal(stranger), body: { display_name: 'x' } })).status, 403);
+  t.equal((await request(d.url, 'GET', orgPath, { headers: asPrincipal(randomUUID()) })).status, 404, 'not visible');
+  for (const email of ['a@example.com', 'b@example.com'])
+    t.equal(
+      (
+        await request(d.url, 'POST', '/v1/invitations', {
+          headers: asOwner,
+          body: { organization_id: org.id, email, role: 'viewer' },
+        })
+      ).status,
+      201,
+    );
+  const status = await spawnSwitchyard(t, ['--socket', d.grpc.socketPath, 'status', '--json']).exited;
+  t.equal(status, 0, 'one admin API call');
+
+  const after = await scrape();
+  const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
+  const route = '/v1/organizations/:id';
+  t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'GET', status: '200' }), 3, '3 reads');
+  t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'GET', status: '401' }), 2, '2 refused');
+  t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'PATCH', status: '403' }), 1);
+  t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'GET', status: '404' }), 1);
+  t.equal(
+    delta('switchyard_http_request_duration_seconds_count', { route: '/v1/invitations', method: 'POST', status: '201' }),
+    2,
+  );
+  t.equal(delta('switchyard_auth_failures_total', { reason: 'missing' }), 1, 'missing credentials');
+  t.equal(delta('switchyard_auth_failures_total', { reason: 'invalid' }), 1, 'a forged key');
+  t.equal(delta('switchyard_permission_denials_total', { denial: 'role' }), 1, 'one role denial');
+  t.equal(delta('switchyard_permission_denials_total', { denial: 'not_visible' }), 1, 'one hidden resource');
+  t.equal(delta('switchyard_events_appended_total', { kind: 'invitation.created' }), 2, 'two events appended');
+  t.equal(delta('switchyard_grpc_calls_total', { method: 'DaemonService/GetStatus', code: 'OK' }), 1, 'the status call');
+  t.equal(value(after, 'switchyard_outbox_entries', { status: 'held' }), 2, 'held mail (no transport)');
+  t.equal(value(after, 'switchyard_invitations_pending'), 2);
+  t.equal(value(after, 'switchyard_http_requests_in_flight'), 0);
+  t.ok(value(after, 'switchyard_process_resident_memory_bytes') > 0, 'default process metrics');
+  t.ok(
+    after.some((s) => s.name === 'switchyard_loop_tick_duration_seconds_count'),
+    'loop ticks are measured',
+  );
+});
+
+t.test('without SERVICE_METRICS_ADDR there is no metrics listener', async (t) => {
+  const d = await startTestDaemon(t);
+  t.equal(d.metricsAddress, null);
+});
