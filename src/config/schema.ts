@@ -184,8 +184,7 @@ export const optionSpecs = {
   maxGrantsPerPrincipal: opt(
     positiveInt.default(1000),
     'SERVICE_MAX_GRANTS_PER_PRINCIPAL',
-    'ACL grants one principal may hold in one organization',
-    { planned: 'grant cap' },
+    'ACL grants one principal may hold in one organization; past it 422',
   ),
   orgCreatePerHour: opt(
     positiveInt.default(10),

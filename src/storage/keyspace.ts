@@ -15,8 +15,11 @@ export const collections = {
    * team; the organization-level owners of each organization.
    */
   memberships: { indexes: ['principal', 'organization', 'scope', 'team', 'owner'] },
-  /** By organization; by principal; by the resource granted on (type and id). */
-  grants: { indexes: ['organization', 'principal', 'resource'] },
+  /**
+   * By organization; by principal (organization order: the per-organization cap); by the resource
+   * granted on (type and id); by principal and resource, in action order (permission checks).
+   */
+  grants: { indexes: ['organization', 'principal', 'resource', 'principal_resource'] },
   /** By prefix (unique); active (unrevoked) keys by organization, and by organization and principal. */
   api_keys: { indexes: ['prefix', 'organization', 'organization_principal'] },
   // Invitations (docs/invitations.md): list by org; by org and status; pending by org in expiry order

@@ -69,6 +69,9 @@ export function createIdentityStore(storage: Storage): IdentityStore {
       { name: 'organization', value: (g) => g.organization_id, sort: (g) => g.created_at },
       { name: 'principal', value: (g) => g.principal_id, sort: (g) => g.organization_id },
       { name: 'resource', value: (g) => [g.resource_type, g.resource_id], sort: (g) => g.created_at },
+      // A check asks "does this principal hold this action on this resource?": one key read, however
+      // many grants the principal holds elsewhere.
+      { name: 'principal_resource', value: (g) => [g.principal_id, g.resource_type, g.resource_id], sort: (g) => g.action },
     ]),
     apiKeys: new Collection<ApiKeyRecord>(
       storage,
