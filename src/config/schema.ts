@@ -189,16 +189,12 @@ export const optionSpecs = {
   orgCreatePerHour: opt(
     positiveInt.default(10),
     'SERVICE_ORG_CREATE_PER_HOUR',
-    'organizations one principal may create per hour over /v1',
-    {
-      planned: 'organization creation rate limit',
-    },
+    'organizations one principal may create per hour over /v1 (the operator is not limited); past it 429',
   ),
   invitePerRecipientPerHour: opt(
     positiveInt.default(5),
     'SERVICE_INVITE_PER_RECIPIENT_PER_HOUR',
-    'invitation mails one address may receive per hour, all organizations together',
-    { planned: 'per-recipient invitation rate limit' },
+    'invitation mails (creates and resends) one address may receive per hour, all organizations together; past it 429',
   ),
   inviteAcceptConfirm: opt(
     flag01,

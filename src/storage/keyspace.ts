@@ -27,6 +27,10 @@ export const collections = {
   invitations: { indexes: ['organization', 'org_status', 'org_pending', 'pending_email', 'expiry'] },
   /** Per-organization sliding-hour log of invitation sends, keyed organization, time, id (no indexes). */
   invitation_sends: { indexes: [] },
+  /** Per-address sliding-hour log of invitation mail, all organizations together (no indexes). */
+  invitation_recipient_sends: { indexes: [] },
+  /** Per-principal sliding-hour log of organizations created over /v1 (no indexes). */
+  organization_creates: { indexes: [] },
   /** Organization settings, one record per configured organization (id = organization id). */
   organization_settings: { indexes: [] },
   /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */
