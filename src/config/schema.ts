@@ -199,8 +199,7 @@ export const optionSpecs = {
   inviteAcceptConfirm: opt(
     flag01,
     'SERVICE_INVITE_ACCEPT_CONFIRM',
-    "1: the accept link's GET answers a page whose button POSTs the acceptance",
-    { planned: 'accept confirmation page' },
+    "1: the accept link's GET answers a page whose button POSTs the acceptance (mail scanners cannot accept)",
   ),
   jwtMaxAgeS: opt(
     positiveInt.optional(),
