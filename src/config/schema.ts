@@ -204,8 +204,7 @@ export const optionSpecs = {
   jwtMaxAgeS: opt(
     positiveInt.optional(),
     'SERVICE_JWT_MAX_AGE_S',
-    'when set, a JWT needs `iat` and may be at most this many seconds old',
-    { planned: 'JWT age limit' },
+    'when set, a JWT needs `iat` and may be at most this many seconds old (`iat` at most 30 s ahead)',
   ),
   grpcTlsCert: opt(optionalString, 'SERVICE_GRPC_TLS_CERT', 'PEM certificate file: serve the TCP admin listener over TLS', {
     planned: 'gRPC over TLS',
