@@ -15,6 +15,8 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../src/config/load.js';
+import { operator, type Caller } from '../src/domain/identity/caller.js';
+import { actions } from '../src/domain/identity/permissions.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 
@@ -37,7 +39,7 @@ const WARMUP_S = positive('warmup', args.warmup, 0);
 const CONNECTIONS = Math.trunc(positive('connections', args.connections, 1));
 const ROUNDS = Math.trunc(positive('rounds', args.rounds, 1));
 
-const TARGET = { healthzRatio: 0.8, pointReadP99Ms: 2, apiKeyRatio: 0.5, apiKeyP99Ms: 5, idleRssMb: 80 };
+const TARGET = { healthzRatio: 0.8, pointReadP99Ms: 2, apiKeyRatio: 0.5, apiKeyP99Ms: 5, idleRssMb: 80, grantCheckRatio: 0.8 };
 
 function findRepoRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -155,6 +157,52 @@ async function postJson(
   if (res.status !== 201 || parsed.data === undefined)
     throw new Error(`POST ${route} answered ${res.status}: ${JSON.stringify(parsed)}`);
   return parsed.data;
+}
+
+interface GrantCheckFixture {
+  /** Runs one permission decision as the principal with no grants (false) or with 1,000 (true). */
+  check: (crowded: boolean) => Promise<unknown>;
+}
+
+/**
+ * Two viewers of the bench organization, one holding no grant and one holding 1,000 (on 31 other
+ * teams), each asked for `team.update` on the same team: a decision that must look at grants.
+ */
+async function grantCheckFixture(daemon: Daemon, organizationId: string): Promise<GrantCheckFixture> {
+  const { teams, memberships, grants, permissions } = daemon.services;
+  const teamIds: string[] = [];
+  for (let i = 0; i < 32; i++) teamIds.push((await teams.createTeam(operator, organizationId, { name: `bench ${i}` })).id);
+  const [checked, ...others] = teamIds;
+  const empty: Caller = { principalId: randomUUID(), method: 'dev' };
+  const crowded: Caller = { principalId: randomUUID(), method: 'dev' };
+  for (const caller of [empty, crowded])
+    await memberships.addMember(operator, organizationId, { principal_id: caller.principalId, role: 'viewer' });
+  const targets = others.flatMap((id) => actions.map((action) => ({ id, action }))).slice(0, 1000);
+  for (const { id, action } of targets)
+    await grants.createGrant(operator, organizationId, {
+      principal_id: crowded.principalId,
+      action,
+      resource_type: 'team',
+      resource_id: id,
+    });
+  const resource = { type: 'team', id: checked };
+  return { check: (many) => permissions.decide(many ? crowded : empty, 'team.update', resource) };
+}
+
+/** Permission decisions per second, one after another on the main thread, for DURATION_S seconds. */
+async function measureChecks(label: string, check: () => Promise<unknown>): Promise<number> {
+  progress(`${label}: ${WARMUP_S} s warm-up + ${DURATION_S} s of back-to-back decisions`);
+  const run = async (seconds: number): Promise<number> => {
+    const until = performance.now() + seconds * 1000;
+    let n = 0;
+    while (performance.now() < until) {
+      for (let i = 0; i < 100; i++) await check();
+      n += 100;
+    }
+    return n / seconds;
+  };
+  if (WARMUP_S > 0) await run(WARMUP_S);
+  return run(DURATION_S);
 }
 
 interface IdleFigures {
@@ -324,6 +372,15 @@ async function main(): Promise<void> {
         runs[name].push(await measure(`round ${round}/${ROUNDS}: ${label}`, url, headers));
       }
     }
+    // (5) Permission decisions in-process (no HTTP): a principal with no grants and one with 1,000.
+    const grantFixture = await grantCheckFixture(daemon, String(org.id));
+    const checkRuns: Record<'empty' | 'crowded', number[]> = { empty: [], crowded: [] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      checkRuns.empty.push(await measureChecks(`round ${round}/${ROUNDS}: (5) check, 0 grants`, () => grantFixture.check(false)));
+      checkRuns.crowded.push(
+        await measureChecks(`round ${round}/${ROUNDS}: (5) check, 1,000 grants`, () => grantFixture.check(true)),
+      );
+    }
     // One connection: the latency of a request that never queues behind another (service time).
     const pointSolo = await measure('(2) dev-principal GET /v1/organizations/:id', orgUrl, dev, 1);
     const apiKeySolo = await measure('(3) API-key GET /v1/organizations/:id', orgUrl, bearer, 1);
@@ -375,6 +432,19 @@ async function main(): Promise<void> {
       info('(4) serve idle: RssAnon (private memory)', `${idle.anonMb.toFixed(1)} MB`);
       check('(4) serve idle: VmRSS', `${idle.rssMb.toFixed(1)} MB`, `< ${TARGET.idleRssMb} MB`, idle.rssMb < TARGET.idleRssMb);
     }
+
+    const fmtChecks = (values: number[]): string =>
+      `${Math.round(median(values)).toLocaleString('en-US')} checks/s  [${values.map((v) => Math.round(v / 100) / 10).join(', ')} k]`;
+    info('(5) permission checks/s, principal with 0 grants', fmtChecks(checkRuns.empty));
+    info('(5) permission checks/s, principal with 1,000 grants', fmtChecks(checkRuns.crowded));
+    const checkRatios = checkRuns.crowded.map((v, i) => v / checkRuns.empty[i]);
+    const checkRatio = median(checkRatios);
+    check(
+      '(5) permission checks: 1,000 grants / 0 grants ratio',
+      `${checkRatio.toFixed(2)}  [${rounds(checkRatios, 2)}]`,
+      `>= ${TARGET.grantCheckRatio.toFixed(2)}`,
+      checkRatio >= TARGET.grantCheckRatio,
+    );
 
     printTable();
     const met = targets - misses.length;

@@ -252,7 +252,7 @@ t.test('migration 2 builds the new indexes over data written before them', async
   await storage.sublevel('api_keys~organization').put(compositeKey(org, keys[1].created_at, keys[1].id), '');
   t.same((await store.memberships.listBy('team', [org, teamId])).items, [], 'before: the team index is empty');
 
-  t.same(await migrate(storage), { from: 1, to: 2 });
+  t.same(await migrate(storage, migrations.slice(0, 2)), { from: 1, to: 2 });
   t.equal(await readSchemaVersion(storage), 2);
 
   t.same((await store.memberships.listBy('team', [org, teamId])).items, [onTeam], 'memberships by team');

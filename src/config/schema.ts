@@ -184,34 +184,27 @@ export const optionSpecs = {
   maxGrantsPerPrincipal: opt(
     positiveInt.default(1000),
     'SERVICE_MAX_GRANTS_PER_PRINCIPAL',
-    'ACL grants one principal may hold in one organization',
-    { planned: 'grant cap' },
+    'ACL grants one principal may hold in one organization; past it 422',
   ),
   orgCreatePerHour: opt(
     positiveInt.default(10),
     'SERVICE_ORG_CREATE_PER_HOUR',
-    'organizations one principal may create per hour over /v1',
-    {
-      planned: 'organization creation rate limit',
-    },
+    'organizations one principal may create per hour over /v1 (the operator is not limited); past it 429',
   ),
   invitePerRecipientPerHour: opt(
     positiveInt.default(5),
     'SERVICE_INVITE_PER_RECIPIENT_PER_HOUR',
-    'invitation mails one address may receive per hour, all organizations together',
-    { planned: 'per-recipient invitation rate limit' },
+    'invitation mails (creates and resends) one address may receive per hour, all organizations together; past it 429',
   ),
   inviteAcceptConfirm: opt(
     flag01,
     'SERVICE_INVITE_ACCEPT_CONFIRM',
-    "1: the accept link's GET answers a page whose button POSTs the acceptance",
-    { planned: 'accept confirmation page' },
+    "1: the accept link's GET answers a page whose button POSTs the acceptance (mail scanners cannot accept)",
   ),
   jwtMaxAgeS: opt(
     positiveInt.optional(),
     'SERVICE_JWT_MAX_AGE_S',
-    'when set, a JWT needs `iat` and may be at most this many seconds old',
-    { planned: 'JWT age limit' },
+    'when set, a JWT needs `iat` and may be at most this many seconds old (`iat` at most 30 s ahead)',
   ),
   grpcTlsCert: opt(optionalString, 'SERVICE_GRPC_TLS_CERT', 'PEM certificate file: serve the TCP admin listener over TLS', {
     planned: 'gRPC over TLS',

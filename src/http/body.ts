@@ -5,8 +5,20 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/** Reads a JSON body within the size limit. An empty body reads as undefined. */
-export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<unknown> {
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+/** What a route accepts as a body: JSON always; `form` adds application/x-www-form-urlencoded (an HTML form's POST). */
+export type BodyFormat = 'json' | 'form';
+
+/**
+ * Reads a body within the size limit: JSON, or (for routes that accept forms) a URL-encoded form,
+ * read into an object whose repeated fields are arrays. An empty body reads as undefined.
+ */
+export async function readBody(
+  req: IncomingMessage,
+  formats: readonly BodyFormat[] = ['json'],
+  limit = BODY_LIMIT_BYTES,
+): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -24,12 +36,25 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
   }
   if (size === 0) return undefined;
   const type = req.headers['content-type'];
+  const text = () => Buffer.concat(chunks, size).toString('utf8');
+  if (type !== undefined && formats.includes('form') && FORM_TYPE.test(type)) return formFields(new URLSearchParams(text()));
   if (type === undefined || !JSON_TYPE.test(type)) {
-    throw new AppError('unsupported_media_type', 'request body must be application/json');
+    const accepted = formats.includes('form') ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
+    throw new AppError('unsupported_media_type', `request body must be ${accepted}`);
   }
   try {
-    return JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+    return JSON.parse(text());
   } catch {
     throw new AppError('invalid_json', 'request body is not valid JSON');
   }
+}
+
+/** Form fields as an object: a field given once is a string, a repeated one an array (as query strings read). */
+function formFields(params: URLSearchParams): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of params) {
+    const seen = fields[name];
+    fields[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return fields;
 }

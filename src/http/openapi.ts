@@ -66,8 +66,12 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         default: { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
     };
-    if (route.body !== undefined)
-      op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
+    if (route.body !== undefined) {
+      const schema = toSchema(route.body, 'input');
+      const content: Record<string, unknown> = { 'application/json': { schema } };
+      if (route.bodyFormats?.includes('form') === true) content['application/x-www-form-urlencoded'] = { schema };
+      op.requestBody = { required: true, content };
+    }
     if (route.auth === 'public') op.security = [];
     if (route.scope !== undefined) op['x-required-scope'] = route.scope;
     (paths[path] ??= {})[route.method.toLowerCase()] = op;

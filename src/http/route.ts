@@ -4,6 +4,7 @@ import type { ApiKeyScope, Caller } from '../domain/identity/caller.js';
 import type { Logger } from '../log.js';
 import type { Page } from '../storage/collection.js';
 import { idSchema } from '../domain/schemas.js';
+import type { BodyFormat } from './body.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -32,7 +33,7 @@ export class Reply {
     readonly data: unknown,
     readonly meta: Readonly<Record<string, unknown>> = NONE,
     readonly headers: Readonly<Record<string, string>> = NONE,
-    readonly kind: 'json' | 'redirect' | 'handled' | 'raw' = 'json',
+    readonly kind: 'json' | 'redirect' | 'handled' | 'raw' | 'html' = 'json',
   ) {}
 
   static json(status: number, data: unknown, meta: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply {
@@ -50,6 +51,11 @@ export class Reply {
   /** A body outside the /v1 envelope (health, OpenAPI document). */
   static raw(status: number, body: unknown): Reply {
     return new Reply(status, body, NONE, NONE, 'raw');
+  }
+
+  /** An HTML page (the invitation confirmation page): `html` must be fully escaped by the caller. */
+  static html(status: number, html: string, headers: Record<string, string> = {}): Reply {
+    return new Reply(status, html, NONE, headers, 'html');
   }
 
   /** The handler wrote the response itself (streams). */
@@ -98,6 +104,8 @@ export interface RouteDef<
   params?: P;
   query?: Q;
   body?: B;
+  /** Body formats accepted (default JSON only, else 415): `form` adds URL-encoded HTML form posts. */
+  bodyFormats?: readonly BodyFormat[];
   /** The success `data` schema, for the OpenAPI document. */
   response?: Schema;
   /** Success status when the handler returns plain data (default 200). */

@@ -8,7 +8,7 @@ import { AppError, describeError, fieldReasons, isAppError, validationFailed } f
 import type { Logger } from '../log.js';
 import { noMetrics, type Metrics } from '../metrics.js';
 import { redactUrl } from '../redact.js';
-import { readJsonBody } from './body.js';
+import { readBody } from './body.js';
 import { rawHeader } from './headers.js';
 import { buildOpenApi } from './openapi.js';
 import { Reply, type RouteContext, type RouteDef } from './route.js';
@@ -130,6 +130,17 @@ function render(res: ServerResponse, requestId: string, route: RouteDef, result:
       return;
     }
     if (result.kind === 'raw') return sendJson(res, requestId, result.status, result.data, result.headers);
+    if (result.kind === 'html') {
+      const html = result.data as string;
+      res.writeHead(result.status, {
+        ...result.headers,
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': Buffer.byteLength(html),
+        'x-request-id': requestId,
+      });
+      res.end(html);
+      return;
+    }
     return sendJson(
       res,
       requestId,
@@ -217,7 +228,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           }
           if (route.params !== undefined) ctx.params = parsePart(route.params, req.params ?? {}, 'path');
           if (route.query !== undefined) ctx.query = parsePart(route.query, req.query ?? {}, 'query');
-          if (hasBody) ctx.body = parsePart(route.body, await readJsonBody(req), 'body');
+          if (hasBody) ctx.body = parsePart(route.body, await readBody(req, route.bodyFormats), 'body');
           const result = route.handler(ctx);
           render(res, ctx.requestId, route, result instanceof Promise ? await result : result);
         } catch (err) {

@@ -214,6 +214,22 @@ export class Collection<T extends object> {
     return n;
   }
 
+  /** Whether any record sits under `value` in a non-unique index: one key read, however many there are. */
+  async hasAny(index: string, value: IndexValue): Promise<boolean> {
+    const keys = await this.indexSublevel(index)
+      .keys({ ...prefixRange(...valueParts(value)), limit: 1 })
+      .all();
+    return keys.length > 0;
+  }
+
+  /** How many records sit under `value` in a non-unique index, counted up to `max` (keys only): limit checks. */
+  async countUpTo(index: string, value: IndexValue, max: number): Promise<number> {
+    const keys = await this.indexSublevel(index)
+      .keys({ ...prefixRange(...valueParts(value)), limit: max })
+      .all();
+    return keys.length;
+  }
+
   /**
    * Queues in `uow` a fresh build of one index from every stored record: the migration that adds
    * an index (or changes what it holds) over existing data. Returns how many entries it wrote.

@@ -15,8 +15,11 @@ export const collections = {
    * team; the organization-level owners of each organization.
    */
   memberships: { indexes: ['principal', 'organization', 'scope', 'team', 'owner'] },
-  /** By organization; by principal; by the resource granted on (type and id). */
-  grants: { indexes: ['organization', 'principal', 'resource'] },
+  /**
+   * By organization; by principal (organization order: the per-organization cap); by the resource
+   * granted on (type and id); by principal and resource, in action order (permission checks).
+   */
+  grants: { indexes: ['organization', 'principal', 'resource', 'principal_resource'] },
   /** By prefix (unique); active (unrevoked) keys by organization, and by organization and principal. */
   api_keys: { indexes: ['prefix', 'organization', 'organization_principal'] },
   // Invitations (docs/invitations.md): list by org; by org and status; pending by org in expiry order
@@ -24,6 +27,10 @@ export const collections = {
   invitations: { indexes: ['organization', 'org_status', 'org_pending', 'pending_email', 'expiry'] },
   /** Per-organization sliding-hour log of invitation sends, keyed organization, time, id (no indexes). */
   invitation_sends: { indexes: [] },
+  /** Per-address sliding-hour log of invitation mail, all organizations together (no indexes). */
+  invitation_recipient_sends: { indexes: [] },
+  /** Per-principal sliding-hour log of organizations created over /v1 (no indexes). */
+  organization_creates: { indexes: [] },
   /** Organization settings, one record per configured organization (id = organization id). */
   organization_settings: { indexes: [] },
   /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */

@@ -34,6 +34,13 @@ export const migrations: Migration[] = [
       await events.rebuildIndex(uow, 'organization_kind');
     },
   },
+  {
+    version: 3,
+    name: 'grants by principal and resource (permission checks read only the grants that apply)',
+    up: async (storage, uow) => {
+      await createIdentityStore(storage).grants.rebuildIndex(uow, 'principal_resource');
+    },
+  },
 ];
 
 export class NewerSchemaError extends Error {

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../html.js';
 import { headerText } from './address.js';
 import type { InvitationMailData } from './types.js';
 
@@ -9,12 +10,6 @@ export interface RenderedMail {
   subject: string;
   html: string;
   text: string;
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 /** `{public base}/v1/invitations/{id}/accept?token=<raw>`; the base may carry a path prefix. */

@@ -9,7 +9,12 @@ export interface AuthenticationSettings {
   jwtSecret?: string;
   jwtIssuer?: string;
   jwtAudience?: string;
+  /** SERVICE_JWT_MAX_AGE_S: when set, a JWT needs `iat` and may be at most this many seconds old. */
+  jwtMaxAgeS?: number;
 }
+
+/** How far in the future a JWT's `iat` may be (issuer and daemon clocks differ a little), when its age is bounded. */
+export const JWT_IAT_LEEWAY_S = 30;
 
 /** What a transport hands over: the Authorization header and the development principal header. */
 export interface Credentials {
@@ -74,21 +79,35 @@ export class AuthenticationService {
     try {
       const { payload } = await jwtVerify(token, this.jwtKey, {
         algorithms: ['HS256'],
-        requiredClaims: ['exp', 'sub'],
+        requiredClaims: this.settings.jwtMaxAgeS === undefined ? ['exp', 'sub'] : ['exp', 'sub', 'iat'],
         ...(this.settings.jwtIssuer === undefined ? {} : { issuer: this.settings.jwtIssuer }),
         ...(this.settings.jwtAudience === undefined ? {} : { audience: this.settings.jwtAudience }),
       });
       if (!uuid.safeParse(payload.sub).success) throw new AppError('unauthenticated', 'JWT sub must be a principal id (UUID)');
+      if (this.settings.jwtMaxAgeS !== undefined) this.checkAge(payload.iat!, this.settings.jwtMaxAgeS);
       return { principalId: payload.sub!.toLowerCase(), method: 'jwt' };
     } catch (err) {
       if (err instanceof AppError) throw err;
       const reason =
         err instanceof joseErrors.JWTExpired
           ? 'JWT expired'
-          : err instanceof joseErrors.JOSEError
-            ? `invalid JWT (${err.code})`
-            : 'invalid JWT';
+          : err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'iat' && err.reason === 'missing'
+            ? 'JWT has no iat claim (required: tokens may be at most SERVICE_JWT_MAX_AGE_S old)'
+            : err instanceof joseErrors.JOSEError
+              ? `invalid JWT (${err.code})`
+              : 'invalid JWT';
       throw new AppError('unauthenticated', reason);
     }
+  }
+
+  /**
+   * The token's age bound: issued at most `maxAgeS` ago, and not later than a small leeway from
+   * now (jose's maxTokenAge shares one tolerance with exp and nbf, which stay exact here).
+   */
+  private checkAge(iat: number, maxAgeS: number): void {
+    const age = Date.now() / 1000 - iat;
+    if (age > maxAgeS)
+      throw new AppError('unauthenticated', `JWT too old (issued ${Math.floor(age)} s ago; at most ${maxAgeS} s)`);
+    if (age < -JWT_IAT_LEEWAY_S) throw new AppError('unauthenticated', 'JWT iat is in the future');
   }
 }

@@ -23,6 +23,8 @@ export class GrantService {
     private readonly store: IdentityStore,
     private readonly permissions: PermissionEngine,
     private readonly principals: PrincipalService,
+    /** SERVICE_MAX_GRANTS_PER_PRINCIPAL: grants one principal may hold in one organization. */
+    private readonly maxPerPrincipal: number,
   ) {}
 
   async createGrant(actor: Actor, organizationId: string, input: CreateGrantInput): Promise<Grant> {
@@ -40,21 +42,37 @@ export class GrantService {
         details: { action: input.action, reason: own.reason },
       });
     }
-    const grant: Grant = {
-      id: newId(),
-      organization_id: organizationId,
-      principal_id: input.principal_id,
-      action: input.action,
-      resource_type: input.resource_type,
-      resource_id: input.resource_id,
-      created_by: isOperator(actor) ? null : actor.principalId,
-      created_at: nowIso(),
-    };
-    const uow = new UnitOfWork(this.storage);
-    await this.principals.ensurePrincipalRecord(uow, input.principal_id);
-    await uow.put(this.store.grants, grant);
-    await uow.commit();
-    return grant;
+    // The count and the write share one lock and one batch, so concurrent creates never pass the cap.
+    return this.storage.locks.run(`grants:${organizationId}:${input.principal_id}`, async () => {
+      const held = await this.store.grants.countUpTo('principal', [input.principal_id, organizationId], this.maxPerPrincipal);
+      if (held >= this.maxPerPrincipal)
+        throw new AppError(
+          'validation_failed',
+          `the principal already holds the maximum of ${this.maxPerPrincipal} grants in this organization; delete one first`,
+          {
+            details: {
+              fields: { principal_id: `holds ${this.maxPerPrincipal} grants in this organization (the maximum)` },
+              limit: 'max_grants_per_principal',
+              max: this.maxPerPrincipal,
+            },
+          },
+        );
+      const grant: Grant = {
+        id: newId(),
+        organization_id: organizationId,
+        principal_id: input.principal_id,
+        action: input.action,
+        resource_type: input.resource_type,
+        resource_id: input.resource_id,
+        created_by: isOperator(actor) ? null : actor.principalId,
+        created_at: nowIso(),
+      };
+      const uow = new UnitOfWork(this.storage);
+      await this.principals.ensurePrincipalRecord(uow, input.principal_id);
+      await uow.put(this.store.grants, grant);
+      await uow.commit();
+      return grant;
+    });
   }
 
   async listGrants(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<Grant>> {

@@ -28,10 +28,10 @@ export function createIdentity({ storage, eventLog, config, log }: AreaBase): Ar
   const store = createIdentityStore(storage);
   const permissions = new PermissionEngine(store);
   const principals = new PrincipalService(storage, store);
-  const organizations = new OrganizationService(storage, store, permissions, principals, eventLog);
+  const organizations = new OrganizationService(storage, store, permissions, principals, eventLog, config.orgCreatePerHour);
   const teams = new TeamService(storage, store, permissions);
   const memberships = new MembershipService(storage, store, permissions, principals, teams);
-  const grants = new GrantService(storage, store, permissions, principals);
+  const grants = new GrantService(storage, store, permissions, principals, config.maxGrantsPerPrincipal);
   const apiKeys = new ApiKeyService(storage, store, permissions, organizations, memberships, log.child({ module: 'identity' }));
   const authentication = new AuthenticationService(apiKeys, config);
   const permissionChecks = new PermissionCheckService(permissions);

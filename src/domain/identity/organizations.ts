@@ -26,6 +26,8 @@ export class OrganizationService {
     private readonly permissions: PermissionEngine,
     private readonly principals: PrincipalService,
     private readonly events: EventLog,
+    /** SERVICE_ORG_CREATE_PER_HOUR: organizations one principal may create per hour over /v1 (not the operator). */
+    private readonly createsPerHour: number,
   ) {}
 
   async createOrganization(
@@ -37,15 +39,35 @@ export class OrganizationService {
     }
     const slug = input.slug.trim().toLowerCase();
     // A principal created for owner_email is written in this batch, so its email stays locked until then.
+    // A caller's creates are counted under its own lock, in the batch that writes the organization.
     const locks = [
       `org-slug:${slug}`,
       ...(isOperator(actor) && input.owner_email !== undefined ? [principalEmailLock(input.owner_email)] : []),
+      ...(isOperator(actor) ? [] : [`org-create:${actor.principalId}`]),
     ];
     return this.storage.locks.runAll(locks, async () => {
       if (await this.store.organizations.findUnique('slug', slug)) {
         throw new AppError('conflict', `an organization with slug ${slug} already exists`, { details: { field: 'slug' } });
       }
       const uow = new UnitOfWork(this.storage);
+      const organizationId = newId();
+      if (!isOperator(actor)) {
+        const max = this.createsPerHour;
+        const wait = await this.store.organizationCreates.tryConsume(uow, actor.principalId, max, Date.now(), {
+          organization_id: organizationId,
+        });
+        if (wait !== null) {
+          const seconds = Math.max(1, Math.ceil(wait / 1000));
+          throw new AppError(
+            'rate_limited',
+            `you have created ${max} organizations in the last hour, the most allowed; try again later`,
+            {
+              retryAfterSeconds: seconds,
+              details: { limit: 'organizations_per_hour', max, retry_after_seconds: seconds },
+            },
+          );
+        }
+      }
       let ownerId: string;
       if (!isOperator(actor)) ownerId = actor.principalId;
       else if (input.owner_principal_id !== undefined) ownerId = input.owner_principal_id;
@@ -56,7 +78,7 @@ export class OrganizationService {
 
       const now = nowIso();
       const organization: Organization = {
-        id: newId(),
+        id: organizationId,
         slug,
         display_name: input.display_name?.trim() || slug,
         created_by: isOperator(actor) ? null : actor.principalId,

@@ -3,7 +3,6 @@ import { compositeKey } from '../../storage/keys.js';
 import { isOperator, type Actor, type ApiKeyScope } from './caller.js';
 import { highestRole, roleAtLeast, roles, type Role } from './roles.js';
 import type { IdentityStore } from './store.js';
-import type { Grant } from './types.js';
 
 interface ActionSpec {
   /** The lowest role that may perform the action on a resource it applies to. */
@@ -203,15 +202,22 @@ export class PermissionEngine {
   ): Promise<Decision> {
     const role = membershipRole ?? (await this.viewerThroughTeam(principalId, location.organizationId));
     if (!scopeMissing && roleAtLeast(role, spec.role)) return ALLOWED_BY_ROLE[role!];
-    const grants = await this.grantsIn(principalId, location.organizationId);
-    const onResource = grants.filter((g) => g.resource_type === resource.type && g.resource_id === resource.id);
-    const onOrganization = grants.filter((g) => g.resource_type === 'organization' && g.resource_id === location.organizationId);
+    // Only the grants that can matter are read: on the resource and on its organization, looked up
+    // by principal and resource (keys only), so the cost does not grow with the holder's other grants.
+    const onOrganization = organizationRef(location.organizationId);
+    const isOrganization = resource.type === onOrganization.type && resource.id === onOrganization.id;
     // A grant of the action on the resource, or on the organization it belongs to, permits it.
-    const granted = onResource.some((g) => g.action === action) || onOrganization.some((g) => g.action === action);
+    const granted =
+      (await this.holds(principalId, resource, action)) ||
+      (!isOrganization && (await this.holds(principalId, onOrganization, action)));
     // A resource is visible through a role, a grant on it, or (organization-level resources) any grant
     // on its organization; otherwise it answers exactly like a resource that does not exist, so
     // neither checks nor routes reveal another tenant's ids.
-    const visible = role !== null || granted || onResource.length > 0 || (location.teamId === null && onOrganization.length > 0);
+    const visible =
+      role !== null ||
+      granted ||
+      (await this.holds(principalId, resource)) ||
+      (location.teamId === null && !isOrganization && (await this.holds(principalId, onOrganization)));
     if (!visible) return NOT_VISIBLE;
     if (scopeMissing) {
       const reason =
@@ -294,9 +300,9 @@ export class PermissionEngine {
     return all.some((m) => m?.organization_id === organizationId) ? 'viewer' : null;
   }
 
-  /** The principal's ACL grants in one organization (every page: a principal may hold many grants). */
-  private async grantsIn(principalId: string, organizationId: string): Promise<Grant[]> {
-    const grants = await this.store.grants.getMany(await this.store.grants.idsBy('principal', principalId));
-    return grants.filter((g): g is Grant => g !== undefined && g.organization_id === organizationId);
+  /** Whether the principal holds a grant on the resource (of `action`, or of any action): one key read. */
+  private holds(principalId: string, resource: ResourceRef, action?: Action): Promise<boolean> {
+    const value = [principalId, resource.type, resource.id];
+    return this.store.grants.hasAny('principal_resource', action === undefined ? value : [...value, action]);
   }
 }

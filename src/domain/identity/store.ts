@@ -1,7 +1,8 @@
 import { Collection } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
 import { compositeKey } from '../../storage/keys.js';
-import type { ApiKeyRecord, Grant, Membership, Organization, Principal, Team } from './types.js';
+import { HourlyLog } from '../../storage/hourly-log.js';
+import type { ApiKeyRecord, Grant, Membership, Organization, OrganizationCreate, Principal, Team } from './types.js';
 
 /** The identity tables and their indexes (names declared in storage/keyspace.ts). */
 export interface IdentityStore {
@@ -11,6 +12,8 @@ export interface IdentityStore {
   memberships: Collection<Membership>;
   grants: Collection<Grant>;
   apiKeys: Collection<ApiKeyRecord>;
+  /** Organizations created over /v1 per principal, in the last hour (SERVICE_ORG_CREATE_PER_HOUR). */
+  organizationCreates: HourlyLog<OrganizationCreate>;
 }
 
 function active(key: ApiKeyRecord, value: string[]): string[] | undefined {
@@ -69,6 +72,9 @@ export function createIdentityStore(storage: Storage): IdentityStore {
       { name: 'organization', value: (g) => g.organization_id, sort: (g) => g.created_at },
       { name: 'principal', value: (g) => g.principal_id, sort: (g) => g.organization_id },
       { name: 'resource', value: (g) => [g.resource_type, g.resource_id], sort: (g) => g.created_at },
+      // A check asks "does this principal hold this action on this resource?": one key read, however
+      // many grants the principal holds elsewhere.
+      { name: 'principal_resource', value: (g) => [g.principal_id, g.resource_type, g.resource_id], sort: (g) => g.action },
     ]),
     apiKeys: new Collection<ApiKeyRecord>(
       storage,
@@ -86,5 +92,6 @@ export function createIdentityStore(storage: Storage): IdentityStore {
       ],
       cached,
     ),
+    organizationCreates: new HourlyLog<OrganizationCreate>(storage, 'organization_creates'),
   };
 }

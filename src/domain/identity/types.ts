@@ -34,6 +34,14 @@ export interface Membership {
   updated_at: string;
 }
 
+/** One organization created over /v1, counted against its creator's hourly limit. */
+export interface OrganizationCreate {
+  /** compositeKey(principal id, zero-padded epoch ms, sortable id). */
+  key: string;
+  organization_id: string;
+  at: string;
+}
+
 export interface Grant {
   id: string;
   organization_id: string;

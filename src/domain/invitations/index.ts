@@ -27,7 +27,7 @@ export async function createInvitations(deps: Needs): Promise<Area<InvitationSer
     deps.outbox,
     tokens,
     eventLog,
-    { ttlMs: config.inviteTtlMs },
+    { ttlMs: config.inviteTtlMs, perRecipientPerHour: config.invitePerRecipientPerHour },
     invitationLog,
   );
   return {

@@ -3,7 +3,7 @@ import { AppError, fieldReasons, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import type { Storage } from '../../storage/db.js';
-import { newId, newSortableId, nowIso } from '../../storage/keys.js';
+import { newId, nowIso } from '../../storage/keys.js';
 import { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { OutboxService } from '../email/outbox.js';
 import type { EventLog } from '../events/service.js';
@@ -20,7 +20,7 @@ import { principalEmailLock, type PrincipalService } from '../identity/principal
 import type { SettingsService } from '../settings/service.js';
 import { normalizeEmail } from '../schemas.js';
 import { createInvitationBody } from './schemas.js';
-import { InvitationStore, SEND_WINDOW_MS, statusKey } from './store.js';
+import { InvitationStore, statusKey } from './store.js';
 import type { InvitationTokens } from './tokens.js';
 import {
   effectiveStatus,
@@ -34,6 +34,8 @@ import {
 export interface InvitationSettings {
   /** SERVICE_INVITE_TTL_MS */
   ttlMs: number;
+  /** SERVICE_INVITE_PER_RECIPIENT_PER_HOUR: mails one address may receive per hour, all organizations together. */
+  perRecipientPerHour: number;
 }
 
 export interface ListInvitationsOptions extends PageOptions {
@@ -43,16 +45,26 @@ export interface ListInvitationsOptions extends PageOptions {
 const uuid = z.uuid();
 /** Overdue invitations expired per sweep batch. */
 const EXPIRY_BATCH = 100;
-/** Log entries of sends that left the hour pruned per write. */
-const PRUNE_BATCH = 100;
+type InvitationLimit = 'max_pending_invitations' | 'max_invitations_per_hour' | 'invitations_per_recipient_per_hour';
 
-function rateLimited(limit: 'max_pending_invitations' | 'max_invitations_per_hour', max: number, retryAfterMs: number): AppError {
+const limitMessages: Record<InvitationLimit, (max: number) => string> = {
+  max_pending_invitations: (max) => `the organization has reached its limit of ${max} pending invitations`,
+  max_invitations_per_hour: (max) => `the organization has reached its limit of ${max} invitations in the last hour`,
+  invitations_per_recipient_per_hour: (max) =>
+    `this address has received ${max} invitations in the last hour, the most it may (all organizations together); try again later`,
+};
+
+function rateLimited(limit: InvitationLimit, max: number, retryAfterMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  const what = limit === 'max_pending_invitations' ? `${max} pending invitations` : `${max} invitations in the last hour`;
-  return new AppError('rate_limited', `the organization has reached its limit of ${what}`, {
+  return new AppError('rate_limited', limitMessages[limit](max), {
     retryAfterSeconds: seconds,
     details: { limit, max, retry_after_seconds: seconds },
   });
+}
+
+/** The lock of one recipient address's hourly send log (taken with the organization's invitation lock). */
+function recipientLock(email: string): string {
+  return `invite-recipient:${email}`;
 }
 
 /**
@@ -96,6 +108,11 @@ export class InvitationService {
     return this.storage.locks.run(`invitations:${organizationId}`, fn);
   }
 
+  /** The organization's lock and the recipient's: a send is counted against both hourly limits. */
+  private lockForSend<T>(organizationId: string, email: string, fn: () => Promise<T>): Promise<T> {
+    return this.storage.locks.runAll([`invitations:${organizationId}`, recipientLock(email)], fn);
+  }
+
   // -- create ----------------------------------------------------------------------------------
 
   /** Admin+ or an ACL grant for invitation.create on the organization; inviting an owner needs an owner. */
@@ -110,7 +127,7 @@ export class InvitationService {
     if (role === 'owner') await this.permissions.requireOwner(actor, organizationId, 'invite an owner');
     await this.permissions.requireAssignable(actor, organizationId, role, 'invite');
 
-    return this.lock(organizationId, async () => {
+    return this.lockForSend(organizationId, email, async () => {
       const now = Date.now();
       const nowText = new Date(now).toISOString();
 
@@ -132,9 +149,9 @@ export class InvitationService {
         // No slot frees on its own before the first pending invitation expires.
         throw rateLimited('max_pending_invitations', settings.max_pending_invitations, Date.parse(pending.firstExpiry!) - now);
       }
-      await this.consumeHourlySlot(uow, organizationId, settings.max_invitations_per_hour, now);
-
       const id = newId();
+      await this.consumeSendSlots(uow, { organization_id: organizationId, id, email }, settings.max_invitations_per_hour, now);
+
       const token = this.tokens.issue();
       const invitation: Invitation = {
         id,
@@ -158,7 +175,6 @@ export class InvitationService {
       };
       const mail = await this.queueMail(uow, invitation, token.raw);
       invitation.outbox_entry_id = mail;
-      await uow.put(this.store.sends, this.store.newSend(organizationId, id, now, newSortableId()));
       await uow.put(this.store.invitations, invitation);
       await this.events.append(uow, {
         kind: 'invitation.created',
@@ -171,14 +187,23 @@ export class InvitationService {
     });
   }
 
-  /** Checks the sliding hour (creates and resends) and records this send in `uow`; 429 when full. */
-  private async consumeHourlySlot(uow: UnitOfWork, organizationId: string, max: number, now: number): Promise<void> {
-    const recent = await this.store.recentSends(organizationId, now, max);
-    if (recent.length >= max) {
-      // Newest first: once the max-th newest leaves the window, fewer than max remain.
-      throw rateLimited('max_invitations_per_hour', max, recent[max - 1] + SEND_WINDOW_MS - now);
-    }
-    for (const key of await this.store.staleSendKeys(organizationId, now, PRUNE_BATCH)) await uow.delete(this.store.sends, key);
+  /**
+   * Checks both sliding hours of a mail (creates and resends): the organization's and the
+   * recipient's, across organizations. Records the send in both logs in `uow`; 429 when either is full.
+   * Callers hold lockForSend.
+   */
+  private async consumeSendSlots(
+    uow: UnitOfWork,
+    invitation: Pick<Invitation, 'organization_id' | 'id' | 'email'>,
+    organizationMax: number,
+    now: number,
+  ): Promise<void> {
+    const fields = { organization_id: invitation.organization_id, invitation_id: invitation.id };
+    const orgWait = await this.store.sends.tryConsume(uow, invitation.organization_id, organizationMax, now, fields);
+    if (orgWait !== null) throw rateLimited('max_invitations_per_hour', organizationMax, orgWait);
+    const max = this.config.perRecipientPerHour;
+    const recipientWait = await this.store.recipientSends.tryConsume(uow, invitation.email, max, now, fields);
+    if (recipientWait !== null) throw rateLimited('invitations_per_recipient_per_hour', max, recipientWait);
   }
 
   /** Queues the invitation mail in `uow`; returns the outbox entry id. */
@@ -267,7 +292,7 @@ export class InvitationService {
    */
   async resendInvitation(actor: Actor, id: string): Promise<InvitationView> {
     const found = await this.authorizedInvitation(actor, 'invitation.revoke', id);
-    return this.lock(found.organization_id, async () => {
+    return this.lockForSend(found.organization_id, found.email, async () => {
       const invitation = (await this.store.invitations.get(id))!;
       const now = Date.now();
       if (invitation.status !== 'pending' || Date.parse(invitation.expires_at) <= now) {
@@ -280,7 +305,7 @@ export class InvitationService {
       const nowText = new Date(now).toISOString();
       let next!: Invitation;
       await this.commitWithMailCancelled(invitation.outbox_entry_id, async (uow) => {
-        await this.consumeHourlySlot(uow, invitation.organization_id, settings.max_invitations_per_hour, now);
+        await this.consumeSendSlots(uow, invitation, settings.max_invitations_per_hour, now);
         const token = this.tokens.issue();
         next = {
           ...invitation,
@@ -290,7 +315,6 @@ export class InvitationService {
           updated_at: nowText,
         };
         next.outbox_entry_id = await this.queueMail(uow, next, token.raw);
-        await uow.put(this.store.sends, this.store.newSend(invitation.organization_id, id, now, newSortableId()));
         await uow.put(this.store.invitations, next);
       });
       this.log.info({ invitation_id: id, organization_id: next.organization_id }, 'invitation re-sent');

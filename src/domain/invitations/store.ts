@@ -2,22 +2,17 @@ import { Collection } from '../../storage/collection.js';
 import type { Storage, Sublevel } from '../../storage/db.js';
 import { indexSublevelName } from '../../storage/keyspace.js';
 import { compositeKey, lastPart, prefixRange } from '../../storage/keys.js';
-import type { Invitation, InvitationSend, InvitationStatus } from './types.js';
-
-const HOUR_MS = 3_600_000;
-
-/** Epoch milliseconds, zero-padded so that key order is time order. */
-function timeKey(ms: number): string {
-  return String(Math.max(0, Math.trunc(ms))).padStart(15, '0');
-}
+import { HourlyLog } from '../../storage/hourly-log.js';
+import type { Invitation, InvitationSend, InvitationStatus, RecipientSend } from './types.js';
 
 /**
- * Invitations, their indexes, and the per-organization sliding-hour send log. Limit checks read
- * keys only, bounded by the limit itself: never a scan of an organization's history.
+ * Invitations, their indexes, and two sliding-hour send logs: per organization and per recipient
+ * address (all organizations together). Limit checks read keys only, bounded by the limit itself.
  */
 export class InvitationStore {
   readonly invitations: Collection<Invitation>;
-  readonly sends: Collection<InvitationSend>;
+  readonly sends: HourlyLog<InvitationSend>;
+  readonly recipientSends: HourlyLog<RecipientSend>;
   private readonly orgPending: Sublevel;
   private readonly expiry: Sublevel;
 
@@ -30,7 +25,8 @@ export class InvitationStore {
       { name: 'pending_email', value: (i) => (pending(i) ? compositeKey(i.organization_id, i.email) : undefined), unique: true },
       { name: 'expiry', value: (i) => (pending(i) ? 'pending' : undefined), sort: (i) => i.expires_at },
     ]);
-    this.sends = new Collection<InvitationSend>(storage, 'invitation_sends', (s) => s.key);
+    this.sends = new HourlyLog<InvitationSend>(storage, 'invitation_sends');
+    this.recipientSends = new HourlyLog<RecipientSend>(storage, 'invitation_recipient_sends');
     this.orgPending = storage.sublevel(indexSublevelName('invitations', 'org_pending'));
     this.expiry = storage.sublevel(indexSublevelName('invitations', 'expiry'));
   }
@@ -53,30 +49,6 @@ export class InvitationStore {
     return { count: keys.length, firstExpiry: keys[0]?.split('\x00')[1] };
   }
 
-  /** Send times (epoch ms) of the last hour, newest first, at most `max`. */
-  async recentSends(organizationId: string, now: number, max: number): Promise<number[]> {
-    const { lt } = prefixRange(organizationId);
-    const keys = await this.sends.records
-      .keys({ gt: compositeKey(organizationId, timeKey(now - HOUR_MS)), lt, reverse: true, limit: max })
-      .all();
-    return keys.map((k) => Number(k.split('\x00')[1]));
-  }
-
-  /** Log entries that have left the window (pruned in the next write's batch). */
-  async staleSendKeys(organizationId: string, now: number, limit: number): Promise<string[]> {
-    const { gt } = prefixRange(organizationId);
-    return this.sends.records.keys({ gt, lt: compositeKey(organizationId, timeKey(now - HOUR_MS)), limit }).all();
-  }
-
-  newSend(organizationId: string, invitationId: string, at: number, uniquePart: string): InvitationSend {
-    return {
-      key: compositeKey(organizationId, timeKey(at), uniquePart),
-      organization_id: organizationId,
-      invitation_id: invitationId,
-      at: new Date(at).toISOString(),
-    };
-  }
-
   /** One organization's pending invitations whose expiry has passed, soonest first. */
   async overdueIdsIn(organizationId: string, nowIso: string, limit: number): Promise<string[]> {
     const { gt } = prefixRange(organizationId);
@@ -96,5 +68,3 @@ export class InvitationStore {
 export function statusKey(organizationId: string, status: InvitationStatus): string {
   return `${organizationId}:${status}`;
 }
-
-export const SEND_WINDOW_MS = HOUR_MS;

@@ -53,6 +53,15 @@ export interface InvitationSend {
   at: string;
 }
 
+/** One invitation mail to an address, whatever the organization (the per-recipient hourly limit). */
+export interface RecipientSend {
+  /** compositeKey(email, zero-padded epoch ms, sortable id). */
+  key: string;
+  organization_id: string;
+  invitation_id: string;
+  at: string;
+}
+
 export interface AcceptResult {
   status: 'accepted';
   invitation_id: string;

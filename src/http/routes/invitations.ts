@@ -9,6 +9,8 @@ import {
 import { acceptFailures, type AcceptFailure } from '../../domain/invitations/types.js';
 import { isAppError } from '../../errors.js';
 import type { Services } from '../../main.js';
+import type { Caller } from '../../domain/identity/caller.js';
+import { acceptPageHeaders, renderAcceptPage } from '../accept-page.js';
 import { defineRoute, idParams, pageQuery, Reply, uuidParam } from '../route.js';
 
 /** `{url}?status=...`, keeping any query the configured URL already has. */
@@ -22,10 +24,37 @@ function isAcceptFailure(code: string): code is AcceptFailure {
   return (acceptFailures as readonly string[]).includes(code);
 }
 
+/** The link's token when given exactly once; missing or repeated reads as none (invalid_token). */
+function singleToken(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+const tokenField = z.union([z.string(), z.array(z.string())]).optional();
+
 export function invitationRoutes(
   { invitations }: Services,
-  { inviteRedirectUrl: redirectUrl }: Pick<Config, 'inviteRedirectUrl'>,
+  { inviteRedirectUrl: redirectUrl, inviteAcceptConfirm: confirm }: Pick<Config, 'inviteRedirectUrl' | 'inviteAcceptConfirm'>,
 ) {
+  /** The acceptance and its answer: JSON, or a 303 to SERVICE_INVITE_REDIRECT_URL (contract 6). */
+  const accept = async (caller: Caller | null, id: string, token: string | undefined): Promise<unknown> => {
+    try {
+      const result = await invitations.acceptInvitation(caller, id, token);
+      if (redirectUrl === undefined) return result;
+      return Reply.redirect(
+        acceptRedirect(redirectUrl, {
+          status: 'accepted',
+          org_id: result.organization_id,
+          invitation_id: result.invitation_id,
+        }),
+      );
+    } catch (err) {
+      if (redirectUrl !== undefined && isAppError(err) && isAcceptFailure(err.code)) {
+        return Reply.redirect(acceptRedirect(redirectUrl, { status: 'error', reason: err.code }));
+      }
+      throw err;
+    }
+  };
+
   return [
     defineRoute({
       method: 'POST',
@@ -79,35 +108,35 @@ export function invitationRoutes(
     defineRoute({
       method: 'GET',
       path: '/v1/invitations/:id/accept',
-      summary:
-        'Accept by link (public). JSON, or a 303 to SERVICE_INVITE_REDIRECT_URL with status=accepted or status=error&reason=invalid_token|already_accepted|expired|revoked',
+      summary: confirm
+        ? 'Accept link (public): an HTML page whose button POSTs the token to this path; it accepts nothing itself'
+        : 'Accept by link (public). JSON, or a 303 to SERVICE_INVITE_REDIRECT_URL with status=accepted or status=error&reason=invalid_token|already_accepted|expired|revoked',
       tag: 'invitations',
       auth: 'public',
       // Any id and token reach the service: a malformed one is invalid_token, like a wrong one.
       params: z.object({ id: z.string() }),
-      query: z.object({ token: z.union([z.string(), z.array(z.string())]).optional() }),
+      query: z.object({ token: tokenField }),
       response: acceptResultSchema,
       handler: async (ctx) => {
         // Link checkers and mail scanners send HEAD: it answers without looking at the token, and never accepts.
         if (ctx.req.method === 'HEAD') return Reply.json(200, null);
-        const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
-        try {
-          const result = await invitations.acceptInvitation(ctx.caller, ctx.params.id, token);
-          if (redirectUrl === undefined) return result;
-          return Reply.redirect(
-            acceptRedirect(redirectUrl, {
-              status: 'accepted',
-              org_id: result.organization_id,
-              invitation_id: result.invitation_id,
-            }),
-          );
-        } catch (err) {
-          if (redirectUrl !== undefined && isAppError(err) && isAcceptFailure(err.code)) {
-            return Reply.redirect(acceptRedirect(redirectUrl, { status: 'error', reason: err.code }));
-          }
-          throw err;
-        }
+        const token = singleToken(ctx.query.token);
+        if (confirm) return Reply.html(200, renderAcceptPage(token ?? ''), acceptPageHeaders);
+        return accept(ctx.caller, ctx.params.id, token);
       },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/invitations/:id/accept',
+      summary:
+        'Accept with the token in the body (the confirmation page posts it as a form field); answers as the GET accept link does by default',
+      tag: 'invitations',
+      auth: 'public',
+      params: z.object({ id: z.string() }),
+      body: z.object({ token: tokenField }),
+      bodyFormats: ['json', 'form'],
+      response: acceptResultSchema,
+      handler: async (ctx) => accept(ctx.caller, ctx.params.id, singleToken(ctx.body.token)),
     }),
   ];
 }
