@@ -1,12 +1,10 @@
 // The switchyard CLI as scripts and people meet it: real `node bin/switchyard.js` processes (dist/,
 // so `npm run build` first) against a real daemon child, over its admin socket.
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { request, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
+import { request, runOwned, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
 
 interface CliRun {
   code: number | null;
@@ -52,7 +50,9 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
   t.equal(member.code, 0);
   t.match(JSON.parse(member.stdout), { id: String, organization_id: orgId, principal_id: admin, role: 'admin', team_id: null });
 
+  const beforeKey = Date.now();
   const key = await sy('key', 'create', '--org', 'acme', '--name', 'ci', '--expires-in', '30d', '--json');
+  const afterKey = Date.now();
   t.equal(key.code, 0);
   const k = JSON.parse(key.stdout);
   t.match(
@@ -60,7 +60,8 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
     { id: String, name: 'ci', prefix: String, organization_id: orgId, principal_id: ownerId, scopes: [], raw_key: /^svc_/ },
     'the key object itself; acts as the first owner',
   );
-  t.ok(Math.abs(Date.parse(k.expires_at) - Date.now() - 30 * 86_400_000) < 60_000, '--expires-in 30d');
+  const expiresAt = Date.parse(k.expires_at);
+  t.ok(expiresAt >= beforeKey + 30 * 86_400_000 && expiresAt <= afterKey + 30 * 86_400_000, '--expires-in 30d');
 
   const res = await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { authorization: `Bearer ${k.raw_key}` } });
   t.equal(res.status, 200, 'GET /v1/organizations/<id> with the key');
@@ -258,7 +259,7 @@ t.test('completion', async (t) => {
   writeFileSync(scriptFile, bash.stdout);
   const complete = async (...words: string[]) => {
     const script = `source "${scriptFile}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchyard; echo "\${COMPREPLY[*]}"`;
-    const { stdout } = await promisify(execFile)('bash', ['-c', script]);
+    const { stdout } = await runOwned(t, 'bash', ['-c', script]);
     return stdout.trim().split(/\s+/);
   };
   t.same(await complete('switchyard', 'org', 'cr'), ['create'], 'verbs of a noun');
