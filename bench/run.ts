@@ -208,6 +208,8 @@ async function measureChecks(label: string, check: () => Promise<unknown>): Prom
 interface IdleFigures {
   /** Spawn to the first /readyz 200. */
   readyMs: number;
+  /** SIGTERM to exit (code 0) once idle: the shutdown with nothing in flight. */
+  stopMs: number;
   /** VmRSS: what the target is set on (includes the node binary's file-backed pages, shared). */
   rssMb: number;
   /** RssAnon: the process's private memory. */
@@ -252,12 +254,19 @@ async function measureIdle(): Promise<IdleFigures | undefined> {
     await delay(1000); // settle: what an idle daemon holds, not start-up work in flight
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     const mb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1]) / 1024;
-    return { readyMs, rssMb: mb('VmRSS'), anonMb: mb('RssAnon') };
-  } finally {
+    const stoppingAt = performance.now();
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
+    const [code] = (await exited) as [number | null];
+    const stopMs = performance.now() - stoppingAt;
+    if (code !== 0) throw new Error(`switchyard serve exited ${code} after SIGTERM:\n${output}`);
+    return { readyMs, stopMs, rssMb: mb('VmRSS'), anonMb: mb('RssAnon') };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -429,6 +438,7 @@ async function main(): Promise<void> {
     if (idle === undefined) info('(4) serve idle: VmRSS', 'n/a (no /proc)');
     else {
       info('(4) serve: spawn to /readyz 200', `${Math.round(idle.readyMs)} ms`);
+      info('(4) serve idle: SIGTERM to exit', `${Math.round(idle.stopMs)} ms`);
       info('(4) serve idle: RssAnon (private memory)', `${idle.anonMb.toFixed(1)} MB`);
       check('(4) serve idle: VmRSS', `${idle.rssMb.toFixed(1)} MB`, `< ${TARGET.idleRssMb} MB`, idle.rssMb < TARGET.idleRssMb);
     }

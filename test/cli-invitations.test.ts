@@ -1,15 +1,13 @@
 // Invitations from the terminal, end to end: real `node bin/switchyard.js` processes (dist/, so
 // `npm run build` first) against a real daemon child in development with no email transport, where
 // mail is held and `outbox list` hands a developer the accept link.
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import { bashCompletion } from '../src/cli/commands/completion.js';
 import { buildProgram } from '../src/cli/index.js';
-import { asPrincipal, request, spawnDaemon, spawnSwitchyard } from './helpers.js';
+import { asPrincipal, request, runOwned, spawnDaemon, spawnSwitchyard } from './helpers.js';
 
 interface CliRun {
   code: number | null;
@@ -296,7 +294,7 @@ t.test('completion offers each command its own --status choices', async (t) => {
   writeFileSync(scriptFile, bashCompletion(buildProgram()));
   const complete = async (...words: string[]) => {
     const script = `source "${scriptFile}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchyard; echo "\${COMPREPLY[*]}"`;
-    const { stdout } = await promisify(execFile)('bash', ['-c', script]);
+    const { stdout } = await runOwned(t, 'bash', ['-c', script]);
     return stdout.trim().split(/\s+/).sort();
   };
   t.same(await complete('switchyard', 'invite', 'list', '--status', ''), ['accepted', 'expired', 'pending', 'revoked']);

@@ -1,5 +1,6 @@
 // The interactive face of the CLI, in a real pseudo-terminal: tmux runs the command, capture-pane
-// reads the screen. Each test has its own tmux server (-L), killed at teardown.
+// reads the screen. Each test has its own tmux server (-L), killed at teardown, and by a guard
+// process if the test file itself is killed (the server daemonizes, out of the test's reach).
 import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,13 +8,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { binPath, spawnDaemon, spawnSwitchyard, waitFor } from './helpers.js';
+import { binPath, repoRoot, spawnDaemon, spawnOwned, spawnSwitchyard, waitFor } from './helpers.js';
 
 const run = promisify(execFile);
 const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 const skip = hasTmux ? false : 'tmux is not installed (apt-get install tmux): the terminal tests need a real pseudo-terminal';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const guard = path.join(repoRoot, 'test', 'fixtures', 'run-at-parent-death.js');
+
+/** A short private directory in the system's temp dir, removed at teardown: paths in it fit on one line. */
+function shortDir(t: Test, prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 interface Screen {
   text: string;
@@ -25,8 +34,8 @@ interface Screen {
 /** Runs `switchyard <args>` in a fresh 160x40 terminal and returns the screen once it has exited. */
 async function inTerminal(t: Test, args: string[], env: Record<string, string> = {}): Promise<Screen> {
   const server = `switchyard-${randomUUID().slice(0, 8)}`;
-  // A short private directory for the server's socket (-L names it) and its config; removed at teardown.
-  const dir = mkdtempSync(path.join(tmpdir(), 'switchyard-tmux-'));
+  // A short private directory for the server's socket (-L names it) and its config.
+  const dir = shortDir(t, 'switchyard-tmux-');
   const conf = path.join(dir, 'tmux.conf');
   writeFileSync(conf, 'set -g remain-on-exit on\n');
   // The terminal's environment: a real TERM, and none of the runner's CI / colour settings.
@@ -36,25 +45,20 @@ async function inTerminal(t: Test, args: string[], env: Record<string, string> =
   // The exit status goes to a file: tmux's own #{pane_dead_status} is not always filled in.
   const statusFile = path.join(dir, 'status');
   const command = `${[process.execPath, binPath, ...args].map(quote).join(' ')}; echo $? > ${quote(`${statusFile}.tmp`)}; mv ${quote(`${statusFile}.tmp`)} ${quote(statusFile)}`;
-  t.teardown(async () => {
-    await tmux('kill-server').catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  t.teardown(() => tmux('kill-server').catch(() => undefined));
+  spawnOwned(t, process.execPath, [guard, 'tmux', '-L', server, 'kill-server'], { env: tmuxEnv, stdio: 'ignore' });
   await tmux('-f', conf, 'new-session', '-d', '-s', 'cli', '-x', '160', '-y', '40', command);
   await waitFor(
     async () =>
       existsSync(statusFile) && (await tmux('display-message', '-p', '-t', 'cli', '#{pane_dead}')).stdout.trim() === '1',
-    {
-      timeoutMs: 15_000,
-      intervalMs: 50,
-      what: 'the command to exit in tmux',
-    },
+    { intervalMs: 50, what: 'the command to exit in tmux' },
   );
   const exitStatus = Number(readFileSync(statusFile, 'utf8'));
-  // From the start of the history: tmux's "Pane is dead" line can scroll the first line off screen.
-  const text = (await tmux('capture-pane', '-p', '-S', '-', '-t', 'cli')).stdout;
-  const styled = (await tmux('capture-pane', '-p', '-e', '-S', '-', '-t', 'cli')).stdout;
-  return { text, styled, exitStatus };
+  // From the start of the history (tmux's "Pane is dead" line can scroll the first line off screen),
+  // with wrapped lines joined (-J) and their trailing blanks dropped: a long line reads as one.
+  const capture = async (...flags: string[]) =>
+    (await tmux('capture-pane', '-p', '-J', ...flags, '-S', '-', '-t', 'cli')).stdout.replace(/[ \t]+$/gm, '');
+  return { text: await capture(), styled: await capture('-e'), exitStatus };
 }
 
 // Called once per test: t.testdir() makes the directory anew each time it is called.
@@ -88,7 +92,8 @@ t.test('NO_COLOR in a terminal: plain text', { skip }, async (t) => {
 });
 
 t.test('an error in a terminal: one red line, exit 1', { skip }, async (t) => {
-  const socket = path.join(t.testdir(), 'admin.sock');
+  // Not under t.testdir(): how long the line is must not depend on where the checkout lives.
+  const socket = path.join(shortDir(t, 'switchyard-'), 'admin.sock');
   const screen = await inTerminal(t, ['--socket', socket, 'status']);
   t.equal(screen.exitStatus, 1);
   const lines = screen.text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('Pane is dead'));

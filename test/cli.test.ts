@@ -1,10 +1,8 @@
 // The switchyard CLI as scripts and people meet it: real `node bin/switchyard.js` processes (dist/,
 // so `npm run build` first) against a real daemon child, over its admin socket.
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import { outboxStatuses } from '../src/domain/email/types.js';
 import { apiKeyScopes } from '../src/domain/identity/caller.js';
@@ -12,7 +10,7 @@ import { roles } from '../src/domain/identity/roles.js';
 import { invitationStatuses } from '../src/domain/invitations/types.js';
 import { settingsPatchSchema } from '../src/domain/settings/schemas.js';
 import { resettableSettings } from '../src/domain/settings/types.js';
-import { binPath, request, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
+import { binPath, request, runOwned, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
 
 interface CliRun {
   code: number | null;
@@ -58,7 +56,9 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
   t.equal(member.code, 0);
   t.match(JSON.parse(member.stdout), { id: String, organization_id: orgId, principal_id: admin, role: 'admin', team_id: null });
 
+  const beforeKey = Date.now();
   const key = await sy('key', 'create', '--org', 'acme', '--name', 'ci', '--expires-in', '30d', '--json');
+  const afterKey = Date.now();
   t.equal(key.code, 0);
   const k = JSON.parse(key.stdout);
   t.match(
@@ -66,7 +66,8 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
     { id: String, name: 'ci', prefix: String, organization_id: orgId, principal_id: ownerId, scopes: [], raw_key: /^svc_/ },
     'the key object itself; acts as the first owner',
   );
-  t.ok(Math.abs(Date.parse(k.expires_at) - Date.now() - 30 * 86_400_000) < 60_000, '--expires-in 30d');
+  const expiresAt = Date.parse(k.expires_at);
+  t.ok(expiresAt >= beforeKey + 30 * 86_400_000 && expiresAt <= afterKey + 30 * 86_400_000, '--expires-in 30d');
 
   const res = await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { authorization: `Bearer ${k.raw_key}` } });
   t.equal(res.status, 200, 'GET /v1/organizations/<id> with the key');
@@ -199,7 +200,7 @@ t.test('the client commands load no daemon module (only small domain type module
   // A module hook reports every module the CLI resolves; `--help` builds the whole command tree.
   const hooks = `export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOAD ' + r.url + '\\n'); return r; }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
-  const { stderr } = await promisify(execFile)(process.execPath, [
+  const { stderr } = await runOwned(t, process.execPath, [
     '--import',
     `data:text/javascript,${encodeURIComponent(register)}`,
     binPath,
@@ -324,7 +325,7 @@ t.test('completion', async (t) => {
   writeFileSync(scriptFile, bash.stdout);
   const complete = async (...words: string[]) => {
     const script = `source "${scriptFile}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchyard; echo "\${COMPREPLY[*]}"`;
-    const { stdout } = await promisify(execFile)('bash', ['-c', script]);
+    const { stdout } = await runOwned(t, 'bash', ['-c', script]);
     return stdout.trim().split(/\s+/);
   };
   t.same(await complete('switchyard', 'org', 'cr'), ['create'], 'verbs of a noun');

@@ -15,7 +15,16 @@ import { createLogger } from '../src/log.js';
 import type { Daemon } from '../src/main.js';
 import { Storage } from '../src/storage/db.js';
 import { FakeEmailProvider } from './fakes/email-provider.js';
-import { asPrincipal, createOrganizationAs, dumpStorage, request, spawnDaemon, startTestDaemon, waitFor } from './helpers.js';
+import {
+  asPrincipal,
+  createOrganizationAs,
+  dumpStorage,
+  request,
+  spawnDaemon,
+  startTestDaemon,
+  startTestDaemonWithLogs,
+  waitFor,
+} from './helpers.js';
 
 async function fakeProvider(t: Test): Promise<FakeEmailProvider> {
   const fake = await FakeEmailProvider.start();
@@ -55,8 +64,8 @@ async function setup(d: Daemon, settings: Record<string, unknown> = {}): Promise
   return { orgId: org.id, owner, invite, entry: (id) => d.services.outbox.getOutboxEntry(operator, id) };
 }
 
-async function settled(s: Setup, id: string, status: string, timeoutMs = 5000): Promise<OutboxEntryView> {
-  await waitFor(async () => (await s.entry(id)).status === status, { timeoutMs, what: `outbox entry ${status}` });
+async function settled(s: Setup, id: string, status: string): Promise<OutboxEntryView> {
+  await waitFor(async () => (await s.entry(id)).status === status, { what: `outbox entry ${status}` });
   return s.entry(id);
 }
 
@@ -138,14 +147,11 @@ t.test('HTTP provider: a hung request times out and is retried', async (t) => {
   const d = await startTestDaemon(t, providerEnv(fake, { SERVICE_OUTBOX_RETRY_DELAYS_MS: '100,200,300' }));
   const s = await setup(d);
   const inv = await s.invite('slow@example.com');
-  const entry = await settled(s, inv.outbox_entry_id, 'sent', 8000);
+  const entry = await settled(s, inv.outbox_entry_id, 'sent');
   t.equal(entry.attempts.length, 2);
-  t.match(entry.attempts[0].error, /timed out after 1000 ms/);
+  t.match(entry.attempts[0].error, /timed out after 1000 ms/, 'the timeout ended the attempt');
   t.equal(entry.attempts[0].status_code, null);
-  t.ok(
-    entry.attempts[0].duration_ms >= 950 && entry.attempts[0].duration_ms < 3000,
-    `the timeout ended the attempt (${entry.attempts[0].duration_ms} ms)`,
-  );
+  t.ok(entry.attempts[0].duration_ms >= 950, `the attempt waited out the timeout (${entry.attempts[0].duration_ms} ms)`);
   t.equal(fake.sent.length, 1);
 });
 
@@ -160,7 +166,6 @@ t.test('HTTP provider: 429 with Retry-After waits at least that long', async (t)
   t.match(entry.attempts[0].error, /429/);
   const gap = Date.parse(entry.attempts[1].at) - Date.parse(entry.attempts[0].at);
   t.ok(gap >= 1000, `Retry-After (1 s) outweighs the 100 ms delay (waited ${gap} ms)`);
-  t.ok(gap < 2500);
 });
 
 t.test('the retry schedule: one send, retries after 1:5:30, then failed with the last error; a manual retry sends', async (t) => {
@@ -173,13 +178,13 @@ t.test('the retry schedule: one send, retries after 1:5:30, then failed with the
     { kind: 'status', status: 503, message: 'the last straw' },
   );
   const delays = [100, 500, 3000];
-  const d = await startTestDaemon(
+  const { daemon: d, logs } = await startTestDaemonWithLogs(
     t,
     providerEnv(fake, { SERVICE_OUTBOX_RETRY_DELAYS_MS: delays.join(','), SERVICE_OUTBOX_POLL_MS: '10000' }),
   );
   const s = await setup(d);
   const inv = await s.invite('never@example.com');
-  const entry = await settled(s, inv.outbox_entry_id, 'failed', 8000);
+  const entry = await settled(s, inv.outbox_entry_id, 'failed');
   t.equal(entry.attempts.length, 4, 'one send and three retries');
   t.same(
     entry.attempts.map((a) => a.status_code),
@@ -187,20 +192,26 @@ t.test('the retry schedule: one send, retries after 1:5:30, then failed with the
   );
   t.equal(entry.last_error, 'provider answered 503: the last straw', 'failed with the last error');
   t.equal(entry.next_attempt_at, null);
-  // Each wait, from the end of a failed attempt to the start of the next, is its configured delay
-  // (1 : 5 : 30) plus scheduling lag, bounded generously for a loaded 2-core machine.
-  const LAG_MS = 350;
-  const waits = [0, 1, 2].map(
-    (i) => Date.parse(entry.attempts[i + 1].at) - (Date.parse(entry.attempts[i].at) + entry.attempts[i].duration_ms),
-  );
-  waits.forEach((wait, i) =>
-    t.ok(wait >= delays[i] - 5 && wait <= delays[i] + LAG_MS, `retry ${i + 1} waited ${wait} ms (delay ${delays[i]} ms)`),
-  );
-  t.ok(
-    waits[2] / waits[1] > 3000 / (500 + LAG_MS) && waits[2] / waits[1] < 6.1,
-    `third wait ~6x the second (${(waits[2] / waits[1]).toFixed(2)})`,
-  );
-  t.ok(waits[1] > waits[0] && waits[2] / waits[0] > 3000 / (100 + LAG_MS), `first wait the shortest (${waits.join(', ')} ms)`);
+  // A failed attempt's next_attempt_at is its delay after the moment the failure was recorded, and that
+  // moment lies between the attempt's end and its log line: the delay is pinned down exactly, with no
+  // allowance for how late the machine ran (1 : 5 : 30).
+  const failures = logs()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { msg: string; time: string; outbox_id?: string; next_attempt_at?: string | null })
+    .filter((line) => line.msg === 'mail send failed' && line.outbox_id === inv.outbox_entry_id);
+  t.equal(failures.length, 4, 'each failed attempt is logged');
+  delays.forEach((delay, i) => {
+    const attemptEnd = Date.parse(entry.attempts[i].at) + entry.attempts[i].duration_ms;
+    const next = Date.parse(failures[i].next_attempt_at ?? '');
+    const loggedAt = Date.parse(failures[i].time);
+    t.ok(
+      next - attemptEnd >= delay && next - loggedAt <= delay,
+      `retry ${i + 1} was due ${delay} ms after failure ${i + 1} (failed by ${attemptEnd}, logged at ${loggedAt}, due ${next})`,
+    );
+    t.ok(Date.parse(entry.attempts[i + 1].at) >= next, `retry ${i + 1} waited until it was due`);
+  });
+  t.equal(failures[3].next_attempt_at, null, 'no retry after the last delay');
   t.equal(fake.sent.length, 0);
 
   fake.setDefault({ kind: 'ok' });
@@ -359,14 +370,14 @@ t.test('crash mid-send: a killed daemon leaves a claimed mail that the next star
   });
   t.equal(created.status, 201);
   const entryId: string = created.body.data.outbox_entry_id;
-  await waitFor(() => fake.requests.length === 1, { timeoutMs: 5000, what: 'the provider to receive the first send' });
+  await waitFor(() => fake.requests.length === 1, { what: 'the provider to receive the first send' });
   first.child.kill('SIGKILL');
   t.equal(await first.exited, null, 'killed by the signal');
   t.equal(fake.sent.length, 0, 'nothing was delivered');
 
   fake.setDefault({ kind: 'ok' });
   const second = await spawnDaemon(t, [], env);
-  await waitFor(() => fake.sent.length === 1, { timeoutMs: 10_000, what: 'the restarted daemon to send' });
+  await waitFor(() => fake.sent.length === 1, { what: 'the restarted daemon to send' });
   t.same(
     fake.requests.map((r) => r.idempotencyKey),
     [entryId, entryId],

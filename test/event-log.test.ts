@@ -83,7 +83,7 @@ t.test('a failed commit writes no event and tells no subscriber', async (t) => {
 
   // A later commit's notification arrives; by then the lost one would have too.
   const [kept] = await appendAll(storage, events, [{ kind: 'invitation.revoked', organization_id: org }]);
-  await waitFor(() => heard.length > 0, { timeoutMs: 2000, what: 'the committed event to be heard' });
+  await waitFor(() => heard.length > 0, { what: 'the committed event to be heard' });
   t.same(heard, [kept.id], 'only the committed event was announced');
 });
 
@@ -112,7 +112,7 @@ t.test('subscribers hear of events after the commit; a failing one does not stop
   await new Promise((r) => setImmediate(r));
   t.same(heard, [], 'nothing is announced before the commit');
   await uow.commit();
-  await waitFor(() => heard.length === 2, { timeoutMs: 2000, what: 'two notifications' });
+  await waitFor(() => heard.length === 2, { what: 'two notifications' });
   t.same(
     heard.map((h) => h.id),
     [a.id, b.id],
@@ -127,7 +127,7 @@ t.test('subscribers hear of events after the commit; a failing one does not stop
 
   unsubscribe();
   const [c] = await appendAll(storage, events, [{ kind: 'job.completed', organization_id: org }]);
-  await waitFor(() => heard.length === 3, { timeoutMs: 2000, what: 'third notification' });
+  await waitFor(() => heard.length === 3, { what: 'third notification' });
   t.equal(heard[2].id, c.id, 'the log keeps announcing after subscriber failures');
   t.same(removed, [a.id, b.id], 'an unsubscribed listener hears nothing more');
 });

@@ -1,11 +1,9 @@
 // The gRPC admin API as a client meets it: the socket and its file mode, a stale socket after a
 // crash, the token-guarded TCP listener, health, reflection, and errors as gRPC statuses.
-import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import {
   Client,
   credentials,
@@ -24,7 +22,7 @@ import { GrpcStartError } from '../src/grpc/server.js';
 import { adminServices } from '../src/grpc/services/index.js';
 import { adminProtoFiles, loadProtos } from '../src/grpc/proto.js';
 import { socketAddress } from '../src/grpc/socket-path.js';
-import { repoRoot, startTestDaemon, testConfig } from './helpers.js';
+import { repoRoot, runOwned, spawnOwned, startTestDaemon, testConfig } from './helpers.js';
 
 const definitions = loadProtos(adminProtoFiles());
 const TOKEN = 'test-admin-token-0123456789';
@@ -102,7 +100,8 @@ t.test('a deep data dir still gets its socket', async (t) => {
 t.test('stale socket', async (t) => {
   const config = testConfig(t);
   // A process that dies without closing its listener leaves the socket file behind, as a crash does.
-  const crashed = spawn(
+  const crashed = spawnOwned(
+    t,
     process.execPath,
     ['-e', "require('net').createServer().listen('admin.sock', () => process.kill(process.pid, 'SIGKILL'))"],
     {
@@ -288,10 +287,11 @@ t.test('an unexpected failure is INTERNAL without a stack trace', async (t) => {
 
 t.test('generated types match the protos', async (t) => {
   const out = t.testdir();
-  await promisify(execFile)('npm', ['run', '--silent', 'proto:gen'], {
+  const gen = await runOwned(t, 'npm', ['run', '--silent', 'proto:gen'], {
     cwd: repoRoot,
     env: { ...process.env, PROTO_GEN_OUT_DIR: out },
   });
+  if (gen.code !== 0) throw new Error(`npm run proto:gen exited ${gen.code}:\n${gen.stderr}`);
   const list = (dir: string): string[] =>
     readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Test } from 'tap';
 import { loadConfig } from '../src/config/load.js';
 import type { Config } from '../src/config/schema.js';
@@ -10,6 +10,54 @@ import { startDaemon, type Daemon } from '../src/main.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const binPath = path.join(repoRoot, 'bin', 'switchyard.js');
+
+/**
+ * The bound on waiting for a condition: generous, because a test waits for what happens, never for
+ * how fast it happens (speed is `npm run bench`'s job), and it must pass on a loaded machine.
+ */
+export const PATIENCE_MS = 30_000;
+
+const dieWithParent = pathToFileURL(path.join(repoRoot, 'test', 'fixtures', 'die-with-parent.js')).href;
+
+/**
+ * Spawns a child that dies with the test: it leads its own process group, which teardown kills
+ * whole (the child and anything it started), and node processes in it preload die-with-parent.js,
+ * so they exit by themselves when a killed test file runs no teardown.
+ */
+export function spawnOwned(t: Test, command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${dieWithParent}`.trim();
+  // A node child is told who its parent is (see die-with-parent.js); another program's children are not.
+  if (command === process.execPath) env.DIE_WITH_PARENT_PID = String(process.pid);
+  const child = spawn(command, args, { ...options, detached: true, env });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.teardown(async () => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // ESRCH: the whole group has already exited
+    }
+    if (child.exitCode === null && child.signalCode === null) await exited;
+  });
+  return child;
+}
+
+/** Runs a command that dies with the test (see spawnOwned) to its end: its exit code and output. */
+export async function runOwned(
+  t: Test,
+  command: string,
+  args: string[],
+  options: SpawnOptions = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnOwned(t, command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
 
 /** Config for a test daemon: its own temp data dir, a free port, short delays, quiet logs. */
 export function testConfig(t: Test, env: Record<string, string> = {}): Config {
@@ -65,10 +113,10 @@ export interface ChildDaemon {
   exited: Promise<number | null>;
 }
 
-/** Waits (bounded) until `predicate` is true, polling every `intervalMs`. */
+/** Waits (bounded, by default by PATIENCE_MS) until `predicate` is true, polling every `intervalMs`. */
 export async function waitFor(
   predicate: () => boolean | Promise<boolean>,
-  { timeoutMs = 5000, intervalMs = 20, what = 'condition' } = {},
+  { timeoutMs = PATIENCE_MS, intervalMs = 20, what = 'condition' } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -78,23 +126,31 @@ export async function waitFor(
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/** A child's exit code, waited for with a bound (PATIENCE_MS), so a child that never exits fails the test by name. */
+export async function waitForExit(
+  run: { child: ChildProcess; exited: Promise<number | null> },
+  what = 'the process to exit',
+): Promise<number | null> {
+  await waitFor(() => run.child.exitCode !== null || run.child.signalCode !== null, { what });
+  return run.exited;
+}
+
 /** Runs `switchyard serve` as a real child process and waits for its listening line. */
 export async function spawnDaemon(t: Test, args: string[] = [], env: Record<string, string> = {}): Promise<ChildDaemon> {
   const dataDir = env.SERVICE_DATA_DIR ?? t.testdir();
-  const child = spawn(process.execPath, [binPath, 'serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0', ...args], {
-    env: { ...process.env, SERVICE_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnOwned(
+    t,
+    process.execPath,
+    [binPath, 'serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0', ...args],
+    {
+      env: { ...process.env, SERVICE_LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
   let url = '';
   await waitFor(
     () => {
@@ -103,7 +159,7 @@ export async function spawnDaemon(t: Test, args: string[] = [], env: Record<stri
       if (child.exitCode !== null) throw new Error(`daemon exited early (${child.exitCode}):\n${out}`);
       return url !== '';
     },
-    { timeoutMs: 10_000, what: 'daemon to listen' },
+    { what: 'daemon to listen' },
   );
   return { child, url, output: () => out, exited };
 }
@@ -116,22 +172,18 @@ export interface ChildRun {
   exited: Promise<number | null>;
 }
 
-/** Runs `switchyard <args>` as a child without waiting for it; killed (if still alive) and reaped at teardown. */
+/** Runs `switchyard <args>` as a child without waiting for it; it dies with the test (spawnOwned). */
 export function spawnSwitchyard(t: Test, args: string[], env: Record<string, string> = {}): ChildRun {
-  const child = spawn(process.execPath, [binPath, ...args], {
+  const child = spawnOwned(t, process.execPath, [binPath, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   // 'close' (not 'exit'): the output pipes are drained too, so stdout()/stderr() are complete.
   const exited = once(child, 'close').then(([code]) => code as number | null);
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 

@@ -205,10 +205,7 @@ t.test('pending -> expired by the sweep', async (t) => {
   await waitFor(
     async () =>
       (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data.expired_at != null,
-    {
-      timeoutMs: 5000,
-      what: 'the sweep to expire the invitation',
-    },
+    { what: 'the sweep to expire the invitation' },
   );
   const shown = (await request(d.url, 'GET', `/v1/invitations/${inv.id}`, { headers: w.as(w.admin) })).body.data;
   t.ok(shown.expired_at >= shown.expires_at, 'expired after its expiry');

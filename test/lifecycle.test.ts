@@ -7,7 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import t from 'tap';
 import { FakeEmailProvider } from './fakes/email-provider.js';
-import { repoRoot, spawnDaemon, spawnSwitchyard, waitFor, type ChildRun } from './helpers.js';
+import { repoRoot, spawnDaemon, spawnSwitchyard, waitFor, waitForExit, type ChildRun } from './helpers.js';
 
 const pkgVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 const STACK_FRAME = /^\s+at /m;
@@ -105,7 +105,7 @@ async function startSlowCreate(port: number, slug: string): Promise<{ conn: RawC
     `POST /v1/organizations HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Principal-Id: ${randomUUID()}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
   );
-  await waitFor(() => conn.responses().some((r) => r.status === 100), { timeoutMs: 3000, what: '100 Continue' });
+  await waitFor(() => conn.responses().some((r) => r.status === 100), { what: '100 Continue' });
   return { conn, body };
 }
 
@@ -118,14 +118,14 @@ t.test('SIGTERM: the in-flight request completes, new connections are refused, e
   conn.write(body.slice(0, half));
 
   daemon.child.kill('SIGTERM');
-  await waitFor(() => connectionRefused(port), { timeoutMs: 3000, what: 'the listener to close after SIGTERM' });
+  await waitFor(() => connectionRefused(port), { what: 'the listener to close after SIGTERM' });
   t.pass('new connections are refused once SIGTERM is received');
   await t.rejects(fetch(`${daemon.url}/healthz`), 'a new request after SIGTERM fails to connect');
   t.ok(!hasExited(daemon), 'the daemon waits for the in-flight request');
 
   // The rest of the body, then /readyz pipelined on the same connection: it is parsed while stopping.
   conn.write(body.slice(half) + `GET /readyz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
-  await waitFor(() => conn.closed, { timeoutMs: 5000, what: 'the connection to close' });
+  await waitFor(() => conn.closed, { what: 'the connection to close' });
   const [interim, created, readiness] = conn.responses();
   t.equal(interim?.status, 100);
   t.equal(created?.status, 201, 'the in-flight request gets its normal answer');
@@ -138,22 +138,19 @@ t.test('SIGTERM: the in-flight request completes, new connections are refused, e
   t.notMatch(daemon.output(), STACK_FRAME, 'no stack trace');
 });
 
-t.test('a second signal during shutdown forces a prompt non-zero exit', async (t) => {
-  const daemon = await spawnDaemon(t, [], { SERVICE_DATA_DIR: t.testdir(), SERVICE_SHUTDOWN_TIMEOUT_MS: '20000' });
+t.test('a second signal during shutdown forces a non-zero exit, without waiting for the in-flight request', async (t) => {
+  // A shutdown timeout far beyond the test's patience: an exit at all is the second signal's doing.
+  const daemon = await spawnDaemon(t, [], { SERVICE_DATA_DIR: t.testdir(), SERVICE_SHUTDOWN_TIMEOUT_MS: '3600000' });
   const port = portOf(daemon.url);
   const { conn } = await startSlowCreate(port, 'second-signal');
   t.teardown(() => conn.destroy());
 
   daemon.child.kill('SIGTERM');
-  await waitFor(() => connectionRefused(port), { timeoutMs: 3000, what: 'shutdown to begin' });
+  await waitFor(() => connectionRefused(port), { what: 'shutdown to begin' });
   t.ok(!hasExited(daemon), 'the first signal waits for the in-flight request');
 
-  const sent = performance.now();
   daemon.child.kill('SIGINT');
-  await waitFor(() => hasExited(daemon), { timeoutMs: 5000, what: 'exit after the second signal' });
-  const elapsed = performance.now() - sent;
-  const code = await daemon.exited;
-  t.ok(elapsed < 1500, `exited ${Math.round(elapsed)} ms after the second signal`);
+  const code = await waitForExit(daemon, 'exit after the second signal');
   t.not(code, 0, 'non-zero exit');
   t.equal(code, 1, 'exit code 1 (not killed by the signal itself)');
   t.match(daemon.output(), /second signal/);
@@ -166,11 +163,12 @@ t.test('SIGINT: shutdown waits for a stuck request only up to the shutdown timeo
 
   const sent = performance.now();
   daemon.child.kill('SIGINT');
-  await waitFor(() => hasExited(daemon), { timeoutMs: 5000, what: 'exit after the shutdown timeout' });
+  t.equal(await waitForExit(daemon, 'exit after the shutdown timeout'), 0, 'exit code 0');
   const elapsed = performance.now() - sent;
-  t.equal(await daemon.exited, 0, 'exit code 0');
-  t.ok(elapsed >= 250 && elapsed < 2500, `exited ${Math.round(elapsed)} ms after SIGINT (timeout 300 ms)`);
-  await waitFor(() => conn.closed, { timeoutMs: 2000, what: 'the stuck connection to be cut' });
+  // A lower bound only: how much later than 300 ms the exit came depends on the machine's load.
+  t.ok(elapsed >= 250, `exited ${Math.round(elapsed)} ms after SIGINT: it waited (timeout 300 ms)`);
+  await waitFor(() => conn.closed, { what: 'the stuck connection to be cut' });
+  // No answer at all, not even node's 408 for a request that outlives requestTimeout: the shutdown cut it.
   t.same(
     conn.responses().map((r) => r.status),
     [100],
@@ -181,15 +179,12 @@ t.test('SIGINT: shutdown waits for a stuck request only up to the shutdown timeo
 t.test('a second daemon on the same data dir exits 1 with one line', async (t) => {
   const dataDir = t.testdir();
   const first = await spawnDaemon(t, [], { SERVICE_DATA_DIR: dataDir });
-  const started = performance.now();
   const second = spawnSwitchyard(t, ['serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0'], {
     SERVICE_LOG_LEVEL: 'info',
   });
-  const code = await second.exited;
-  const elapsed = performance.now() - started;
+  const code = await waitForExit(second, 'the second daemon to exit');
 
   t.equal(code, 1, 'exit code 1');
-  t.ok(elapsed < 5000, `exited after ${Math.round(elapsed)} ms`);
   const lines = second.stderr().trimEnd().split('\n');
   t.equal(lines.length, 1, 'one line on stderr');
   t.match(lines[0], dataDir, 'names the data directory');
@@ -245,8 +240,8 @@ t.test('--version and --help', async (t) => {
   t.match(bad.stderr(), /unknown option '--no-such-flag'[\s\S]*Usage: switchyard serve/);
 });
 
-t.test('a fresh start is ready within 3 s of spawning, and an idle stop exits 0', async (t) => {
-  const spawned = performance.now();
+// How fast it gets there is measured by `npm run bench` ("spawn to /readyz 200", "SIGTERM to exit").
+t.test('a fresh start becomes ready (/readyz 200), and an idle stop exits 0', async (t) => {
   const run = spawnSwitchyard(t, ['serve', '--data-dir', t.testdir(), '--http-addr', '127.0.0.1:0'], {
     SERVICE_LOG_LEVEL: 'info',
   });
@@ -260,16 +255,12 @@ t.test('a fresh start is ready within 3 s of spawning, and an idle stop exits 0'
       await res.arrayBuffer();
       return res.status === 200;
     },
-    { timeoutMs: 10_000, intervalMs: 10, what: '/readyz 200' },
+    { what: '/readyz 200' },
   );
-  const elapsed = performance.now() - spawned;
-  t.ok(elapsed < 3000, `/readyz answered 200 ${Math.round(elapsed)} ms after spawn`);
+  t.pass('/readyz answered 200');
 
-  const stopAt = performance.now();
   run.child.kill('SIGTERM');
-  t.equal(await run.exited, 0, 'exit code 0');
-  const stopMs = performance.now() - stopAt;
-  t.ok(stopMs < 2000, `idle shutdown took ${Math.round(stopMs)} ms`);
+  t.equal(await waitForExit(run, 'the idle daemon to stop'), 0, 'exit code 0');
 });
 
 t.test('a busy port exits 1 with one line', async (t) => {
@@ -312,12 +303,12 @@ t.test('SIGTERM while a loop tick hangs (an email send): shutdown is still bound
   });
   t.equal(invite.status, 201);
   // The send (whose own timeout is 10 s) is now in flight inside the outbox loop's tick.
-  await waitFor(() => provider.requests.length > 0, { timeoutMs: 5000, what: 'the outbox to start sending' });
+  await waitFor(() => provider.requests.length > 0, { what: 'the outbox to start sending' });
 
-  const sent = performance.now();
   daemon.child.kill('SIGTERM');
-  t.equal(await daemon.exited, 0, 'exit code 0');
-  const elapsed = performance.now() - sent;
-  t.ok(elapsed < 3000, `exited ${Math.round(elapsed)} ms after SIGTERM, long before the 10 s send timeout`);
-  t.match(daemon.output(), /did not finish in time/, 'the abandoned tick is logged');
+  t.equal(await waitForExit(daemon, 'exit after SIGTERM'), 0, 'exit code 0');
+  // Had the send's own timeout ended the tick first, the loops would have stopped in time, with no
+  // such line, and the failed send would be logged.
+  t.match(daemon.output(), /did not finish in time/, 'the abandoned tick is logged: shutdown did not wait for the send');
+  t.notMatch(daemon.output(), /mail send failed/, 'the hung send never ended before the exit');
 });

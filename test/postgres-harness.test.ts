@@ -55,7 +55,7 @@ if ('missing' in found) {
     listener.on('notification', ({ channel, payload }) => received.push({ channel, payload }));
     await listener.query('listen cache_invalidation');
     await pool.query(`select pg_notify('cache_invalidation', 'api_key:01ABC')`);
-    await waitFor(() => received.length > 0, { timeoutMs: 10_000, what: 'the notification' });
+    await waitFor(() => received.length > 0, { what: 'the notification' });
     t.same(received, [{ channel: 'cache_invalidation', payload: 'api_key:01ABC' }]);
   });
 
@@ -77,7 +77,7 @@ if ('missing' in found) {
         const waiting = await pool.query(`select 1 from pg_locks where locktype = 'advisory' and objid = 42 and not granted`);
         return waiting.rowCount === 1;
       },
-      { timeoutMs: 10_000, what: 'the second transaction to wait on the lock' },
+      { what: 'the second transaction to wait on the lock' },
     );
     t.equal(secondHasLock, false, 'the second transaction waits');
     const tried = await pool.query<{ got: boolean }>('select pg_try_advisory_xact_lock(42) as got');

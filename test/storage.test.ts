@@ -8,6 +8,7 @@ import { newId, newSortableId } from '../src/storage/keys.js';
 import { KeyedLock } from '../src/storage/lock.js';
 import { migrate, NewerSchemaError, readSchemaVersion, type Migration } from '../src/storage/migrate.js';
 import { inUnitOfWork, UnitOfWork } from '../src/storage/unit-of-work.js';
+import { PATIENCE_MS } from './helpers.js';
 
 const silent = createLogger('silent');
 
@@ -429,7 +430,7 @@ t.test('KeyedLock', async (t) => {
       lock.run('x', async () => void log.push('s')),
     ]);
     let timer: NodeJS.Timeout | undefined;
-    const deadlock = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('deadlock')), 2000)));
+    const deadlock = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('deadlock')), PATIENCE_MS)));
     try {
       await Promise.race([all, deadlock]);
     } finally {

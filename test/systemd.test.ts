@@ -6,7 +6,7 @@ import path from 'node:path';
 import t from 'tap';
 import { loadConfig } from '../src/config/load.js';
 import { optionSpecs } from '../src/config/schema.js';
-import { binPath, repoRoot } from './helpers.js';
+import { binPath, PATIENCE_MS, repoRoot } from './helpers.js';
 
 const unitPath = path.join(repoRoot, 'systemd', 'switchyard.service');
 const envExamplePath = path.join(repoRoot, 'systemd', 'switchyard.env.example');
@@ -48,8 +48,10 @@ function timespanSeconds(span: string): number {
   return total;
 }
 
+// spawnSync's timeout bounds each run (the child is killed past it); systemd-analyze only reads files,
+// so a run outlives a killed test file by no more than its own short work.
 function findSystemdAnalyze(): string | undefined {
-  const probe = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  const probe = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8', timeout: PATIENCE_MS });
   return probe.error === undefined && probe.status === 0 ? probe.stdout.split('\n')[0] : undefined;
 }
 const analyzeVersion = findSystemdAnalyze();
@@ -57,7 +59,7 @@ const skipAnalyze =
   analyzeVersion === undefined ? 'systemd-analyze is not installed here (.ci/run installs the systemd package)' : false;
 
 function analyze(args: string[]): { status: number | null; output: string } {
-  const run = spawnSync('systemd-analyze', args, { encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync('systemd-analyze', args, { encoding: 'utf8', timeout: PATIENCE_MS });
   if (run.error) throw run.error;
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
