@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config/load.js';
 import type { Config } from '../src/config/schema.js';
 import { createLogger } from '../src/log.js';
 import { startDaemon, type Daemon } from '../src/main.js';
+import { AppError } from '../src/errors.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const binPath = path.join(repoRoot, 'bin', 'switchyard.js');
@@ -232,4 +233,14 @@ export async function dumpStorage(daemon: Daemon): Promise<string> {
   const lines: string[] = [];
   for await (const [key, value] of daemon.storage.db.iterator()) lines.push(`${key} ${JSON.stringify(value)}`);
   return lines.join('\n');
+}
+
+/** The AppError code a promise rejects with (undefined when it resolves), for refusal assertions. */
+export async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+  } catch (err) {
+    return err instanceof AppError ? err.code : `not an AppError: ${String(err)}`;
+  }
+  return undefined;
 }

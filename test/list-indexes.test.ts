@@ -7,7 +7,7 @@ import type { OutboxEntry, OutboxStatus } from '../src/domain/email/types.js';
 import { EventLog } from '../src/domain/events/service.js';
 import { createIdentityStore, type IdentityStore } from '../src/domain/identity/store.js';
 import type { ApiKeyRecord, Grant, Membership, Team } from '../src/domain/identity/types.js';
-import { AppError } from '../src/errors.js';
+import { codeOf } from './helpers.js';
 import { createLogger } from '../src/log.js';
 import { Storage } from '../src/storage/db.js';
 import { compositeKey, encodeCursor, newId } from '../src/storage/keys.js';
@@ -97,15 +97,6 @@ function outboxEntry(organizationId: string, status: OutboxStatus): OutboxEntry 
     updated_at: at,
     sent_at: null,
   };
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not an AppError: ${String(err)}`;
-  }
-  return undefined;
 }
 
 t.test('listDistinct lists each sort value once and resumes past all its records', async (t) => {

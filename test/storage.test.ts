@@ -8,7 +8,7 @@ import { newId, newSortableId } from '../src/storage/keys.js';
 import { KeyedLock } from '../src/storage/lock.js';
 import { migrate, NewerSchemaError, readSchemaVersion, type Migration } from '../src/storage/migrate.js';
 import { inUnitOfWork, UnitOfWork } from '../src/storage/unit-of-work.js';
-import { PATIENCE_MS } from './helpers.js';
+import { codeOf, PATIENCE_MS } from './helpers.js';
 
 const silent = createLogger('silent');
 
@@ -49,15 +49,6 @@ function apiKey(organizationId: string, prefix: string): ApiKeyRecord {
 /** Every key of a sublevel: how the test sees index entries directly, not through the Collection. */
 async function keysOf(storage: Storage, sublevel: string): Promise<string[]> {
   return storage.sublevel(sublevel).keys().all();
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not an AppError: ${String(err)}`;
-  }
-  return undefined;
 }
 
 t.test('a committed unit of work writes records and index entries together', async (t) => {
