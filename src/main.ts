@@ -102,6 +102,11 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       await bootstrapDev({ storage, services, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
     loops.startAll();
     state = 'running';
+    if (config.env === 'development')
+      log.warn(
+        { header: 'X-Principal-Id' },
+        'development mode: any caller can act as any principal with the X-Principal-Id header; set SERVICE_ENV=production to turn it off',
+      );
     log.info({ url: http.url, data_dir: config.dataDir, version, env: config.env }, 'switchyard listening');
 
     const running = http;

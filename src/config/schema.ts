@@ -25,6 +25,17 @@ const hostPort = z
     return port >= 0 && port <= 65535;
   }, 'port must be 0-65535');
 
+/** The host part of a validated host:port, without IPv6 brackets. */
+export function hostOf(addr: string): string {
+  return addr.slice(0, addr.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`: addresses only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
 const msList = (fallback: number[]) =>
   z
     .union([z.string(), z.array(z.number())])
@@ -172,9 +183,7 @@ export const optionSpecs = {
     'LevelDB only: `on` makes every commit durable across power loss (group commit)',
     { planned: 'durable LevelDB commits' },
   ),
-  devAllowRemote: opt(flag01, 'SERVICE_DEV_ALLOW_REMOTE', '1 lets development mode listen on a non-loopback address', {
-    planned: 'loopback-only development mode',
-  }),
+  devAllowRemote: opt(flag01, 'SERVICE_DEV_ALLOW_REMOTE', '1 lets development mode listen on a non-loopback address'),
   httpMaxConnections: opt(
     positiveInt.default(10_000),
     'SERVICE_HTTP_MAX_CONNECTIONS',
@@ -305,6 +314,14 @@ export const configSchema = z
         code: 'custom',
         path: [c.grpcTlsCert === undefined ? 'grpcTlsCert' : 'grpcTlsKey'],
         message: 'SERVICE_GRPC_TLS_CERT and SERVICE_GRPC_TLS_KEY go together',
+      });
+    }
+    // Development honours X-Principal-Id (anyone may act as anyone): it stays on this machine.
+    if (c.env === 'development' && !c.devAllowRemote && !isLoopbackHost(hostOf(c.httpAddr))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['httpAddr'],
+        message: `${c.httpAddr} is not a loopback address, and development mode lets any caller act as anyone (X-Principal-Id): listen on 127.0.0.1, or set SERVICE_ENV=production, or SERVICE_DEV_ALLOW_REMOTE=1`,
       });
     }
     if (c.env === 'production' && c.dev) {
