@@ -86,7 +86,10 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       ...routeModules.flatMap((routesOf) => routesOf(services, config)),
     ];
     const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version });
-    http = await listenHttp(app, config.httpAddr);
+    http = await listenHttp(app, config.httpAddr, {
+      maxConnections: config.httpMaxConnections,
+      headersTimeoutMs: config.httpHeadersTimeoutMs,
+    });
     grpc = await startGrpcServer({
       config,
       log: log.child({ module: 'grpc' }),

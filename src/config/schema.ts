@@ -187,8 +187,12 @@ export const optionSpecs = {
   httpMaxConnections: opt(
     positiveInt.default(10_000),
     'SERVICE_HTTP_MAX_CONNECTIONS',
-    'open HTTP connections at most; idle and slow connections time out',
-    { planned: 'HTTP connection cap' },
+    'open HTTP connections at most; past it a new connection is closed at once',
+  ),
+  httpHeadersTimeoutMs: opt(
+    ms(20_000),
+    'SERVICE_HTTP_HEADERS_TIMEOUT_MS',
+    'a request must send its headers within this, else 408 and the connection closes (a silent one too); a whole request gets 60 s (or this if longer), an idle keep-alive connection 5 s',
   ),
   maxGrantsPerPrincipal: opt(
     positiveInt.default(1000),

@@ -242,8 +242,35 @@ export interface RunningHttpServer {
   close: (timeoutMs: number) => Promise<void>;
 }
 
-export async function listenHttp(app: HttpApp, addr: string): Promise<RunningHttpServer> {
-  const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, app.handle);
+export interface ListenLimits {
+  /** Open connections at most; past it a new connection is closed at once (server.maxConnections). */
+  maxConnections?: number;
+  /**
+   * How long a request's headers may take from the moment the connection opens (or the last request
+   * ends): a connection that never sends a byte is answered 408 and closed after this.
+   */
+  headersTimeoutMs?: number;
+}
+
+/** The whole request (headers and body) at most; a slow body is cut after this. */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** An idle keep-alive connection is closed after this. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+export async function listenHttp(app: HttpApp, addr: string, limits: ListenLimits = {}): Promise<RunningHttpServer> {
+  const headersTimeout = limits.headersTimeoutMs ?? 20_000;
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // Node checks both timeouts on this period (default 30 s): a quarter of the headers timeout,
+      // so a silent connection lives at most 1.25 times it.
+      connectionsCheckingInterval: Math.min(5_000, Math.max(10, Math.floor(headersTimeout / 4))),
+    },
+    app.handle,
+  );
+  if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
   const sep = addr.lastIndexOf(':');
   const host = addr.slice(0, sep).replace(/^\[|\]$/g, '');
   const port = Number(addr.slice(sep + 1));
