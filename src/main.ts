@@ -15,6 +15,7 @@ import { routeModules } from './http/routes/index.js';
 import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
 import { LoopSet } from './loops/loop.js';
+import { prepareDataDir } from './storage/data-dir.js';
 import { Storage } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { version } from './version.js';
@@ -62,6 +63,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   let state: DaemonState = 'starting';
   const startedAt = new Date();
 
+  await prepareDataDir(config.dataDir, { allowShared: config.dataDirAllowShared });
   const storage = await Storage.open(config.dataDir, log.child({ module: 'storage' }));
   let http: RunningHttpServer | undefined;
   let grpc: RunningGrpcServer | undefined;
@@ -157,6 +159,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
 /** Runs the daemon until SIGTERM or SIGINT; a second signal while stopping forces exit. */
 export async function runServe(config: Config): Promise<void> {
+  // Whatever the caller's umask, what the daemon creates (LevelDB files, secrets) is its user's alone.
+  process.umask(0o077);
   const daemon = await startDaemon(config);
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals): void => {

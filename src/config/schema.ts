@@ -86,6 +86,11 @@ export const optionSpecs = {
   dataDir: opt(z.string().min(1).default('./data'), 'SERVICE_DATA_DIR', 'LevelDB and the admin socket live here', {
     flag: 'data-dir',
   }),
+  dataDirAllowShared: opt(
+    flag01,
+    'SERVICE_DATA_DIR_ALLOW_SHARED',
+    '1 lets the daemon use a data directory that other users can read (by default it must be 0700)',
+  ),
   httpAddr: opt(hostPort.default('127.0.0.1:8400'), 'SERVICE_HTTP_ADDR', 'HTTP listen address (port 0 picks a free port)', {
     flag: 'http-addr',
   }),

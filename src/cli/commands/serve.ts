@@ -27,6 +27,7 @@ export function registerServe(program: Command): void {
         { StorageLockedError },
         { NewerSchemaError },
         { GrpcStartError },
+        { DataDirError },
       ] = await Promise.all([
         import('../../config/load.js'),
         import('../../log.js'),
@@ -34,6 +35,7 @@ export function registerServe(program: Command): void {
         import('../../storage/db.js'),
         import('../../storage/migrate.js'),
         import('../../grpc/server.js'),
+        import('../../storage/data-dir.js'),
       ]);
       const { config: configFile, ...flags } = opts;
       const sources = { flags, ...(configFile === undefined ? {} : { configFile }) };
@@ -54,6 +56,7 @@ export function registerServe(program: Command): void {
       try {
         await runServe(config);
       } catch (err) {
+        if (err instanceof DataDirError) fail(err.message, err.exitCode);
         if (err instanceof StorageLockedError || err instanceof NewerSchemaError || err instanceof GrpcStartError)
           fail(err.message, 1);
         const code = (err as NodeJS.ErrnoException).code;
