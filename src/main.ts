@@ -84,7 +84,12 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         principalId: rawHeader(req, 'x-principal-id', 'join'),
       });
     const routes = [
-      ...healthRoutes({ storage: () => storage.isOpen, loops: () => loops.allRunning, accepting: () => state === 'running' }),
+      ...healthRoutes({
+        storage: () => storage.isOpen,
+        storageWrites: () => storage.checkWritable(),
+        loops: () => loops.allRunning,
+        accepting: () => state === 'running',
+      }),
       ...routeModules.flatMap((routesOf) => routesOf(services, config)),
     ];
     const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version });

@@ -97,6 +97,11 @@ export const optionSpecs = {
   grpcSocket: opt(optionalString, 'SERVICE_GRPC_SOCKET', 'gRPC admin Unix socket, mode 0600 (default <data dir>/admin.sock)', {
     flag: 'grpc-socket',
   }),
+  grpcSocketCheckMs: opt(
+    ms(5_000),
+    'SERVICE_GRPC_SOCKET_CHECK_MS',
+    'how often the daemon checks that its admin socket file exists, and re-creates it when it was deleted',
+  ),
   grpcAddr: opt(
     hostPort.optional(),
     'SERVICE_GRPC_ADDR',

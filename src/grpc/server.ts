@@ -165,12 +165,40 @@ export async function startGrpcServer(
   }
   log.info({ socket: socketPath, tcp: listeners.tcpAddress }, 'gRPC admin API listening');
 
+  // A deleted socket file (a tmp cleaner, an operator's rm) would leave the daemon running with no
+  // way in for the CLI: check for it now and then, and bind it again.
   let closing: Promise<void> | undefined;
+  let watchTimer: NodeJS.Timeout | undefined;
+  const unixServer = servers[0];
+  const watchSocket = async (): Promise<void> => {
+    try {
+      await lstat(socketPath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || closing !== undefined) return;
+      unixServer.unbind(`unix:${address.path}`);
+      await bind(unixServer, `unix:${address.path}`);
+      await chmod(socketPath, 0o600);
+      log.warn({ socket: socketPath }, 'the admin socket file was deleted: re-created it');
+    }
+  };
+  const scheduleWatch = (): void => {
+    watchTimer = setTimeout(() => {
+      watchSocket()
+        .catch((err: unknown) => log.error({ err, socket: socketPath }, 'cannot re-create the admin socket'))
+        .finally(() => {
+          if (closing === undefined) scheduleWatch();
+        });
+    }, config.grpcSocketCheckMs);
+    watchTimer.unref();
+  };
+  scheduleWatch();
+
   return {
     socketPath,
     tcpAddress: listeners.tcpAddress,
     close: (timeoutMs) =>
       (closing ??= (async () => {
+        clearTimeout(watchTimer);
         for (const name of healthNames) health.setStatus(name, 'NOT_SERVING');
         await Promise.all(servers.map((server) => shutdown(server, timeoutMs)));
         address.release();

@@ -5,6 +5,7 @@ import polka from 'polka';
 import type { z } from 'zod';
 import type { Caller } from '../domain/identity/caller.js';
 import { AppError, describeError, fieldReasons, isAppError, validationFailed } from '../errors.js';
+import { createLogThrottle } from '../log-throttle.js';
 import type { Logger } from '../log.js';
 import { redactUrl } from '../redact.js';
 import { readJsonBody } from './body.js';
@@ -46,8 +47,14 @@ function sendJson(
   res.end(text);
 }
 
+/** The same unexpected failure (a failing disk fails every request alike) is logged once per 10 s. */
+const unhandledErrors = createLogThrottle(10_000);
+
 function sendError(res: ServerResponse, requestId: string, err: unknown, log: Logger): void {
-  if (!isAppError(err)) log.error({ err }, 'unhandled error');
+  if (!isAppError(err)) {
+    const e = err as { message?: unknown; code?: unknown };
+    unhandledErrors.error(log, { err }, `unhandled error: ${String(e.message)}`, typeof e.code === 'string' ? e.code : undefined);
+  }
   const error = describeError(err);
   const status = isAppError(err) ? err.httpStatus : 500;
   const headers: Record<string, string> = {};

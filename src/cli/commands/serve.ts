@@ -24,7 +24,7 @@ export function registerServe(program: Command): void {
         { ConfigError, loadConfig, plannedSettingsSet },
         { createLogger },
         { runServe },
-        { StorageLockedError },
+        { StorageLockedError, StorageOpenError },
         { NewerSchemaError },
         { GrpcStartError },
         { DataDirError },
@@ -57,7 +57,12 @@ export function registerServe(program: Command): void {
         await runServe(config);
       } catch (err) {
         if (err instanceof DataDirError) fail(err.message, err.exitCode);
-        if (err instanceof StorageLockedError || err instanceof NewerSchemaError || err instanceof GrpcStartError)
+        if (
+          err instanceof StorageLockedError ||
+          err instanceof StorageOpenError ||
+          err instanceof NewerSchemaError ||
+          err instanceof GrpcStartError
+        )
           fail(err.message, 1);
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
