@@ -236,12 +236,8 @@ export const optionSpecs = {
     'when set, a JWT needs `iat` and may be at most this many seconds old',
     { planned: 'JWT age limit' },
   ),
-  grpcTlsCert: opt(optionalString, 'SERVICE_GRPC_TLS_CERT', 'PEM certificate file: serve the TCP admin listener over TLS', {
-    planned: 'gRPC over TLS',
-  }),
-  grpcTlsKey: opt(optionalString, 'SERVICE_GRPC_TLS_KEY', 'PEM private key file of SERVICE_GRPC_TLS_CERT', {
-    planned: 'gRPC over TLS',
-  }),
+  grpcTlsCert: opt(optionalString, 'SERVICE_GRPC_TLS_CERT', 'PEM certificate file: serve the TCP admin listener over TLS'),
+  grpcTlsKey: opt(optionalString, 'SERVICE_GRPC_TLS_KEY', 'PEM private key file of SERVICE_GRPC_TLS_CERT'),
   metricsAddr: opt(
     hostPort.optional(),
     'SERVICE_METRICS_ADDR',
