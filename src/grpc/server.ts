@@ -11,6 +11,7 @@ import {
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { hostOf, isLoopbackHost } from '../config/schema.js';
+import { createLogThrottle } from '../log-throttle.js';
 import { requireBearerToken } from './interceptors.js';
 import { loadProtos } from './proto.js';
 import { adminServices } from './services/index.js';
@@ -201,6 +202,7 @@ export async function startGrpcServer(
   let closing: Promise<void> | undefined;
   let watchTimer: NodeJS.Timeout | undefined;
   const unixServer = servers[0];
+  const socketFailures = createLogThrottle(60_000);
   const watchSocket = async (): Promise<void> => {
     try {
       await lstat(socketPath);
@@ -215,7 +217,14 @@ export async function startGrpcServer(
   const scheduleWatch = (): void => {
     watchTimer = setTimeout(() => {
       watchSocket()
-        .catch((err: unknown) => log.error({ err, socket: socketPath }, 'cannot re-create the admin socket'))
+        .catch((err: unknown) =>
+          socketFailures.error(
+            log,
+            { err, socket: socketPath },
+            `cannot re-create the admin socket: ${(err as Error).message}`,
+            (err as NodeJS.ErrnoException).code,
+          ),
+        )
         .finally(() => {
           if (closing === undefined) scheduleWatch();
         });
