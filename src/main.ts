@@ -16,6 +16,7 @@ import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer }
 import { createLogger, type Logger } from './log.js';
 import { LoopSet } from './loops/loop.js';
 import { noMetrics, startMetrics, type MetricsServer } from './metrics.js';
+import { prepareDataDir } from './storage/data-dir.js';
 import { Storage } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { version } from './version.js';
@@ -65,6 +66,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   let state: DaemonState = 'starting';
   const startedAt = new Date();
 
+  await prepareDataDir(config.dataDir, { allowShared: config.dataDirAllowShared });
   const storage = await Storage.open(config.dataDir, log.child({ module: 'storage' }));
   let http: RunningHttpServer | undefined;
   let grpc: RunningGrpcServer | undefined;
@@ -103,11 +105,19 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         principalId: rawHeader(req, 'x-principal-id', 'join'),
       });
     const routes = [
-      ...healthRoutes({ storage: () => storage.isOpen, loops: () => loops.allRunning, accepting: () => state === 'running' }),
+      ...healthRoutes({
+        storage: () => storage.isOpen,
+        storageWrites: () => storage.checkWritable(),
+        loops: () => loops.allRunning,
+        accepting: () => state === 'running',
+      }),
       ...routeModules.flatMap((routesOf) => routesOf(services, config)),
     ];
     const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version, metrics });
-    http = await listenHttp(app, config.httpAddr);
+    http = await listenHttp(app, config.httpAddr, {
+      maxConnections: config.httpMaxConnections,
+      headersTimeoutMs: config.httpHeadersTimeoutMs,
+    });
     grpc = await startGrpcServer({
       config,
       log: log.child({ module: 'grpc' }),
@@ -124,6 +134,11 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       await bootstrapDev({ storage, services, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
     loops.startAll();
     state = 'running';
+    if (config.env === 'development')
+      log.warn(
+        { header: 'X-Principal-Id' },
+        'development mode: any caller can act as any principal with the X-Principal-Id header; set SERVICE_ENV=production to turn it off',
+      );
     log.info({ url: http.url, data_dir: config.dataDir, version, env: config.env }, 'switchyard listening');
 
     const running = http;
@@ -174,6 +189,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
 /** Runs the daemon until SIGTERM or SIGINT; a second signal while stopping forces exit. */
 export async function runServe(config: Config): Promise<void> {
+  // Whatever the caller's umask, what the daemon creates (LevelDB files, secrets) is its user's alone.
+  process.umask(0o077);
   const daemon = await startDaemon(config);
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals): void => {

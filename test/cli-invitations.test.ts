@@ -314,10 +314,10 @@ t.test('completion offers each command its own --status choices', async (t) => {
   );
   t.same(
     await complete('switchyard', 'org', 'settings', ''),
-    ['--help', 'get', 'set', '--addr', '--json', '--socket', '--token'].sort(),
+    ['--help', 'get', 'set', '--addr', '--json', '--socket', '--tls-ca', '--token'].sort(),
   );
   t.same(
     await complete('switchyard', 'outbox', ''),
-    ['--help', 'list', 'retry', 'show', '--addr', '--json', '--socket', '--token'].sort(),
+    ['--help', 'list', 'retry', 'show', '--addr', '--json', '--socket', '--tls-ca', '--token'].sort(),
   );
 });

@@ -338,7 +338,7 @@ t.test('completion', async (t) => {
   t.ok((await complete('switchyard', 'key', 'create', '--')).includes('--expires-in'), 'options of a verb');
   t.same(
     (await complete('switchyard', 'completion', '')).sort(),
-    ['--addr', '--help', '--json', '--socket', '--token', 'bash', 'zsh'].sort(),
+    ['--addr', '--help', '--json', '--socket', '--tls-ca', '--token', 'bash', 'zsh'].sort(),
   );
 
   const zsh = await cli(t, ['completion', 'zsh']);

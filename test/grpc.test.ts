@@ -1,7 +1,7 @@
 // The gRPC admin API as a client meets it: the socket and its file mode, a stale socket after a
 // crash, the token-guarded TCP listener, health, reflection, and errors as gRPC statuses.
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import {
@@ -22,7 +22,17 @@ import { GrpcStartError } from '../src/grpc/server.js';
 import { adminServices } from '../src/grpc/services/index.js';
 import { adminProtoFiles, loadProtos } from '../src/grpc/proto.js';
 import { socketAddress } from '../src/grpc/socket-path.js';
-import { repoRoot, runOwned, spawnOwned, startTestDaemon, testConfig } from './helpers.js';
+import { repoRoot, runOwned, spawnOwned, startTestDaemon, testConfig as sharedTestConfig } from './helpers.js';
+
+/**
+ * testConfig with its data dir made 0700 first: these tests put a file there before the daemon
+ * starts, and the daemon refuses a data dir with contents that other users can read.
+ */
+function testConfig(t: Test, env: Record<string, string> = {}): ReturnType<typeof sharedTestConfig> {
+  const config = sharedTestConfig(t, env);
+  if (existsSync(config.dataDir)) chmodSync(config.dataDir, 0o700);
+  return config;
+}
 
 const definitions = loadProtos(adminProtoFiles());
 const TOKEN = 'test-admin-token-0123456789';

@@ -276,13 +276,16 @@ t.test('against a real daemon', async (t) => {
 
     const ready = await request(d.url, 'GET', '/readyz');
     t.equal(ready.status, 200);
-    t.same(ready.body, { status: 'ready', checks: { storage: true, loops: true, accepting: true } });
+    t.same(ready.body, { status: 'ready', checks: { storage: true, storage_writes: true, loops: true, accepting: true } });
 
     // A background loop that is not running makes the daemon not ready.
     const loop = d.loops.add(new Loop({ name: 'probe', intervalMs: 60_000, log: d.log, tick: async () => {} }));
     const notReady = await request(d.url, 'GET', '/readyz');
     t.equal(notReady.status, 503);
-    t.same(notReady.body, { status: 'not_ready', checks: { storage: true, loops: false, accepting: true } });
+    t.same(notReady.body, {
+      status: 'not_ready',
+      checks: { storage: true, storage_writes: true, loops: false, accepting: true },
+    });
     t.ok(notReady.headers.get('x-request-id'));
     loop.start();
     t.equal((await request(d.url, 'GET', '/readyz')).status, 200, 'ready again once it runs');

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { Client, credentials, Metadata, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
 import type { MessageTypeDefinition as ProtoMessageType, MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { ADMIN_PACKAGE, adminProtoFiles, loadProtos } from '../grpc/proto.js';
 import { socketAddress, type SocketAddress } from '../grpc/socket-path.js';
@@ -8,7 +9,10 @@ import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../grpc/status.js';
 // The CLI's only way into the daemon: unary calls on the admin API, answers turned into the same
 // JSON shapes as the HTTP API (unset optional fields are null), failures into CliError.
 
-export type Target = { kind: 'unix'; socketPath: string } | { kind: 'tcp'; address: string; token: string | undefined };
+export type Target =
+  | { kind: 'unix'; socketPath: string }
+  /** `tlsCa`: a PEM file; the daemon's TLS listener must present a certificate it verifies. */
+  | { kind: 'tcp'; address: string; token: string | undefined; tlsCa?: string };
 
 /** What a command prints on failure: the daemon's error code and message, or the client's own. */
 export class CliError extends Error {
@@ -65,6 +69,37 @@ function noDaemon(target: Target): CliError {
   return new CliError('unavailable', `no daemon at ${describeTarget(target)}: start it with \`switchyard serve\``);
 }
 
+let ipServernameWarningDropped = false;
+
+/**
+ * grpc-js names the TLS server after the target host even when that is an IP address, and Node
+ * prints a deprecation warning for it (DEP0123) on stderr, where --json owes one JSON value. Only
+ * that warning is dropped; the certificate is still checked against the IP address.
+ */
+function dropIpServernameWarning(): void {
+  if (ipServernameWarningDropped) return;
+  ipServernameWarningDropped = true;
+  const printers = process.listeners('warning');
+  process.removeAllListeners('warning');
+  process.on('warning', (warning: Error & { code?: string }) => {
+    if (warning.code !== 'DEP0123') for (const print of printers) print.call(process, warning);
+  });
+}
+
+function tlsCredentials(caFile: string, address: string): ChannelCredentials {
+  if (isIP(address.slice(0, address.lastIndexOf(':')).replace(/^\[|\]$/g, '')) !== 0) dropIpServernameWarning();
+  let ca: Buffer;
+  try {
+    ca = readFileSync(caFile);
+  } catch (err) {
+    throw new CliError(
+      'invalid_request',
+      `cannot read --tls-ca ${caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+  return credentials.createSsl(ca);
+}
+
 export class AdminClient {
   private readonly client: Client;
   private readonly definitions: PackageDefinition;
@@ -76,7 +111,10 @@ export class AdminClient {
       this.address = socketAddress(target.socketPath);
       this.client = new Client(`unix:${this.address.path}`, credentials.createInsecure());
     } else {
-      this.client = new Client(target.address, credentials.createInsecure());
+      this.client = new Client(
+        target.address,
+        target.tlsCa === undefined ? credentials.createInsecure() : tlsCredentials(target.tlsCa, target.address),
+      );
     }
   }
 
@@ -130,6 +168,18 @@ export class AdminClient {
         return new CliError(
           'forbidden',
           `permission denied on ${describeTarget(this.target)}: run as the user the daemon runs as`,
+        );
+      if (this.target.kind === 'tcp' && this.target.tlsCa !== undefined && /certificate|SSL|TLS|handshake/i.test(err.details))
+        return new CliError('unavailable', `TLS with ${this.target.address} failed: ${err.details}`);
+      // Something listens but does not speak gRPC in clear text: most likely a TLS listener.
+      if (
+        this.target.kind === 'tcp' &&
+        this.target.tlsCa === undefined &&
+        !/ECONNREFUSED|EHOSTUNREACH|ETIMEDOUT/.test(err.details)
+      )
+        return new CliError(
+          'unavailable',
+          `no daemon answers at ${this.target.address} in clear text (if it serves TLS, pass --tls-ca FILE)`,
         );
       return noDaemon(this.target);
     }

@@ -41,6 +41,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
     .option('--socket <path>', "the daemon's admin socket (from SERVICE_GRPC_SOCKET, else SERVICE_DATA_DIR)", defaultSocket())
     .option('--addr <host:port>', "the daemon's TCP gRPC listener, instead of the socket")
     .option('--token <token>', 'admin token for --addr (default: SERVICE_ADMIN_TOKEN)')
+    .option('--tls-ca <file>', "PEM certificate(s) to verify the daemon's TLS listener at --addr (SERVICE_GRPC_TLS_CERT)")
     .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr');
   if (options.json === true) {
     // Scripts get usage errors in the same JSON shape as every other failure.

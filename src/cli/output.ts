@@ -36,6 +36,7 @@ interface GlobalOptions {
   socket: string;
   addr?: string;
   token?: string;
+  tlsCa?: string;
   json?: boolean;
 }
 
@@ -95,7 +96,12 @@ interface CommandSpec<T> {
 
 function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Target {
   if (options.addr !== undefined)
-    return { kind: 'tcp', address: options.addr, token: options.token ?? (env.SERVICE_ADMIN_TOKEN || undefined) };
+    return {
+      kind: 'tcp',
+      address: options.addr,
+      token: options.token ?? (env.SERVICE_ADMIN_TOKEN || undefined),
+      tlsCa: options.tlsCa,
+    };
   return { kind: 'unix', socketPath: options.socket };
 }
 

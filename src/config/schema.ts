@@ -25,6 +25,17 @@ const hostPort = z
     return port >= 0 && port <= 65535;
   }, 'port must be 0-65535');
 
+/** The host part of a validated host:port, without IPv6 brackets. */
+export function hostOf(addr: string): string {
+  return addr.slice(0, addr.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`: addresses only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
 const msList = (fallback: number[]) =>
   z
     .union([z.string(), z.array(z.number())])
@@ -75,12 +86,22 @@ export const optionSpecs = {
   dataDir: opt(z.string().min(1).default('./data'), 'SERVICE_DATA_DIR', 'LevelDB and the admin socket live here', {
     flag: 'data-dir',
   }),
+  dataDirAllowShared: opt(
+    flag01,
+    'SERVICE_DATA_DIR_ALLOW_SHARED',
+    '1 lets the daemon use a data directory that other users can read (by default it must be 0700)',
+  ),
   httpAddr: opt(hostPort.default('127.0.0.1:8400'), 'SERVICE_HTTP_ADDR', 'HTTP listen address (port 0 picks a free port)', {
     flag: 'http-addr',
   }),
   grpcSocket: opt(optionalString, 'SERVICE_GRPC_SOCKET', 'gRPC admin Unix socket, mode 0600 (default <data dir>/admin.sock)', {
     flag: 'grpc-socket',
   }),
+  grpcSocketCheckMs: opt(
+    ms(5_000),
+    'SERVICE_GRPC_SOCKET_CHECK_MS',
+    'how often the daemon checks that its admin socket file exists, and re-creates it when it was deleted',
+  ),
   grpcAddr: opt(
     hostPort.optional(),
     'SERVICE_GRPC_ADDR',
@@ -172,14 +193,16 @@ export const optionSpecs = {
     'LevelDB only: `on` makes every commit durable across power loss (group commit)',
     { planned: 'durable LevelDB commits' },
   ),
-  devAllowRemote: opt(flag01, 'SERVICE_DEV_ALLOW_REMOTE', '1 lets development mode listen on a non-loopback address', {
-    planned: 'loopback-only development mode',
-  }),
+  devAllowRemote: opt(flag01, 'SERVICE_DEV_ALLOW_REMOTE', '1 lets development mode listen on a non-loopback address'),
   httpMaxConnections: opt(
     positiveInt.default(10_000),
     'SERVICE_HTTP_MAX_CONNECTIONS',
-    'open HTTP connections at most; idle and slow connections time out',
-    { planned: 'HTTP connection cap' },
+    'open HTTP connections at most; past it a new connection is closed at once',
+  ),
+  httpHeadersTimeoutMs: opt(
+    ms(20_000),
+    'SERVICE_HTTP_HEADERS_TIMEOUT_MS',
+    'a request must send its headers within this, else 408 and the connection closes (a silent one too); a whole request gets 60 s (or this if longer), an idle keep-alive connection 5 s',
   ),
   maxGrantsPerPrincipal: opt(
     positiveInt.default(1000),
@@ -206,12 +229,8 @@ export const optionSpecs = {
     'SERVICE_JWT_MAX_AGE_S',
     'when set, a JWT needs `iat` and may be at most this many seconds old (`iat` at most 30 s ahead)',
   ),
-  grpcTlsCert: opt(optionalString, 'SERVICE_GRPC_TLS_CERT', 'PEM certificate file: serve the TCP admin listener over TLS', {
-    planned: 'gRPC over TLS',
-  }),
-  grpcTlsKey: opt(optionalString, 'SERVICE_GRPC_TLS_KEY', 'PEM private key file of SERVICE_GRPC_TLS_CERT', {
-    planned: 'gRPC over TLS',
-  }),
+  grpcTlsCert: opt(optionalString, 'SERVICE_GRPC_TLS_CERT', 'PEM certificate file: serve the TCP admin listener over TLS'),
+  grpcTlsKey: opt(optionalString, 'SERVICE_GRPC_TLS_KEY', 'PEM private key file of SERVICE_GRPC_TLS_CERT'),
   metricsAddr: opt(
     hostPort.optional(),
     'SERVICE_METRICS_ADDR',
@@ -297,6 +316,14 @@ export const configSchema = z
         code: 'custom',
         path: [c.grpcTlsCert === undefined ? 'grpcTlsCert' : 'grpcTlsKey'],
         message: 'SERVICE_GRPC_TLS_CERT and SERVICE_GRPC_TLS_KEY go together',
+      });
+    }
+    // Development honours X-Principal-Id (anyone may act as anyone): it stays on this machine.
+    if (c.env === 'development' && !c.devAllowRemote && !isLoopbackHost(hostOf(c.httpAddr))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['httpAddr'],
+        message: `${c.httpAddr} is not a loopback address, and development mode lets any caller act as anyone (X-Principal-Id): listen on 127.0.0.1, or set SERVICE_ENV=production, or SERVICE_DEV_ALLOW_REMOTE=1`,
       });
     }
     if (c.env === 'production' && c.dev) {

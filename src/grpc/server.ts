@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import {
@@ -14,6 +14,8 @@ import {
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
+import { hostOf, isLoopbackHost } from '../config/schema.js';
+import { createLogThrottle } from '../log-throttle.js';
 import { requireBearerToken } from './interceptors.js';
 import { loadProtos } from './proto.js';
 import { adminServices } from './services/index.js';
@@ -38,10 +40,29 @@ export interface RunningGrpcServer {
   close(timeoutMs: number): Promise<void>;
 }
 
-function bind(server: Server, address: string): Promise<number> {
+function bind(server: Server, address: string, credentials = ServerCredentials.createInsecure()): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(address, ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port)));
+    server.bindAsync(address, credentials, (err, port) => (err ? reject(err) : resolve(port)));
   });
+}
+
+/** TLS credentials from the PEM files of SERVICE_GRPC_TLS_CERT and SERVICE_GRPC_TLS_KEY. */
+async function tlsCredentials(certFile: string, keyFile: string): Promise<ServerCredentials> {
+  const read = async (file: string, variable: string): Promise<Buffer> => {
+    try {
+      return await readFile(file);
+    } catch (err) {
+      throw new GrpcStartError(
+        `cannot read ${variable} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
+    }
+  };
+  const [cert, key] = await Promise.all([read(certFile, 'SERVICE_GRPC_TLS_CERT'), read(keyFile, 'SERVICE_GRPC_TLS_KEY')]);
+  try {
+    return ServerCredentials.createSsl(null, [{ cert_chain: cert, private_key: key }], false);
+  } catch (err) {
+    throw new GrpcStartError(`SERVICE_GRPC_TLS_CERT / SERVICE_GRPC_TLS_KEY: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 function shutdown(server: Server, timeoutMs: number): Promise<void> {
@@ -157,6 +178,7 @@ export async function startGrpcServer(
   const address = socketAddress(socketPath);
   const servers: Server[] = [];
   let socketBound = false;
+  let tcpTls = false;
   try {
     await clearStaleSocket(socketPath, address.path);
     const unixServer = build([]);
@@ -172,15 +194,25 @@ export async function startGrpcServer(
     if (config.grpcAddr !== undefined) {
       // config refuses a TCP listener without a token; this guards against a caller that skips config.
       if (config.adminToken === undefined) throw new GrpcStartError('a TCP gRPC listener needs SERVICE_ADMIN_TOKEN');
+      const tls =
+        config.grpcTlsCert !== undefined && config.grpcTlsKey !== undefined
+          ? await tlsCredentials(config.grpcTlsCert, config.grpcTlsKey)
+          : undefined;
       const tcpServer = build([requireBearerToken(config.adminToken)]);
       servers.push(tcpServer);
       let port: number;
       try {
-        port = await bind(tcpServer, config.grpcAddr);
+        port = await bind(tcpServer, config.grpcAddr, tls);
       } catch (err) {
         throw new GrpcStartError(`cannot listen on ${config.grpcAddr} (gRPC): ${(err as Error).message}`, { cause: err });
       }
       listeners.tcpAddress = `${config.grpcAddr.slice(0, config.grpcAddr.lastIndexOf(':'))}:${port}`;
+      tcpTls = tls !== undefined;
+      if (!tcpTls && !isLoopbackHost(hostOf(config.grpcAddr)))
+        log.warn(
+          { tcp: listeners.tcpAddress },
+          'the TCP admin listener is not loopback and not TLS: the admin token travels in clear text; set SERVICE_GRPC_TLS_CERT and SERVICE_GRPC_TLS_KEY',
+        );
     }
   } catch (err) {
     for (const server of servers) server.forceShutdown();
@@ -188,14 +220,50 @@ export async function startGrpcServer(
     if (socketBound) await rm(socketPath, { force: true });
     throw err;
   }
-  log.info({ socket: socketPath, tcp: listeners.tcpAddress }, 'gRPC admin API listening');
+  log.info({ socket: socketPath, tcp: listeners.tcpAddress, tls: tcpTls }, 'gRPC admin API listening');
 
+  // A deleted socket file (a tmp cleaner, an operator's rm) would leave the daemon running with no
+  // way in for the CLI: check for it now and then, and bind it again.
   let closing: Promise<void> | undefined;
+  let watchTimer: NodeJS.Timeout | undefined;
+  const unixServer = servers[0];
+  const socketFailures = createLogThrottle(60_000);
+  const watchSocket = async (): Promise<void> => {
+    try {
+      await lstat(socketPath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || closing !== undefined) return;
+      unixServer.unbind(`unix:${address.path}`);
+      await bind(unixServer, `unix:${address.path}`);
+      await chmod(socketPath, 0o600);
+      log.warn({ socket: socketPath }, 'the admin socket file was deleted: re-created it');
+    }
+  };
+  const scheduleWatch = (): void => {
+    watchTimer = setTimeout(() => {
+      watchSocket()
+        .catch((err: unknown) =>
+          socketFailures.error(
+            log,
+            { err, socket: socketPath },
+            `cannot re-create the admin socket: ${(err as Error).message}`,
+            (err as NodeJS.ErrnoException).code,
+          ),
+        )
+        .finally(() => {
+          if (closing === undefined) scheduleWatch();
+        });
+    }, config.grpcSocketCheckMs);
+    watchTimer.unref();
+  };
+  scheduleWatch();
+
   return {
     socketPath,
     tcpAddress: listeners.tcpAddress,
     close: (timeoutMs) =>
       (closing ??= (async () => {
+        clearTimeout(watchTimer);
         for (const name of healthNames) health.setStatus(name, 'NOT_SERVING');
         await Promise.all(servers.map((server) => shutdown(server, timeoutMs)));
         address.release();

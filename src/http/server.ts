@@ -5,6 +5,7 @@ import polka from 'polka';
 import type { z } from 'zod';
 import type { Caller } from '../domain/identity/caller.js';
 import { AppError, describeError, fieldReasons, isAppError, validationFailed } from '../errors.js';
+import { createLogThrottle } from '../log-throttle.js';
 import type { Logger } from '../log.js';
 import { noMetrics, type Metrics } from '../metrics.js';
 import { redactUrl } from '../redact.js';
@@ -57,8 +58,14 @@ function sendJson(
   res.end(text);
 }
 
+/** The same unexpected failure (a failing disk fails every request alike) is logged once per 10 s. */
+const unhandledErrors = createLogThrottle(10_000);
+
 function sendError(res: ServerResponse, requestId: string, err: unknown, log: Logger): void {
-  if (!isAppError(err)) log.error({ err }, 'unhandled error');
+  if (!isAppError(err)) {
+    const e = err as { message?: unknown; code?: unknown };
+    unhandledErrors.error(log, { err }, `unhandled error: ${String(e.message)}`, typeof e.code === 'string' ? e.code : undefined);
+  }
   const error = describeError(err);
   const status = isAppError(err) ? err.httpStatus : 500;
   const headers: Record<string, string> = {};
@@ -269,8 +276,35 @@ export interface RunningHttpServer {
   close: (timeoutMs: number) => Promise<void>;
 }
 
-export async function listenHttp(app: HttpApp, addr: string): Promise<RunningHttpServer> {
-  const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, app.handle);
+export interface ListenLimits {
+  /** Open connections at most; past it a new connection is closed at once (server.maxConnections). */
+  maxConnections?: number;
+  /**
+   * How long a request's headers may take from the moment the connection opens (or the last request
+   * ends): a connection that never sends a byte is answered 408 and closed after this.
+   */
+  headersTimeoutMs?: number;
+}
+
+/** The whole request (headers and body) at most; a slow body is cut after this. */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** An idle keep-alive connection is closed after this. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+export async function listenHttp(app: HttpApp, addr: string, limits: ListenLimits = {}): Promise<RunningHttpServer> {
+  const headersTimeout = limits.headersTimeoutMs ?? 20_000;
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // Node checks both timeouts on this period (default 30 s): a quarter of the headers timeout,
+      // so a silent connection lives at most 1.25 times it.
+      connectionsCheckingInterval: Math.min(5_000, Math.max(10, Math.floor(headersTimeout / 4))),
+    },
+    app.handle,
+  );
+  if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
   const sep = addr.lastIndexOf(':');
   const host = addr.slice(0, sep).replace(/^\[|\]$/g, '');
   const port = Number(addr.slice(sep + 1));

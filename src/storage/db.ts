@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Level } from 'level';
 import type { AbstractSublevel } from 'abstract-level';
+import { createLogThrottle } from '../log-throttle.js';
 import type { Logger } from '../log.js';
 import { collections, indexSublevelName, tables } from './keyspace.js';
 import { KeyedLock } from './lock.js';
@@ -28,6 +29,18 @@ const declared = new Set<string>([
   ...Object.entries(collections).flatMap(([name, spec]) => [name, ...spec.indexes.map((i) => indexSublevelName(name, i))]),
 ]);
 
+/** The database could not be opened (unwritable directory, corruption): one line for the operator. */
+export class StorageOpenError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageOpenError';
+  }
+}
+
+/** The same storage failure is logged at most once per this many milliseconds (with a count). */
+const FAILURE_LOG_INTERVAL_MS = 10_000;
+const WRITE_PROBE_KEY = 'write_probe';
+
 /** Most records a read cache holds per sublevel; the oldest entry goes first when it is full. */
 export const READ_CACHE_MAX_ENTRIES = 20_000;
 
@@ -36,6 +49,9 @@ export class Storage {
   private readonly sublevels = new Map<string, Sublevel>();
   /** Read-through caches of hot sublevels (decoded values, frozen), invalidated by every batch. */
   private readonly caches = new Map<Sublevel, Map<string, unknown>>();
+  private readonly failures = createLogThrottle(FAILURE_LOG_INTERVAL_MS);
+  private lastWriteOk = true;
+  private probing: Promise<boolean> | undefined;
 
   private constructor(
     readonly db: Db,
@@ -51,7 +67,8 @@ export class Storage {
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause;
       if (cause?.code === 'LEVEL_LOCKED') throw new StorageLockedError(location);
-      throw err;
+      const reason = (cause as { message?: string } | undefined)?.message ?? (err as Error).message;
+      throw new StorageOpenError(`cannot open the database in ${location}: ${reason.split('\n')[0]}`, { cause: err });
     }
     log.debug({ location }, 'storage open');
     const storage = new Storage(db, log);
@@ -110,10 +127,37 @@ export class Storage {
     if (ops.length === 0) return;
     try {
       await this.db.batch(ops as unknown as Parameters<typeof this.db.batch<string, unknown>>[0], {});
+      this.lastWriteOk = true;
+    } catch (err) {
+      this.lastWriteOk = false;
+      const e = err as Error & { code?: string; cause?: { message?: string } };
+      this.failures.error(this.log, { code: e.code, cause: e.cause?.message }, `storage write failed: ${e.message}`, e.code);
+      throw err;
     } finally {
       // Also after a failure: whether any of it reached the disk is not known here.
       if (this.caches.size > 0) for (const op of ops) this.caches.get(op.sublevel)?.delete(op.key);
     }
+  }
+
+  /** Whether the last write reached the database (true until one fails, again after one succeeds). */
+  get writable(): boolean {
+    return this.lastWriteOk;
+  }
+
+  /**
+   * After a failed write, tries a small one (meta/write_probe), so that readiness comes back once the
+   * disk does even when no client writes (a load balancer sends none to a daemon it took out).
+   * One probe at a time; answers whether writes work now.
+   */
+  async checkWritable(): Promise<boolean> {
+    if (this.lastWriteOk) return true;
+    this.probing ??= this.batch([{ type: 'put', sublevel: this.meta, key: WRITE_PROBE_KEY, value: new Date().toISOString() }])
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => (this.probing = undefined));
+    return this.probing;
   }
 
   get isOpen(): boolean {

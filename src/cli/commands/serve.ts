@@ -24,9 +24,10 @@ export function registerServe(program: Command): void {
         { ConfigError, loadConfig, plannedSettingsSet },
         { createLogger },
         { runServe },
-        { StorageLockedError },
+        { StorageLockedError, StorageOpenError },
         { NewerSchemaError },
         { GrpcStartError },
+        { DataDirError },
       ] = await Promise.all([
         import('../../config/load.js'),
         import('../../log.js'),
@@ -34,6 +35,7 @@ export function registerServe(program: Command): void {
         import('../../storage/db.js'),
         import('../../storage/migrate.js'),
         import('../../grpc/server.js'),
+        import('../../storage/data-dir.js'),
       ]);
       const { config: configFile, ...flags } = opts;
       const sources = { flags, ...(configFile === undefined ? {} : { configFile }) };
@@ -54,7 +56,13 @@ export function registerServe(program: Command): void {
       try {
         await runServe(config);
       } catch (err) {
-        if (err instanceof StorageLockedError || err instanceof NewerSchemaError || err instanceof GrpcStartError)
+        if (err instanceof DataDirError) fail(err.message, err.exitCode);
+        if (
+          err instanceof StorageLockedError ||
+          err instanceof StorageOpenError ||
+          err instanceof NewerSchemaError ||
+          err instanceof GrpcStartError
+        )
           fail(err.message, 1);
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')

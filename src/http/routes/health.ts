@@ -3,13 +3,18 @@ import { defineRoute, Reply } from '../route.js';
 
 export interface Readiness {
   storage: () => boolean;
+  /** Whether writes work: the last one succeeded, or a probe write does now. */
+  storageWrites: () => Promise<boolean>;
   loops: () => boolean;
   accepting: () => boolean;
 }
 
 const ALIVE = Reply.raw(200, Object.freeze({ status: 'ok' }));
 
-/** /healthz: the process answers. /readyz: storage open, loops running, not starting or stopping. */
+/**
+ * /healthz: the process answers. /readyz: storage open and its writes working, loops running, not
+ * starting or stopping.
+ */
 export function healthRoutes(readiness: Readiness) {
   return [
     defineRoute({
@@ -25,13 +30,19 @@ export function healthRoutes(readiness: Readiness) {
     defineRoute({
       method: 'GET',
       path: '/readyz',
-      summary: 'Readiness: storage open and background loops running',
+      summary: 'Readiness: storage open and writable, background loops running',
       tag: 'meta',
       auth: 'none',
       quiet: true,
       response: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }),
-      handler: () => {
-        const checks = { storage: readiness.storage(), loops: readiness.loops(), accepting: readiness.accepting() };
+      handler: async () => {
+        const storage = readiness.storage();
+        const checks = {
+          storage,
+          storage_writes: storage && (await readiness.storageWrites()),
+          loops: readiness.loops(),
+          accepting: readiness.accepting(),
+        };
         const ready = Object.values(checks).every(Boolean);
         return Reply.raw(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks });
       },
