@@ -91,11 +91,11 @@ t.test('NO_COLOR in a terminal: plain text', { skip }, async (t) => {
   t.notMatch(screen.styled, ESCAPE, 'no colour at all');
 });
 
-t.test('an error in a terminal: one red line, exit 1', { skip }, async (t) => {
+t.test('an error in a terminal: one red line, exit 3 (no daemon)', { skip }, async (t) => {
   // Not under t.testdir(): how long the line is must not depend on where the checkout lives.
   const socket = path.join(shortDir(t, 'switchyard-'), 'admin.sock');
   const screen = await inTerminal(t, ['--socket', socket, 'status']);
-  t.equal(screen.exitStatus, 1);
+  t.equal(screen.exitStatus, 3);
   const lines = screen.text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('Pane is dead'));
   t.same(lines, [`✖ no daemon at ${socket}: start it with \`switchyard serve\``]);
   t.match(screen.styled, /\x1b\[[0-9;]*31m/, 'in red');

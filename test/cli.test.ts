@@ -259,12 +259,12 @@ t.test('a wrong choice is a usage error: exit 2, the choices taken from the doma
 t.test('no daemon: exactly one clear line', async (t) => {
   const socket = path.join(t.testdir(), 'admin.sock');
   const human = await cli(t, ['--socket', socket, 'org', 'list']);
-  t.equal(human.code, 1);
+  t.equal(human.code, 3, 'exit 3: the daemon is unreachable');
   t.equal(human.stdout, '');
   t.equal(human.stderr, `no daemon at ${socket}: start it with \`switchyard serve\`\n`);
 
   const json = await cli(t, ['org', 'list', '--json'], { SERVICE_GRPC_SOCKET: socket });
-  t.equal(json.code, 1);
+  t.equal(json.code, 3);
   t.equal(json.stdout, '');
   t.same(
     JSON.parse(json.stderr),
@@ -274,6 +274,7 @@ t.test('no daemon: exactly one clear line', async (t) => {
 
   const tcp = await cli(t, ['--addr', '127.0.0.1:1', 'status']);
   t.equal(tcp.stderr, 'no daemon at 127.0.0.1:1: start it with `switchyard serve`\n');
+  t.equal(tcp.code, 3);
 });
 
 t.test('a second daemon on a live socket exits 1 with one line', async (t) => {

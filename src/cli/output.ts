@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { AdminClient, CliError, type Target } from './client.js';
 
+/** The exit code of a command whose daemon could not be reached (no socket, refused, gone). */
+export const DAEMON_UNREACHABLE_EXIT_CODE = 3;
+
 // Three ways to show a result: --json (one JSON value on stdout; errors as JSON on stderr), plain
 // text (stdout not a terminal, or NO_COLOR), and ink (tables, spinner, colours) for a terminal.
 // Commands describe what to show as data (View); plain text and ink both render that.
@@ -143,7 +146,8 @@ export async function execute<T>(command: Command, spec: CommandSpec<T>): Promis
     else process.stdout.write(`${spec.view(result).map(renderPlain).join('\n\n')}\n`);
   } catch (err) {
     const error = errorOf(err);
-    process.exitCode = 1;
+    // Contract section 10: 1 the operation was refused or failed, 3 the daemon could not be reached.
+    process.exitCode = error.code === 'unavailable' ? DAEMON_UNREACHABLE_EXIT_CODE : 1;
     if (mode === 'json') writeJsonError(error);
     else if (mode === 'ink' && process.stderr.isTTY === true) {
       const { renderError } = await import('./views/render.js');
