@@ -6,7 +6,12 @@ import { asPrincipal, bearer, request, startTestDaemon } from './helpers.js';
 const SECRET = randomBytes(32).toString('hex');
 
 t.test('production ignores the development principal header', async (t) => {
-  const d = await startTestDaemon(t, { SERVICE_ENV: 'production', EMAIL_PROVIDER_API_KEY: 're_test', JWT_SECRET: SECRET });
+  const d = await startTestDaemon(t, {
+    SERVICE_ENV: 'production',
+    EMAIL_PROVIDER_API_KEY: 're_test',
+    JWT_SECRET: SECRET,
+    SERVICE_PUBLIC_URL: 'https://switchyard.example.com',
+  });
   t.equal(d.config.env, 'production');
   const owner = randomUUID();
 

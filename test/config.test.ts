@@ -121,10 +121,16 @@ t.test('a TCP gRPC listener is accepted with an admin token', async (t) => {
   t.equal(c.grpcAddr, '127.0.0.1:9000');
 });
 
+const PUBLIC = 'https://switchyard.example.com';
+
 t.test('production with an email transport starts', async (t) => {
-  const c = loadConfig({ env: { ...baseEnv(t), SERVICE_ENV: 'production', SERVICE_SMTP_URL: 'smtp://u:p@127.0.0.1:2525' } });
+  const c = loadConfig({
+    env: { ...baseEnv(t), SERVICE_ENV: 'production', SERVICE_SMTP_URL: 'smtp://u:p@127.0.0.1:2525', SERVICE_PUBLIC_URL: PUBLIC },
+  });
   t.equal(c.env, 'production');
-  const k = loadConfig({ env: { ...baseEnv(t), SERVICE_ENV: 'production', EMAIL_PROVIDER_API_KEY: 're_abc123' } });
+  const k = loadConfig({
+    env: { ...baseEnv(t), SERVICE_ENV: 'production', EMAIL_PROVIDER_API_KEY: 're_abc123', SERVICE_PUBLIC_URL: PUBLIC },
+  });
   t.equal(k.emailProviderApiKey, 're_abc123');
 });
 
@@ -186,6 +192,12 @@ t.test('rejections name the variable', async (t) => {
   t.test('cross-field rules', async (t) => {
     assertRejects(t, env({ SERVICE_GRPC_ADDR: '127.0.0.1:9000' }), 'SERVICE_GRPC_ADDR', /SERVICE_ADMIN_TOKEN/);
     assertRejects(t, env({ SERVICE_ENV: 'production' }), 'EMAIL_PROVIDER_API_KEY', /SERVICE_SMTP_URL/);
+    assertRejects(
+      t,
+      env({ SERVICE_ENV: 'production', EMAIL_PROVIDER_API_KEY: 're_x' }),
+      'SERVICE_PUBLIC_URL',
+      /production needs SERVICE_PUBLIC_URL/,
+    );
     assertRejects(
       t,
       env({ SERVICE_ENV: 'production', SERVICE_SMTP_URL: 'smtp://u:p@127.0.0.1:2525', SERVICE_DEV: '1' }),

@@ -54,6 +54,7 @@ t.test('development on loopback starts and warns once', async (t) => {
 t.test('production mode is not affected: it listens on 0.0.0.0 and does not warn', async (t) => {
   const daemon = await spawnDaemon(t, ['--http-addr', '0.0.0.0:0'], {
     SERVICE_ENV: 'production',
+    SERVICE_PUBLIC_URL: 'https://switchyard.example.com',
     SERVICE_DEV_ALLOW_REMOTE: '',
     EMAIL_PROVIDER_API_KEY: 're_test_key',
     EMAIL_PROVIDER_BASE_URL: 'http://127.0.0.1:9',

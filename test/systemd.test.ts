@@ -187,7 +187,11 @@ t.test('the example environment file names real settings with valid values', asy
   );
 
   // Each example value, on its own, is accepted by the real configuration loader.
-  const base = { SERVICE_ADMIN_TOKEN: 'a'.repeat(32), EMAIL_PROVIDER_API_KEY: 're_example' };
+  const base = {
+    SERVICE_ADMIN_TOKEN: 'a'.repeat(32),
+    EMAIL_PROVIDER_API_KEY: 're_example',
+    SERVICE_PUBLIC_URL: 'https://switchyard.example.com',
+  };
   for (const { name, value } of entries.filter((e) => e.value !== '')) {
     t.doesNotThrow(() => loadConfig({ env: { ...base, [name]: value } }), `${name}=${value} is valid`);
   }

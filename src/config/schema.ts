@@ -329,6 +329,15 @@ export const configSchema = z
     if (c.env === 'production' && c.dev) {
       ctx.addIssue({ code: 'custom', path: ['dev'], message: '--dev is not allowed when SERVICE_ENV=production' });
     }
+    // Links the daemon mails out must name the address users reach it by, not its listener (contract 2).
+    if (c.env === 'production' && c.publicUrl === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['publicUrl'],
+        message:
+          'production needs SERVICE_PUBLIC_URL: the absolute base of the links it hands out (e.g. https://switchyard.example.com)',
+      });
+    }
   });
 
 type ParsedConfig = z.output<typeof configSchema>;
