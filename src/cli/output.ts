@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AdminClient, CliError, type Target } from './client.js';
 
 /** The exit code of a command whose daemon could not be reached (no socket, refused, gone). */
-export const DAEMON_UNREACHABLE_EXIT_CODE = 3;
+const DAEMON_UNREACHABLE_EXIT_CODE = 3;
 
 // Three ways to show a result: --json (one JSON value on stdout; errors as JSON on stderr), plain
 // text (stdout not a terminal, or NO_COLOR), and ink (tables, spinner, colours) for a terminal.

@@ -106,11 +106,9 @@ export class MembershipService {
     await this.permissions.authorize(actor, 'member.update', organizationRef(organizationId));
     return this.storage.locks.run(`org-members:${organizationId}`, async () => {
       const current = await this.membershipIn(organizationId, membershipId);
-      if (current.role === 'owner' || role === 'owner')
-        await this.permissions.requireOwner(actor, organizationId, 'change the owner role');
+      // The higher of the two roles: the caller may neither touch a member above it nor promote above it.
+      await this.permissions.requireAssignable(actor, organizationId, highestRole([current.role, role])!, 'change a member');
       if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(current);
-      await this.permissions.requireAssignable(actor, organizationId, current.role, 'change a member');
-      await this.permissions.requireAssignable(actor, organizationId, role, 'change a member');
       const next: Membership = { ...current, role, updated_at: nowIso() };
       const uow = new UnitOfWork(this.storage);
       await uow.put(this.store.memberships, next);
@@ -123,11 +121,8 @@ export class MembershipService {
     await this.permissions.authorize(actor, 'member.delete', organizationRef(organizationId));
     return this.storage.locks.run(`org-members:${organizationId}`, async () => {
       const current = await this.membershipIn(organizationId, membershipId);
-      if (current.role === 'owner') {
-        await this.permissions.requireOwner(actor, organizationId, 'remove an owner');
-        await this.requireAnotherOwner(current);
-      }
       await this.permissions.requireAssignable(actor, organizationId, current.role, 'remove a member');
+      if (current.role === 'owner') await this.requireAnotherOwner(current);
       const uow = new UnitOfWork(this.storage);
       await uow.delete(this.store.memberships, current.id);
       await removeDepartedAccess(this.store, uow, organizationId, [current.principal_id]);

@@ -122,7 +122,7 @@ function hideDenied(decision: Decision): Decision {
 }
 
 /** How a resource type reads in an error message: `api_key` -> `api key`. */
-export function resourceLabel(type: string): string {
+function resourceLabel(type: string): string {
   return type.replaceAll('_', ' ');
 }
 
@@ -257,16 +257,10 @@ export class PermissionEngine {
     throw new AppError(code, `not allowed to ${action}: ${decision.reason}`, { details: { action, reason: decision.reason } });
   }
 
-  /** Some changes (the owner role) are for owners only, whatever the action's own minimum. */
-  async requireOwner(actor: Actor, organizationId: string, what: string): Promise<void> {
-    if (isOperator(actor)) return;
-    const role = await this.effectiveRole(actor.principalId, atOrganization(organizationId));
-    if (role !== 'owner') throw new AppError('forbidden', `only owners may ${what}`, { details: { reason: 'requires owner' } });
-  }
-
   /**
    * A role the actor may hand out or change: at most its own organization role, whatever let it act
-   * (a grant of member.update or invitation.create delegates that action, never a role).
+   * (a grant of member.update or invitation.create delegates that action, never a role). So only
+   * owners hand out, change or remove the owner role.
    */
   async requireAssignable(actor: Actor, organizationId: string, role: Role, what: string): Promise<void> {
     if (isOperator(actor)) return;

@@ -124,7 +124,6 @@ export class InvitationService {
     const { organization_id: organizationId, role } = parsed.data;
     const email = normalizeEmail(parsed.data.email);
     await this.permissions.authorize(actor, 'invitation.create', organizationRef(organizationId));
-    if (role === 'owner') await this.permissions.requireOwner(actor, organizationId, 'invite an owner');
     await this.permissions.requireAssignable(actor, organizationId, role, 'invite');
 
     return this.lockForSend(organizationId, email, async () => {

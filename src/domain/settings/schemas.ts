@@ -4,8 +4,6 @@ import { settingsBounds } from './types.js';
 
 // One schema validates the PUT body (HTTP and gRPC alike), types the service input and feeds OpenAPI.
 
-const displayText = cleanText;
-
 const httpUrl = z
   .string()
   .trim()
@@ -18,9 +16,9 @@ const boundedInt = (max: number) =>
 /** PUT body: any subset of the fields; null clears a text field back to its default. */
 export const settingsPatchSchema = z
   .object({
-    display_name: displayText(settingsBounds.displayNameMax).nullable().optional(),
+    display_name: cleanText(settingsBounds.displayNameMax).nullable().optional(),
     logo_url: httpUrl.nullable().optional(),
-    email_from_name: displayText(settingsBounds.emailFromNameMax).nullable().optional(),
+    email_from_name: cleanText(settingsBounds.emailFromNameMax).nullable().optional(),
     max_pending_invitations: boundedInt(settingsBounds.maxPendingInvitations).optional(),
     max_invitations_per_hour: boundedInt(settingsBounds.maxInvitationsPerHour).optional(),
   })
