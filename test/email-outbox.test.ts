@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { headerText, formatMailbox } from '../src/domain/email/address.js';
 import { renderInvitationMail } from '../src/domain/email/render.js';
 import type { OutboxEntryView } from '../src/domain/email/types.js';
@@ -14,7 +14,7 @@ import { operator } from '../src/domain/identity/caller.js';
 import { createLogger } from '../src/log.js';
 import type { Daemon } from '../src/main.js';
 import { Storage } from '../src/storage/db.js';
-import { FakeEmailProvider } from './fakes/email-provider.js';
+import { fakeProvider, providerEnv } from './fakes/email-provider.js';
 import {
   asPrincipal,
   createOrganizationAs,
@@ -25,16 +25,6 @@ import {
   startTestDaemonWithLogs,
   waitFor,
 } from './helpers.js';
-
-async function fakeProvider(t: Test): Promise<FakeEmailProvider> {
-  const fake = await FakeEmailProvider.start();
-  t.teardown(() => fake.close());
-  return fake;
-}
-
-function providerEnv(fake: FakeEmailProvider, extra: Record<string, string> = {}): Record<string, string> {
-  return { EMAIL_PROVIDER_API_KEY: fake.apiKey, EMAIL_PROVIDER_BASE_URL: fake.url, SERVICE_OUTBOX_POLL_MS: '50', ...extra };
-}
 
 interface Setup {
   orgId: string;

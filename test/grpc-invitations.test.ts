@@ -9,7 +9,7 @@ import { adminProtoFiles, loadProtos } from '../src/grpc/proto.js';
 import { socketAddress } from '../src/grpc/socket-path.js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../src/grpc/status.js';
 import type { Daemon } from '../src/main.js';
-import { FakeEmailProvider } from './fakes/email-provider.js';
+import { fakeProvider } from './fakes/email-provider.js';
 import { startTestDaemon, waitFor } from './helpers.js';
 
 const definitions = loadProtos(adminProtoFiles());
@@ -288,8 +288,7 @@ t.test('outbox: held mail with its link, filters, retry refused without a transp
 });
 
 t.test('outbox: a failed mail is retried with a fresh budget and sent', async (t) => {
-  const fake = await FakeEmailProvider.start();
-  t.teardown(() => fake.close());
+  const fake = await fakeProvider(t);
   fake.setDefault({ kind: 'status', status: 500 });
   const daemon = await startTestDaemon(t, {
     EMAIL_PROVIDER_API_KEY: fake.apiKey,

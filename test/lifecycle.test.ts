@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import t from 'tap';
-import { FakeEmailProvider } from './fakes/email-provider.js';
+import { fakeProvider } from './fakes/email-provider.js';
 import { repoRoot, spawnDaemon, spawnSwitchyard, waitFor, waitForExit, type ChildRun } from './helpers.js';
 
 const pkgVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -282,8 +282,7 @@ t.test('a busy port exits 1 with one line', async (t) => {
 });
 
 t.test('SIGTERM while a loop tick hangs (an email send): shutdown is still bounded, exit 0', async (t) => {
-  const provider = await FakeEmailProvider.start();
-  t.teardown(() => provider.close());
+  const provider = await fakeProvider(t);
   provider.setDefault({ kind: 'hang' });
   const daemon = await spawnDaemon(t, [], {
     SERVICE_DATA_DIR: t.testdir(),

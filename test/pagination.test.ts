@@ -16,7 +16,7 @@ import type { OrganizationServiceDefinition } from '../src/grpc/generated/switch
 import type { OutboxServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/OutboxService.js';
 import type { TeamServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/TeamService.js';
 import type { Daemon } from '../src/main.js';
-import { FakeEmailProvider } from './fakes/email-provider.js';
+import { fakeProvider } from './fakes/email-provider.js';
 import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, waitFor } from './helpers.js';
 
 interface Page {
@@ -119,8 +119,7 @@ interface World {
 }
 
 async function buildWorld(t: Test): Promise<World> {
-  const fake = await FakeEmailProvider.start();
-  t.teardown(() => fake.close());
+  const fake = await fakeProvider(t);
   const daemon = await startTestDaemon(t, {
     EMAIL_PROVIDER_API_KEY: fake.apiKey,
     EMAIL_PROVIDER_BASE_URL: fake.url,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { operator } from '../src/domain/identity/caller.js';
 import { redactUrl, scrubErrorText } from '../src/redact.js';
-import { FakeEmailProvider } from './fakes/email-provider.js';
+import { fakeProvider, providerEnv } from './fakes/email-provider.js';
 import { asPrincipal, createOrganizationAs, dumpStorage, request, startTestDaemonWithLogs, waitFor } from './helpers.js';
 
 // Secrets never reach logs or stored error text (issue "Security hardening", item 9).
@@ -44,15 +44,9 @@ t.test('outside error text: credentials scrubbed, length bounded', async (t) => 
 });
 
 t.test('a provider error that quotes the request leaves the token in no log, record or outbox view', async (t) => {
-  const fake = await FakeEmailProvider.start();
-  t.teardown(() => fake.close());
+  const fake = await fakeProvider(t);
   fake.setDefault({ kind: 'echo', status: 422 });
-  const { daemon: d, logs } = await startTestDaemonWithLogs(t, {
-    EMAIL_PROVIDER_API_KEY: fake.apiKey,
-    EMAIL_PROVIDER_BASE_URL: fake.url,
-    SERVICE_OUTBOX_POLL_MS: '50',
-    SERVICE_OUTBOX_RETRY_DELAYS_MS: '20,20,20',
-  });
+  const { daemon: d, logs } = await startTestDaemonWithLogs(t, providerEnv(fake, { SERVICE_OUTBOX_RETRY_DELAYS_MS: '20,20,20' }));
   const owner = randomUUID();
   const org = await createOrganizationAs(d.url, asPrincipal(owner), 'quoted');
   const inv = await request(d.url, 'POST', '/v1/invitations', {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Test } from 'tap';
 
 export interface SentEmail {
   id: string;
@@ -184,4 +185,16 @@ function validate(body: unknown): string | undefined {
   if (typeof b.subject !== 'string' || b.subject === '') return 'The `subject` field is missing.';
   if (typeof b.html !== 'string' && typeof b.text !== 'string') return 'Either `html` or `text` must be provided.';
   return undefined;
+}
+
+/** A fake provider for one test, closed at its teardown. */
+export async function fakeProvider(t: Test): Promise<FakeEmailProvider> {
+  const fake = await FakeEmailProvider.start();
+  t.teardown(() => fake.close());
+  return fake;
+}
+
+/** The daemon settings that send mail to `fake`, polling the outbox every 50 ms. */
+export function providerEnv(fake: FakeEmailProvider, extra: Record<string, string> = {}): Record<string, string> {
+  return { EMAIL_PROVIDER_API_KEY: fake.apiKey, EMAIL_PROVIDER_BASE_URL: fake.url, SERVICE_OUTBOX_POLL_MS: '50', ...extra };
 }
