@@ -45,6 +45,8 @@ interface AppErrorOptions {
   details?: Record<string, unknown>;
   /** Seconds, sent as Retry-After (HTTP) for rate_limited answers. */
   retryAfterSeconds?: number;
+  /** A short label for metrics and logs (e.g. why credentials were refused); never sent to clients. */
+  reason?: string;
   cause?: unknown;
 }
 
@@ -52,6 +54,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly reason: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -59,6 +62,7 @@ export class AppError extends Error {
     this.code = code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.reason = options.reason;
   }
 
   get httpStatus(): number {

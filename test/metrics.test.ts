@@ -77,6 +77,11 @@ t.test('/metrics counts what was done, on its own listener only', async (t) => {
       ).status,
       201,
     );
+  const key = (
+    await request(d.url, 'POST', '/v1/api-keys', { headers: asOwner, body: { name: 'gone', organization_id: org.id } })
+  ).body.data;
+  await request(d.url, 'DELETE', `/v1/api-keys/${key.id}`, { headers: asOwner });
+  t.equal((await request(d.url, 'GET', orgPath, { headers: bearer(key.raw_key) })).status, 401, 'a revoked key');
   const status = await spawnSwitchyard(t, ['--socket', d.grpc.socketPath, 'status', '--json']).exited;
   t.equal(status, 0, 'one admin API call');
 
@@ -84,7 +89,7 @@ t.test('/metrics counts what was done, on its own listener only', async (t) => {
   const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
   const route = '/v1/organizations/:id';
   t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'GET', status: '200' }), 3, '3 reads');
-  t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'GET', status: '401' }), 2, '2 refused');
+  t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'GET', status: '401' }), 3, '3 refused');
   t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'PATCH', status: '403' }), 1);
   t.equal(delta('switchyard_http_request_duration_seconds_count', { route, method: 'GET', status: '404' }), 1);
   t.equal(
@@ -93,6 +98,7 @@ t.test('/metrics counts what was done, on its own listener only', async (t) => {
   );
   t.equal(delta('switchyard_auth_failures_total', { reason: 'missing' }), 1, 'missing credentials');
   t.equal(delta('switchyard_auth_failures_total', { reason: 'invalid' }), 1, 'a forged key');
+  t.equal(delta('switchyard_auth_failures_total', { reason: 'revoked' }), 1, 'a revoked key');
   t.equal(delta('switchyard_permission_denials_total', { denial: 'role' }), 1, 'one role denial');
   t.equal(delta('switchyard_permission_denials_total', { denial: 'not_visible' }), 1, 'one hidden resource');
   t.equal(delta('switchyard_events_appended_total', { kind: 'invitation.created' }), 2, 'two events appended');

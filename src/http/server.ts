@@ -29,14 +29,6 @@ export interface HttpAppOptions {
   version: string;
 }
 
-/** A refused credential's reason, for metrics: missing, revoked, expired or invalid. */
-function authFailureReason(message: string): string {
-  if (message === 'credentials are required') return 'missing';
-  if (/revoked/i.test(message)) return 'revoked';
-  if (/expired/i.test(message)) return 'expired';
-  return 'invalid';
-}
-
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -214,7 +206,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           }
           if (route.auth === undefined || route.auth === 'required') {
             const { caller } = ctx;
-            if (caller === null) throw new AppError('unauthenticated', 'credentials are required');
+            if (caller === null) throw new AppError('unauthenticated', 'credentials are required', { reason: 'missing' });
             const scopes = caller.apiKey?.scopes;
             if (
               scopes !== undefined &&
@@ -239,7 +231,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           const result = route.handler(ctx);
           render(res, ctx.requestId, route, result instanceof Promise ? await result : result);
         } catch (err) {
-          if (isAppError(err) && err.code === 'unauthenticated') metrics.authFailure(authFailureReason(err.message));
+          if (isAppError(err) && err.code === 'unauthenticated') metrics.authFailure(err.reason ?? 'invalid');
           if (res.headersSent) {
             ctx.log.error({ err }, 'error after response started');
             res.destroy();

@@ -153,9 +153,9 @@ export class ApiKeyService {
     const stored = record === undefined ? DUMMY_HASH : Buffer.from(record.key_hash, 'hex');
     const equal = timingSafeEqual(presented, stored);
     if (record === undefined || !equal) throw new AppError('unauthenticated', 'invalid API key');
-    if (record.revoked_at !== null) throw new AppError('unauthenticated', 'API key revoked');
+    if (record.revoked_at !== null) throw new AppError('unauthenticated', 'API key revoked', { reason: 'revoked' });
     if (record.expires_at !== null && Date.parse(record.expires_at) <= Date.now())
-      throw new AppError('unauthenticated', 'API key expired');
+      throw new AppError('unauthenticated', 'API key expired', { reason: 'expired' });
     this.touch(record.id);
     return {
       principalId: record.principal_id,

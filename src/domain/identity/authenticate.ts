@@ -96,7 +96,7 @@ export class AuthenticationService {
             : err instanceof joseErrors.JOSEError
               ? `invalid JWT (${err.code})`
               : 'invalid JWT';
-      throw new AppError('unauthenticated', reason);
+      throw new AppError('unauthenticated', reason, { reason: err instanceof joseErrors.JWTExpired ? 'expired' : 'invalid' });
     }
   }
 
@@ -107,7 +107,9 @@ export class AuthenticationService {
   private checkAge(iat: number, maxAgeS: number): void {
     const age = Date.now() / 1000 - iat;
     if (age > maxAgeS)
-      throw new AppError('unauthenticated', `JWT too old (issued ${Math.floor(age)} s ago; at most ${maxAgeS} s)`);
+      throw new AppError('unauthenticated', `JWT too old (issued ${Math.floor(age)} s ago; at most ${maxAgeS} s)`, {
+        reason: 'expired',
+      });
     if (age < -JWT_IAT_LEEWAY_S) throw new AppError('unauthenticated', 'JWT iat is in the future');
   }
 }
