@@ -185,11 +185,15 @@ t.test('the retry schedule: one send, retries after 1:5:30, then failed with the
   // A failed attempt's next_attempt_at is its delay after the moment the failure was recorded, and that
   // moment lies between the attempt's end and its log line: the delay is pinned down exactly, with no
   // allowance for how late the machine ran (1 : 5 : 30).
-  const failures = logs()
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { msg: string; time: string; outbox_id?: string; next_attempt_at?: string | null })
-    .filter((line) => line.msg === 'mail send failed' && line.outbox_id === inv.outbox_entry_id);
+  // The failure's log line follows the commit that recorded it, so the last one may still be on its way.
+  const failureLines = () =>
+    logs()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { msg: string; time: string; outbox_id?: string; next_attempt_at?: string | null })
+      .filter((line) => line.msg === 'mail send failed' && line.outbox_id === inv.outbox_entry_id);
+  await waitFor(() => failureLines().length >= 4, { what: 'the fourth failure to be logged' });
+  const failures = failureLines();
   t.equal(failures.length, 4, 'each failed attempt is logged');
   delays.forEach((delay, i) => {
     const attemptEnd = Date.parse(entry.attempts[i].at) + entry.attempts[i].duration_ms;
