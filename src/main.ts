@@ -17,8 +17,8 @@ import { createLogger, type Logger } from './log.js';
 import { LoopSet } from './loops/loop.js';
 import { noMetrics, startMetrics, type MetricsServer } from './metrics.js';
 import { prepareDataDir } from './storage/data-dir.js';
-import { Storage } from './storage/db.js';
-import { migrate } from './storage/migrate.js';
+import { openStorage } from './storage/open.js';
+import type { Storage } from './storage/port.js';
 import { version } from './version.js';
 
 /** The areas in dependency order. Adding an area is one `.add(create<Area>)` line here, plus its own files. */
@@ -67,13 +67,12 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   const startedAt = new Date();
 
   await prepareDataDir(config.dataDir, { allowShared: config.dataDirAllowShared });
-  const storage = await Storage.open(config.dataDir, log.child({ module: 'storage' }));
+  const storage = await openStorage(config, log.child({ module: 'storage' }));
   let http: RunningHttpServer | undefined;
   let grpc: RunningGrpcServer | undefined;
   let scrape: MetricsServer | undefined;
   let closeAreas: () => Promise<void> = async () => {};
   try {
-    await migrate(storage);
     // Scraped figures are read from the services, which exist once the areas are composed.
     const late: { services?: Services } = {};
     scrape =

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { Loop } from '../loops/loop.js';
-import type { Storage } from '../storage/db.js';
+import type { Storage } from '../storage/port.js';
 import type { EventLog } from './events/service.js';
 import type { ResourceResolver } from './identity/permissions.js';
 

@@ -1,8 +1,8 @@
 import { AppError } from '../errors.js';
-import type { BatchOp, Storage, Sublevel } from './db.js';
-import { collections, indexSublevelName, type CollectionName } from './keyspace.js';
-import { compositeKey, decodeCursor, encodeCursor, lastPart, prefixRange } from './keys.js';
-import type { UnitOfWork } from './unit-of-work.js';
+import type { KeyRange, Reader, TableDef } from './engine.js';
+import { collections, type CollectionName } from './keyspace.js';
+import { compositeKey, decodeCursor, encodeCursor, lastPart, prefixRange, SEP } from './keys.js';
+import type { Storage } from './port.js';
 
 /** An index value: one string, or several for a compound index (e.g. organization, then status). */
 export type IndexValue = string | readonly string[];
@@ -29,8 +29,30 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** Bounds on the sort values of one index value (all optional; `limit` caps the entries). */
+export interface SortRange {
+  /** sort >= from */
+  from?: string;
+  /** sort > after */
+  after?: string;
+  /** sort <= upTo */
+  upTo?: string;
+  /** sort < before */
+  before?: string;
+  limit?: number;
+  reverse?: boolean;
+}
+
+/** One entry of a non-unique index: the record's sort value and id. */
+export interface IndexEntry {
+  sort: string;
+  id: string;
+}
+
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
+/** Keys read per step while collecting distinct sort values. */
+const DISTINCT_STEP = 256;
 
 function clampLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
@@ -54,21 +76,21 @@ function cursorKey(cursor: string | null | undefined): string | undefined {
   return key;
 }
 
-/** What a unit of work has already queued for a key: found=false when it has not touched it. */
-export type PendingLookup = (sublevel: Sublevel, key: string) => { found: boolean; value?: unknown };
-
 export interface CollectionOptions {
   /**
-   * Keep decoded records (and unique-index entries) in memory, for small, hot tables read on every
-   * request (identity). Writes through a unit of work keep the cache exact.
+   * Small, hot tables read on every request (identity): the engine may keep decoded records in
+   * memory, kept exact by every commit (and, on PostgreSQL, by every other daemon's notifications).
    */
   cache?: boolean;
 }
 
-/** A typed table: records by id, plus secondary indexes kept in step by every write. */
+/**
+ * A typed table, declared once: records by id, plus secondary indexes kept in step by every write.
+ * Reads go through the engine of `storage` (inside a transaction, on its connection). Records read
+ * back may be frozen (an engine's cache): copy before changing one.
+ */
 export class Collection<T extends object> {
-  readonly records: Sublevel;
-  private readonly indexSublevels = new Map<string, Sublevel>();
+  readonly table: TableDef;
 
   constructor(
     readonly storage: Storage,
@@ -77,65 +99,53 @@ export class Collection<T extends object> {
     readonly indexes: IndexSpec<T>[] = [],
     options: CollectionOptions = {},
   ) {
-    this.records = storage.sublevel(name);
-    if (options.cache === true) storage.cache(this.records);
     const declaredIndexes: readonly string[] = collections[name].indexes;
     for (const index of indexes) {
       if (!declaredIndexes.includes(index.name))
         throw new TypeError(`index ${name}.${index.name} is not declared in keyspace.ts`);
-      const sub = storage.sublevel(indexSublevelName(name, index.name));
-      if (options.cache === true && index.unique === true) storage.cache(sub);
-      this.indexSublevels.set(index.name, sub);
     }
+    this.table = {
+      name,
+      indexes: indexes.map((i) => ({ name: i.name, unique: i.unique === true })),
+      cache: options.cache === true,
+    };
   }
 
-  // Point reads are synchronous (Storage.read: LevelDB's getSync, or the read cache): about 1 us of
-  // CPU against about 20 us for the async path (measured, docs/benchmarks.md). A block-cache miss
-  // blocks the event loop for one disk read, which on this daemon's small working set is the cheaper
-  // trade. Records read back may be frozen (cached): copy before changing one.
+  private get reader(): Reader {
+    return this.storage.reader();
+  }
 
-  /** The record with this id, read synchronously. */
-  read(id: string): T | undefined {
+  /** The record with this id. */
+  async get(id: string): Promise<T | undefined> {
     if (id === '') return undefined;
-    return this.storage.read(this.records, id) as T | undefined;
-  }
-
-  /** The record holding `value` in a unique index, read synchronously. */
-  readUnique(index: string, value: string): T | undefined {
-    const spec = this.indexSpec(index);
-    if (spec.unique !== true) throw new TypeError(`${this.name}.${index} is not unique`);
-    const id = this.storage.read(this.indexSublevels.get(index)!, value) as string | undefined;
-    return id === undefined ? undefined : this.read(id);
-  }
-
-  /** read() for call sites that await (the read itself is the same, synchronous one). */
-  get(id: string): Promise<T | undefined> {
-    return Promise.resolve(this.read(id));
+    return (await this.reader.record(this.table, id)) as T | undefined;
   }
 
   async getMany(ids: string[]): Promise<(T | undefined)[]> {
     return Promise.all(ids.map((id) => this.get(id)));
   }
 
-  /** readUnique() for call sites that await (the same read). */
-  findUnique(index: string, value: string): Promise<T | undefined> {
-    return Promise.resolve(this.readUnique(index, value));
+  /** The record holding `value` in a unique index. */
+  async findUnique(index: string, value: string): Promise<T | undefined> {
+    const spec = this.indexSpec(index);
+    if (spec.unique !== true) throw new TypeError(`${this.name}.${index} is not unique`);
+    if (value === '') return undefined;
+    const id = await this.reader.uniqueId(this.table, index, value);
+    return id === undefined ? undefined : this.get(id);
   }
 
-  /** How many records the table holds: walks the keys (no values), for status calls, not hot paths. */
+  /** How many records the table holds: for status calls, not hot paths. */
   async count(): Promise<number> {
-    let n = 0;
-    for await (const _key of this.records.keys()) n++;
-    return n;
+    return this.reader.countRecords(this.table);
   }
 
   /** All records, in id order, one page at a time (a range read from the cursor on). */
   async list(options: PageOptions = {}): Promise<Page<T>> {
     const limit = clampLimit(options.limit);
     const after = cursorKey(options.cursor);
-    const range =
-      options.reverse === true ? (after === undefined ? {} : { lt: after }) : after === undefined ? {} : { gt: after };
-    const entries = await this.records.iterator({ ...range, reverse: options.reverse === true, limit: limit + 1 }).all();
+    const reverse = options.reverse === true;
+    const range: KeyRange = after === undefined ? {} : reverse ? { lt: after } : { gt: after };
+    const entries = await this.reader.records(this.table, { ...range, reverse, limit: limit + 1 });
     const page = entries.slice(0, limit);
     return {
       items: page.map(([, v]) => v as T),
@@ -149,21 +159,41 @@ export class Collection<T extends object> {
    */
   async listBy(index: string, value: IndexValue, options: PageOptions = {}): Promise<Page<T>> {
     const limit = clampLimit(options.limit);
-    const sub = this.indexSublevel(index);
-    const range = prefixRange(...valueParts(value));
+    const range: KeyRange = prefixRange(...valueParts(value));
     const after = cursorKey(options.cursor);
     if (after !== undefined) {
-      if (!(after > range.gt && after < range.lt)) throw foreignCursor();
+      if (!(after > range.gt! && after < range.lt!)) throw foreignCursor();
       if (options.reverse === true) range.lt = after;
       else range.gt = after;
     }
-    const keys = await sub.keys({ ...range, reverse: options.reverse === true, limit: limit + 1 }).all();
+    const keys = await this.indexKeys(index, { ...range, reverse: options.reverse === true, limit: limit + 1 });
     const pageKeys = keys.slice(0, limit);
     const records = await this.getMany(pageKeys.map(lastPart));
     return {
       items: records.filter((r): r is T => r !== undefined),
       nextCursor: keys.length > limit ? encodeCursor(pageKeys[pageKeys.length - 1]) : null,
     };
+  }
+
+  /**
+   * Entries of a non-unique index under `value` whose sort values lie in `bounds`, in sort order: the
+   * named queries of the areas (what is due, what expires when) are ranges of this kind.
+   */
+  async range(index: string, value: IndexValue, bounds: SortRange = {}): Promise<IndexEntry[]> {
+    const parts = valueParts(value);
+    const prefix = compositeKey(...parts) + SEP;
+    const keys = await this.indexKeys(index, { ...sortBounds(parts, bounds), reverse: bounds.reverse, limit: bounds.limit });
+    return keys.map((key) => {
+      const rest = key.slice(prefix.length);
+      const cut = rest.lastIndexOf(SEP);
+      return cut < 0 ? { sort: rest, id: rest } : { sort: rest.slice(0, cut), id: rest.slice(cut + 1) };
+    });
+  }
+
+  /** How many entries of a non-unique index lie in `bounds` (counted up to `bounds.limit`). */
+  async countRange(index: string, value: IndexValue, bounds: SortRange = {}): Promise<number> {
+    this.nonUnique(index);
+    return this.reader.countIndex(this.table, index, { ...sortBounds(valueParts(value), bounds), limit: bounds.limit });
   }
 
   /**
@@ -175,25 +205,27 @@ export class Collection<T extends object> {
     const spec = this.indexSpec(index);
     if (spec.unique === true || spec.sort === undefined) throw new TypeError(`${this.name}.${index} has no sort values`);
     const limit = clampLimit(options.limit);
-    const parts = valueParts(value);
-    const range = prefixRange(...parts);
-    const prefix = range.gt;
+    const range: KeyRange = prefixRange(...valueParts(value));
+    const prefix = range.gt!;
     const after = cursorKey(options.cursor);
     if (after !== undefined) {
-      if (!after.startsWith(prefix) || after.length === prefix.length || after.includes('\x00', prefix.length))
-        throw foreignCursor();
+      if (!after.startsWith(prefix) || after.length === prefix.length || after.includes(SEP, prefix.length)) throw foreignCursor();
       // Keys are value, sort, id: past `sort + SEP + any id` is past `sort + \x01`.
       range.gt = after + '\x01';
     }
     const sorts: string[] = [];
-    for await (const key of this.indexSublevel(index).keys(range)) {
-      const sort = key.slice(prefix.length, key.indexOf('\x00', prefix.length));
-      if (sort === sorts[sorts.length - 1]) continue;
-      // One more distinct value than the page holds: the next page is not empty.
-      if (sorts.length === limit) return { items: sorts, nextCursor: encodeCursor(prefix + sorts[limit - 1]) };
-      sorts.push(sort);
+    for (;;) {
+      const keys = await this.indexKeys(index, { ...range, limit: DISTINCT_STEP });
+      for (const key of keys) {
+        const sort = key.slice(prefix.length, key.indexOf(SEP, prefix.length));
+        if (sort === sorts[sorts.length - 1]) continue;
+        // One more distinct value than the page holds: the next page is not empty.
+        if (sorts.length === limit) return { items: sorts, nextCursor: encodeCursor(prefix + sorts[limit - 1]) };
+        sorts.push(sort);
+      }
+      if (keys.length < DISTINCT_STEP) return { items: sorts, nextCursor: null };
+      range.gt = keys[keys.length - 1];
     }
-    return { items: sorts, nextCursor: null };
   }
 
   /**
@@ -201,88 +233,47 @@ export class Collection<T extends object> {
    * internal reads of sets the domain bounds (a team's memberships, an organization's owners).
    */
   async idsBy(index: string, value: IndexValue): Promise<string[]> {
-    const keys = await this.indexSublevel(index)
-      .keys(prefixRange(...valueParts(value)))
-      .all();
+    const keys = await this.indexKeys(index, prefixRange(...valueParts(value)));
     return keys.map(lastPart);
   }
 
-  /** How many records an index holds for one value: walks keys only (status calls, metrics scrapes). */
+  /** How many records an index holds for one value (status calls, metrics scrapes). */
   async countBy(index: string, value: IndexValue): Promise<number> {
-    let n = 0;
-    for await (const _key of this.indexSublevel(index).keys(prefixRange(...valueParts(value)))) n++;
-    return n;
+    return this.countRange(index, value);
   }
 
   /** Whether any record sits under `value` in a non-unique index: one key read, however many there are. */
   async hasAny(index: string, value: IndexValue): Promise<boolean> {
-    const keys = await this.indexSublevel(index)
-      .keys({ ...prefixRange(...valueParts(value)), limit: 1 })
-      .all();
-    return keys.length > 0;
+    return (await this.countRange(index, value, { limit: 1 })) > 0;
   }
 
-  /** How many records sit under `value` in a non-unique index, counted up to `max` (keys only): limit checks. */
+  /** How many records sit under `value` in a non-unique index, counted up to `max`: limit checks. */
   async countUpTo(index: string, value: IndexValue, max: number): Promise<number> {
-    const keys = await this.indexSublevel(index)
-      .keys({ ...prefixRange(...valueParts(value)), limit: max })
-      .all();
-    return keys.length;
+    return this.countRange(index, value, { limit: max });
   }
 
-  /**
-   * Queues in `uow` a fresh build of one index from every stored record: the migration that adds
-   * an index (or changes what it holds) over existing data. Returns how many entries it wrote.
-   */
-  async rebuildIndex(uow: UnitOfWork, index: string): Promise<number> {
-    const spec = this.indexSpec(index);
-    // A unique index refuses duplicates as records are written; a rebuild could only hide one.
-    if (spec.unique === true) throw new TypeError(`${this.name}.${index} is unique: it cannot be rebuilt`);
-    const sub = this.indexSublevel(index);
-    for await (const key of sub.keys()) uow.delRaw(sub, key);
-    let written = 0;
-    for await (const record of this.records.values()) {
-      const key = this.indexKey(spec, record as T);
-      if (key === undefined) continue;
-      uow.putRaw(sub, key, '');
-      written++;
-    }
-    return written;
-  }
-
-  /**
-   * Batch operations that write `next` (replacing `previous`) and keep every index in step.
-   * `pending` lets a unit of work show its queued writes, so two records in one batch cannot
-   * both claim a unique value.
-   */
-  writeOps(next: T | undefined, previous: T | undefined, pending?: PendingLookup): BatchOp[] {
-    const ops: BatchOp[] = [];
-    const id = this.idOf((next ?? previous)!);
+  /** Every index key of `record` (index name -> key; an index it is not in is absent). */
+  keysOf(record: T): Map<string, string> {
+    const keys = new Map<string, string>();
     for (const spec of this.indexes) {
-      const sub = this.indexSublevel(spec.name);
-      const oldKey = previous === undefined ? undefined : this.indexKey(spec, previous);
-      const newKey = next === undefined ? undefined : this.indexKey(spec, next);
-      if (oldKey === newKey) continue;
-      if (oldKey !== undefined) ops.push({ type: 'del', sublevel: sub, key: oldKey });
-      if (newKey !== undefined) {
-        if (spec.unique === true) {
-          const queued = pending?.(sub, newKey);
-          const holder = (queued?.found === true ? queued.value : this.storage.read(sub, newKey)) as string | undefined;
-          if (holder !== undefined && holder !== id) {
-            throw new AppError('conflict', `${this.name} with this ${spec.name} already exists`, {
-              details: { field: spec.name },
-            });
-          }
-        }
-        ops.push({ type: 'put', sublevel: sub, key: newKey, value: spec.unique === true ? id : '' });
-      }
+      const key = this.indexKey(spec, record);
+      if (key !== undefined) keys.set(spec.name, key);
     }
-    ops.push(
-      next === undefined
-        ? { type: 'del', sublevel: this.records, key: id }
-        : { type: 'put', sublevel: this.records, key: id, value: next },
-    );
-    return ops;
+    return keys;
+  }
+
+  /** The key `record` has in one index (undefined: not in it): index rebuilds. */
+  indexKeyOf(index: string, record: T): string | undefined {
+    return this.indexKey(this.indexSpec(index), record);
+  }
+
+  isUnique(index: string): boolean {
+    return this.indexSpec(index).unique === true;
+  }
+
+  private indexKeys(index: string, range: KeyRange): Promise<string[]> {
+    this.nonUnique(index);
+    return this.reader.indexKeys(this.table, index, range);
   }
 
   private indexKey(spec: IndexSpec<T>, record: T): string | undefined {
@@ -294,14 +285,27 @@ export class Collection<T extends object> {
     return spec.sort === undefined ? compositeKey(...parts, id) : compositeKey(...parts, spec.sort(record), id);
   }
 
+  private nonUnique(name: string): void {
+    if (this.indexSpec(name).unique === true) throw new TypeError(`${this.name}.${name} is unique: read it with findUnique`);
+  }
+
   private indexSpec(name: string): IndexSpec<T> {
     const spec = this.indexes.find((i) => i.name === name);
     if (spec === undefined) throw new TypeError(`${this.name} has no index ${name}`);
     return spec;
   }
+}
 
-  private indexSublevel(name: string): Sublevel {
-    this.indexSpec(name);
-    return this.indexSublevels.get(name)!;
-  }
+/** Key bounds for sort values in `bounds` under one index value (keys are value, sort, id). */
+function sortBounds(parts: readonly string[], bounds: SortRange): { gt: string; lt: string } {
+  const base = compositeKey(...parts) + SEP;
+  const range = { gt: base, lt: compositeKey(...parts) + '\x01' };
+  const raise = (gt: string) => (range.gt = gt > range.gt ? gt : range.gt);
+  const lower = (lt: string) => (range.lt = lt < range.lt ? lt : range.lt);
+  // A key with sort s is base + s + SEP + id: every such key lies between base + s and base + s + \x01.
+  if (bounds.from !== undefined) raise(base + bounds.from);
+  if (bounds.after !== undefined) raise(base + bounds.after + '\x01');
+  if (bounds.upTo !== undefined) lower(base + bounds.upTo + '\x01');
+  if (bounds.before !== undefined) lower(base + bounds.before);
+  return range;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import { decodeTime, encodeTime, incrementBase32, monotonicFactory, ulid } from 'ulid';
 
-const SEP = '\x00';
+/** Separates the parts of a composite key (and of an index key: value, sort, id). */
+export const SEP = '\x00';
 const nextUlid = monotonicFactory();
 
 /** Resource ids are UUID v4. */
@@ -12,6 +13,18 @@ export function newId(): string {
 /** Time-sortable id (ULID, monotonic within a millisecond): lexical order is creation order. */
 export function newSortableId(prefix = ''): string {
   return prefix + nextUlid();
+}
+
+/**
+ * The next id of an append-ordered table (`prefix` + ULID): greater than `last` (the table's last id)
+ * whatever the clock says, and time-sortable when the clock moves forward. Engines call it at commit,
+ * in commit order, so id order is commit order.
+ */
+export function sortableIdAfter(prefix: string, last: string | undefined, now = Date.now()): string {
+  const previous = last?.startsWith(prefix) === true ? last.slice(prefix.length) : undefined;
+  if (previous === undefined || decodeTime(previous) < now) return prefix + ulid(now);
+  // Same millisecond (or a clock that went back): the previous time, random part plus one.
+  return prefix + encodeTime(decodeTime(previous), 10) + incrementBase32(previous.slice(10));
 }
 
 /** Joins parts of a composite key; a part may not contain the separator. */

@@ -9,7 +9,7 @@ function fail(message: string, code: number): never {
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('run the daemon: LevelDB storage, /v1 HTTP, gRPC admin API and background loops')
+    .description('run the daemon: storage (LevelDB, or PostgreSQL), /v1 HTTP, gRPC admin API and background loops')
     .option('--config <file>', 'JSON file of settings keyed by variable name')
     .option('--data-dir <dir>', 'data directory (SERVICE_DATA_DIR)')
     .option('--http-addr <host:port>', 'HTTP listen address (SERVICE_HTTP_ADDR)')
@@ -24,16 +24,14 @@ export function registerServe(program: Command): void {
         { ConfigError, loadConfig, plannedSettingsSet },
         { createLogger },
         { runServe },
-        { StorageLockedError, StorageOpenError },
-        { NewerSchemaError },
+        { NewerSchemaError, StorageLockedError, StorageOpenError },
         { GrpcStartError },
         { DataDirError },
       ] = await Promise.all([
         import('../../config/load.js'),
         import('../../log.js'),
         import('../../main.js'),
-        import('../../storage/db.js'),
-        import('../../storage/migrate.js'),
+        import('../../storage/errors.js'),
         import('../../grpc/server.js'),
         import('../../storage/data-dir.js'),
       ]);

@@ -1,5 +1,5 @@
-// Per-key async mutex. LevelDB has no transactions, so every read-modify-write of a record
-// (and every check-then-write of a limit) runs under the lock of the key it decides on.
+// Per-key async mutex: the LevelDB engine's transaction locks (LevelDB has no transactions; one
+// process owns the data dir, so an in-process lock is a lock on the data).
 
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();
@@ -24,6 +24,11 @@ export class KeyedLock {
     const sorted = [...new Set(keys)].sort();
     const step = (i: number): Promise<T> => (i === sorted.length ? fn() : this.run(sorted[i], () => step(i + 1)));
     return step(0);
+  }
+
+  /** Whether someone holds (or waits for) `key` now. */
+  isHeld(key: string): boolean {
+    return this.tails.has(key);
   }
 
   get size(): number {

@@ -1,0 +1,84 @@
+import { OutboxStore } from '../../domain/email/store.js';
+import { createEventStore } from '../../domain/events/store.js';
+import { createIdentityStore } from '../../domain/identity/store.js';
+import type { Collection } from '../collection.js';
+import { NewerSchemaError } from '../errors.js';
+import { indexSublevelName } from '../keyspace.js';
+import type { BatchOp, LevelStorage } from './engine.js';
+
+/** One LevelDB data migration: the batch operations it writes (the version bump joins them). */
+export interface Migration {
+  version: number;
+  name: string;
+  up: (storage: LevelStorage) => Promise<BatchOp[]>;
+}
+
+const SCHEMA_VERSION_KEY = 'schema_version';
+
+/**
+ * Operations that build one index afresh from every stored record: the migration that adds an index
+ * (or changes what it holds) over existing data. Unique indexes refuse duplicates as records are
+ * written; a rebuild could only hide one, so they are not rebuilt.
+ */
+export async function rebuildIndex<T extends object>(storage: LevelStorage, collection: Collection<T>, index: string): Promise<BatchOp[]> {
+  if (collection.isUnique(index)) throw new TypeError(`${collection.name}.${index} is unique: it cannot be rebuilt`);
+  const sub = storage.sublevel(indexSublevelName(collection.name, index));
+  const ops: BatchOp[] = [];
+  for await (const key of sub.keys()) ops.push({ type: 'del', sublevel: sub, key });
+  for await (const record of storage.sublevel(collection.name).values()) {
+    const key = collection.indexKeyOf(index, record as T);
+    if (key !== undefined) ops.push({ type: 'put', sublevel: sub, key, value: '' });
+  }
+  return ops;
+}
+
+/** Ordered list; append only. Version 1 is the initial layout and writes nothing else. */
+export const migrations: Migration[] = [
+  { version: 1, name: 'initial layout', up: async () => [] },
+  {
+    version: 2,
+    // The tables' own index specs (domain stores) build the entries, so the rules live in one place.
+    name: 'indexes that make every filtered list a range read',
+    up: async (storage) => {
+      const identity = createIdentityStore(storage);
+      const events = createEventStore(storage);
+      const outbox = new OutboxStore(storage).entries;
+      const parts = [
+        await rebuildIndex(storage, identity.memberships, 'team'),
+        await rebuildIndex(storage, identity.memberships, 'owner'),
+        await rebuildIndex(storage, identity.grants, 'resource'),
+        // `organization` held revoked keys too; it now holds active keys only, as the lists show.
+        await rebuildIndex(storage, identity.apiKeys, 'organization'),
+        await rebuildIndex(storage, identity.apiKeys, 'organization_principal'),
+        await rebuildIndex(storage, outbox, 'organization_status'),
+        await rebuildIndex(storage, events, 'kind'),
+        await rebuildIndex(storage, events, 'organization_kind'),
+      ];
+      return parts.flat();
+    },
+  },
+  {
+    version: 3,
+    name: 'grants by principal and resource (permission checks read only the grants that apply)',
+    up: async (storage) => rebuildIndex(storage, createIdentityStore(storage).grants, 'principal_resource'),
+  },
+];
+
+export async function readSchemaVersion(storage: LevelStorage): Promise<number> {
+  return ((await storage.readMeta(SCHEMA_VERSION_KEY)) as number | undefined) ?? 0;
+}
+
+/** Applies every migration above the stored version, each in its own batch with its version bump. */
+export async function migrate(storage: LevelStorage, list: Migration[] = migrations): Promise<{ from: number; to: number }> {
+  const from = await readSchemaVersion(storage);
+  const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
+  if (from > latest) throw new NewerSchemaError(from, latest);
+  const pending = [...list].sort((a, b) => a.version - b.version).filter((m) => m.version > from);
+  for (const m of pending) {
+    const ops = await m.up(storage);
+    ops.push({ type: 'put', sublevel: storage.meta, key: SCHEMA_VERSION_KEY, value: m.version });
+    await storage.writeOps(ops);
+    storage.log.info({ version: m.version, migration: m.name }, 'migration applied');
+  }
+  return { from, to: Math.max(from, latest) };
+}

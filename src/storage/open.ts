@@ -1,0 +1,28 @@
+import type { Logger } from '../log.js';
+import { LevelStorage } from './leveldb/engine.js';
+import { migrate as migrateLevel } from './leveldb/migrate.js';
+import type { Storage } from './port.js';
+
+export interface StorageConfig {
+  dataDir: string;
+  /** SERVICE_DATABASE_URL: PostgreSQL instead of the embedded LevelDB. */
+  databaseUrl?: string;
+  /** SERVICE_STORAGE_SYNC (LevelDB only). */
+  storageSync?: 'on' | 'off';
+}
+
+/** Opens the configured engine and brings its schema up to date (the daemon's one way in). */
+export async function openStorage(config: StorageConfig, log: Logger): Promise<Storage> {
+  if (config.databaseUrl !== undefined) {
+    const { PostgresStorage } = await import('./postgres/engine.js');
+    return PostgresStorage.open(config.databaseUrl, log);
+  }
+  const storage = await LevelStorage.open(config.dataDir, log, { sync: config.storageSync === 'on' });
+  try {
+    await migrateLevel(storage);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
+  return storage;
+}

@@ -1,0 +1,91 @@
+// The storage port: what domain code may use, whichever engine keeps the data (LevelDB in the data
+// dir, or PostgreSQL shared by several daemons). Domain code imports this file, collection.ts and
+// keys.ts; never an engine. docs/storage.md says what each engine guarantees.
+
+import type { Logger } from '../log.js';
+import type { Collection } from './collection.js';
+import type { Reader } from './engine.js';
+
+export type EngineName = 'leveldb' | 'postgres';
+
+export interface TransactionOptions {
+  /**
+   * Keys this transaction decides on (a record's id, an organization's invitation limit): held from
+   * before the first read to after the commit, in a fixed order, against every transaction of every
+   * daemon that shares the data. LevelDB: an in-process lock; PostgreSQL: transaction-scoped
+   * advisory locks.
+   */
+  locks?: readonly string[];
+}
+
+/** Runs once the transaction is durable (telling subscribers, waking a loop); never on a rollback. */
+export type AfterCommit = () => void;
+
+/**
+ * One transaction: its writes are buffered and committed together (all or nothing) when its function
+ * returns; a thrown error discards them. Reads made through collections while the function runs use
+ * the transaction's connection and see what was committed before it (not its own buffered writes:
+ * `get` does).
+ */
+export interface Tx {
+  /** A record as this transaction will leave it: its buffered write, else the stored one. */
+  get<T extends object>(collection: Collection<T>, id: string): Promise<T | undefined>;
+  /** Writes a record (insert or replace); a unique value another record holds is `conflict`. */
+  put<T extends object>(collection: Collection<T>, record: T): Promise<T>;
+  /** Deletes a record; a missing one is a no-op. */
+  delete<T extends object>(collection: Collection<T>, id: string): Promise<void>;
+  /**
+   * Appends a record whose id is taken at commit, in commit order: `prefix` + a time-sortable id
+   * greater than every id appended before it, on any daemon. Readers that remember the last id they
+   * read never pass over one (the event log). `build` makes the record once the id is known.
+   */
+  append<T extends object>(collection: Collection<T>, prefix: string, build: (id: string) => T): void;
+  /** Writes a meta value (generated secrets, consumer positions). */
+  putMeta(key: string, value: unknown): void;
+  /** Tells every daemon's listeners of `topic` once this commits (a loop that has new work). */
+  wake(topic: string): void;
+  afterCommit(fn: AfterCommit): void;
+}
+
+export interface ClaimOptions<T> {
+  /** A non-unique index whose sort value orders the work (e.g. when it is due). */
+  index: string;
+  value: string | readonly string[];
+  /** Only entries whose sort value is at most this are candidates (e.g. now). */
+  upTo: string;
+  limit: number;
+  /** The lock every read-modify-write of a record takes: a record held by another is skipped. */
+  lockOf: (id: string) => string;
+  /** Given a candidate, the record leased to this caller, or undefined to leave it. */
+  take: (record: T) => T | undefined;
+}
+
+/** The storage port. */
+export interface Storage {
+  readonly engine: EngineName;
+  /**
+   * True when this process is the only one using the data (LevelDB holds the data dir's lock): a lease
+   * held by another instance id was left by a previous run and can be taken over at once.
+   */
+  readonly exclusive: boolean;
+  readonly log: Logger;
+  transaction<R>(options: TransactionOptions, fn: (tx: Tx) => Promise<R>): Promise<R>;
+  /** Meta values: generated secrets, schema version, consumer positions. */
+  readMeta(key: string): Promise<unknown>;
+  /**
+   * Claims work: candidates under `value` in `index` with a sort value up to `upTo`, skipping any
+   * another transaction holds, each given to `take` and written back in one transaction per claim.
+   * PostgreSQL: `FOR UPDATE SKIP LOCKED` plus the record's advisory lock.
+   */
+  claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]>;
+  /** Calls `fn` when any daemon commits a transaction that woke `topic`. */
+  onWake(topic: string, fn: () => void): () => void;
+  /** Whether the last write reached the database. */
+  readonly writable: boolean;
+  /** After a failed write, tries a small one: whether writes work now. */
+  checkWritable(): Promise<boolean>;
+  readonly isOpen: boolean;
+  close(): Promise<void>;
+  /** For collections: the reader of the transaction running here, else the engine's shared one. */
+  reader(): Reader;
+}
