@@ -185,13 +185,17 @@ export const optionSpecs = {
     z.url({ protocol: /^postgres(ql)?$/, message: 'expected a postgres:// URL' }).optional(),
     'SERVICE_DATABASE_URL',
     '`postgres://...`: use PostgreSQL instead of the embedded LevelDB',
-    { secret: true, planned: 'PostgreSQL storage' },
+    { secret: true },
+  ),
+  databasePoolSize: opt(
+    positiveInt.default(10),
+    'SERVICE_DATABASE_POOL_SIZE',
+    'PostgreSQL only: connections each daemon keeps in its pool',
   ),
   storageSync: opt(
     z.enum(['on', 'off']).default('off'),
     'SERVICE_STORAGE_SYNC',
     'LevelDB only: `on` makes every commit durable across power loss (group commit)',
-    { planned: 'durable LevelDB commits' },
   ),
   devAllowRemote: opt(flag01, 'SERVICE_DEV_ALLOW_REMOTE', '1 lets development mode listen on a non-loopback address'),
   httpMaxConnections: opt(

@@ -22,6 +22,11 @@ export interface PageOptions {
   limit?: number;
   cursor?: string | null;
   reverse?: boolean;
+  /**
+   * Without a cursor: start past this sort value (`list`: past this id), in the order read, as a
+   * cursor would (a log's reader that remembers the last id it read).
+   */
+  after?: string;
 }
 
 export interface Page<T> {
@@ -142,7 +147,7 @@ export class Collection<T extends object> {
   /** All records, in id order, one page at a time (a range read from the cursor on). */
   async list(options: PageOptions = {}): Promise<Page<T>> {
     const limit = clampLimit(options.limit);
-    const after = cursorKey(options.cursor);
+    const after = cursorKey(options.cursor) ?? (options.after || undefined);
     const reverse = options.reverse === true;
     const range: KeyRange = after === undefined ? {} : reverse ? { lt: after } : { gt: after };
     const entries = await this.reader.records(this.table, { ...range, reverse, limit: limit + 1 });
@@ -159,12 +164,15 @@ export class Collection<T extends object> {
    */
   async listBy(index: string, value: IndexValue, options: PageOptions = {}): Promise<Page<T>> {
     const limit = clampLimit(options.limit);
-    const range: KeyRange = prefixRange(...valueParts(value));
+    const parts = valueParts(value);
+    let range: KeyRange = prefixRange(...parts);
     const after = cursorKey(options.cursor);
     if (after !== undefined) {
       if (!(after > range.gt! && after < range.lt!)) throw foreignCursor();
       if (options.reverse === true) range.lt = after;
       else range.gt = after;
+    } else if (options.after) {
+      range = sortBounds(parts, options.reverse === true ? { before: options.after } : { after: options.after });
     }
     const keys = await this.indexKeys(index, { ...range, reverse: options.reverse === true, limit: limit + 1 });
     const pageKeys = keys.slice(0, limit);
@@ -190,6 +198,12 @@ export class Collection<T extends object> {
     });
   }
 
+  /** The key range of a non-unique index that `range(index, value, bounds)` reads (engines' claims). */
+  keyRange(index: string, value: IndexValue, bounds: SortRange = {}): KeyRange {
+    this.nonUnique(index);
+    return { ...sortBounds(valueParts(value), bounds), reverse: bounds.reverse, limit: bounds.limit };
+  }
+
   /** How many entries of a non-unique index lie in `bounds` (counted up to `bounds.limit`). */
   async countRange(index: string, value: IndexValue, bounds: SortRange = {}): Promise<number> {
     this.nonUnique(index);
@@ -201,7 +215,7 @@ export class Collection<T extends object> {
    * sort value several records share (a principal's organization- and team-level memberships of one
    * organization) is listed once, and the cursor resumes past all of them.
    */
-  async listDistinct(index: string, value: IndexValue, options: Omit<PageOptions, 'reverse'> = {}): Promise<Page<string>> {
+  async listDistinct(index: string, value: IndexValue, options: Omit<PageOptions, 'reverse' | 'after'> = {}): Promise<Page<string>> {
     const spec = this.indexSpec(index);
     if (spec.unique === true || spec.sort === undefined) throw new TypeError(`${this.name}.${index} has no sort values`);
     const limit = clampLimit(options.limit);

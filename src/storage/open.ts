@@ -9,13 +9,15 @@ export interface StorageConfig {
   databaseUrl?: string;
   /** SERVICE_STORAGE_SYNC (LevelDB only). */
   storageSync?: 'on' | 'off';
+  /** SERVICE_DATABASE_POOL_SIZE (PostgreSQL only). */
+  databasePoolSize?: number;
 }
 
 /** Opens the configured engine and brings its schema up to date (the daemon's one way in). */
 export async function openStorage(config: StorageConfig, log: Logger): Promise<Storage> {
   if (config.databaseUrl !== undefined) {
     const { PostgresStorage } = await import('./postgres/engine.js');
-    return PostgresStorage.open(config.databaseUrl, log);
+    return PostgresStorage.open(config.databaseUrl, log, { poolSize: config.databasePoolSize });
   }
   const storage = await LevelStorage.open(config.dataDir, log, { sync: config.storageSync === 'on' });
   try {

@@ -131,6 +131,12 @@ export class LevelStorage implements Storage {
   }
 
   async claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
+    // One claim of a queue at a time, so a second claimer reads past what the first took (as SKIP
+    // LOCKED does on PostgreSQL) instead of finding the same candidates taken.
+    return this.locks.run(`claim\x00${collection.name}\x00${options.index}`, () => this.claimNow(collection, options));
+  }
+
+  private async claimNow<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
     const candidates = await collection.range(options.index, options.value, { upTo: options.upTo, limit: options.limit });
     const claimed: T[] = [];
     for (const { id } of candidates) {

@@ -1,8 +1,529 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { AppError } from '../../errors.js';
+import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
-import type { Storage } from '../port.js';
+import { redactUrl } from '../../redact.js';
+import type { Collection } from '../collection.js';
+import type { CommitSet, KeyRange, Reader, TableDef } from '../engine.js';
+import { NewerSchemaError, StorageOpenError } from '../errors.js';
+import { sortableIdAfter } from '../keys.js';
+import type { ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
+import { BufferedTx } from '../transaction.js';
+import { sqlMigrations, type SqlMigration } from './migrations.js';
 
-export const PostgresStorage = {
-  open(_url: string, _log: Logger): Promise<Storage> {
-    throw new Error('PostgreSQL storage: not yet');
-  },
-};
+/** The channel every daemon listens on: cache invalidations and loop wake-ups. */
+const CHANNEL = 'switchyard_changes';
+/** pg_notify payloads must stay under 8000 bytes; a larger change set drops whole table caches. */
+const MAX_PAYLOAD = 7_000;
+/** The session advisory lock migrations run under (an arbitrary constant: "switchyard schema"). */
+const MIGRATION_LOCK = '7453796172640001';
+/** Deadlock and serialization failures: the transaction is run again from its start. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 5;
+const UNIQUE_VIOLATION = '23505';
+/** Most records a table's cache holds; the oldest entry goes first when it is full. */
+const CACHE_MAX_ENTRIES = 20_000;
+const FAILURE_LOG_INTERVAL_MS = 10_000;
+const LISTENER_RETRY_MS = 1_000;
+const APPEND_META_PREFIX = 'last_id:';
+
+export interface PostgresOptions {
+  /** Connections in the pool (SERVICE_DATABASE_POOL_SIZE). */
+  poolSize?: number;
+  /** Gives up connecting after this long. */
+  connectTimeoutMs?: number;
+}
+
+interface TxContext {
+  client: pg.PoolClient;
+  reader: Reader;
+}
+
+/** What a commit changed in cached tables, and the topics it woke: sent to every daemon. */
+interface Notice {
+  /** The daemon that committed (it applied the notice already). */
+  i: string;
+  /** table -> ids and unique keys ([index, key]) to drop; '*' drops the whole table. */
+  c: Record<string, { ids: string[]; keys: [string, string][] } | '*'>;
+  w: string[];
+}
+
+type Query = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+
+function ident(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new TypeError(`not a table or index name: ${name}`);
+  return `"${name}"`;
+}
+
+function column(index: string): string {
+  return ident(`ix_${index}`);
+}
+
+function bytes(key: string): Buffer {
+  return Buffer.from(key, 'utf8');
+}
+
+function text(value: Buffer): string {
+  return value.toString('utf8');
+}
+
+/** A transaction lock key as a 64-bit advisory lock id (sha-256's first 8 bytes). */
+function lockId(key: string): bigint {
+  return createHash('sha256').update(key).digest().readBigInt64BE(0);
+}
+
+/** " WHERE col > $n AND col < $m ORDER BY col LIMIT $k", with the values appended to `params`. */
+function rangeSql(col: string, range: KeyRange, params: unknown[], order = true): string {
+  const where: string[] = [];
+  if (range.gt !== undefined) {
+    params.push(bytes(range.gt));
+    where.push(`${col} > $${params.length}`);
+  }
+  if (range.lt !== undefined) {
+    params.push(bytes(range.lt));
+    where.push(`${col} < $${params.length}`);
+  }
+  if (where.length === 0) where.push(`${col} IS NOT NULL`);
+  let sql = ` WHERE ${where.join(' AND ')}`;
+  if (order) sql += ` ORDER BY ${col} ${range.reverse === true ? 'DESC' : 'ASC'}`;
+  if (range.limit !== undefined) {
+    params.push(range.limit);
+    sql += ` LIMIT $${params.length}`;
+  }
+  return sql;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The PostgreSQL engine: any number of daemons share one database. Records are JSONB rows with each
+ * index key in a column of its own; transactions take their locks as transaction-scoped advisory
+ * locks; claims skip rows another transaction holds (FOR UPDATE SKIP LOCKED); appended ids are taken
+ * under a row lock held to commit, so id order is commit order across daemons. Hot tables are cached
+ * in memory, and every commit tells every daemon (LISTEN/NOTIFY) what to drop.
+ */
+export class PostgresStorage implements Storage {
+  readonly engine = 'postgres' as const;
+  readonly exclusive = false;
+  /** Identifies this daemon's notices (it applies its own at commit, not when they echo back). */
+  private readonly instance = randomUUID();
+  private readonly context = new AsyncLocalStorage<TxContext>();
+  private readonly sharedReader: Reader;
+  private readonly caches = new Map<string, Map<string, unknown>>();
+  /** Per table: bumped by every invalidation, so a read that raced one is not cached. */
+  private readonly generations = new Map<string, number>();
+  private readonly wakeListeners = new Map<string, Set<() => void>>();
+  private readonly failures = createLogThrottle(FAILURE_LOG_INTERVAL_MS);
+  private listener: pg.Client | undefined;
+  /** Caches are used only while the listener is connected (else another daemon's change could be missed). */
+  private listening = false;
+  private closed = false;
+  private lastWriteOk = true;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly url: string,
+    readonly log: Logger,
+  ) {
+    this.sharedReader = this.makeReader((sql, values) => this.pool.query(sql, values), true);
+  }
+
+  static async open(url: string, log: Logger, options: PostgresOptions = {}): Promise<PostgresStorage> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+      application_name: 'switchyard',
+    });
+    // An idle client that loses its server is dropped by the pool; the error must not crash the daemon.
+    pool.on('error', (err) => log.warn({ err: err.message }, 'idle PostgreSQL connection closed'));
+    const storage = new PostgresStorage(pool, url, log);
+    try {
+      await storage.migrate();
+      await storage.listen();
+    } catch (err) {
+      await storage.close();
+      if (err instanceof NewerSchemaError) throw err;
+      throw new StorageOpenError(`cannot open PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}`, { cause: err });
+    }
+    log.debug({ url: redactUrl(url) }, 'storage open');
+    return storage;
+  }
+
+  /** Applies the SQL migrations above the database's version, under a session advisory lock. */
+  private async migrate(list: SqlMigration[] = sqlMigrations): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK]);
+      try {
+        await client.query(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+        );
+        const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+        const from = rows[0].version ?? 0;
+        const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
+        if (from > latest) throw new NewerSchemaError(from, latest, 'the PostgreSQL database');
+        for (const m of list.filter((m) => m.version > from).sort((a, b) => a.version - b.version)) {
+          await client.query('BEGIN');
+          try {
+            await client.query(m.sql);
+            await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+            await client.query('COMMIT');
+          } catch (err) {
+            await client.query('ROLLBACK');
+            throw err;
+          }
+          this.log.info({ version: m.version, migration: m.name }, 'migration applied');
+        }
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The schema version the database is at (the latest applied SQL migration). */
+  async schemaVersion(): Promise<number> {
+    const { rows } = await this.pool.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+    return rows[0].version ?? 0;
+  }
+
+  /** Connects the LISTEN client; on loss, drops every cache and reconnects. */
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'switchyard-listen' });
+    const lost = (err?: Error): void => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      this.listening = false;
+      this.dropAllCaches();
+      client.removeAllListeners('notification');
+      void client.end().catch(() => undefined);
+      if (this.closed) return;
+      this.log.warn({ err: err?.message }, 'PostgreSQL notifications lost; caches off until they are back');
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.listen().catch((e: unknown) => lost(e as Error));
+      }, LISTENER_RETRY_MS);
+      this.retryTimer.unref();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', (msg) => {
+      if (msg.channel !== CHANNEL || msg.payload === undefined) return;
+      try {
+        this.apply(JSON.parse(msg.payload) as Notice, false);
+      } catch (err) {
+        this.log.warn({ err }, 'unreadable change notice; dropping every cache');
+        this.dropAllCaches();
+      }
+    });
+    this.listener = client;
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    // Anything cached before now may have missed a notice.
+    this.dropAllCaches();
+    this.listening = true;
+  }
+
+  reader(): Reader {
+    return this.context.getStore()?.reader ?? this.sharedReader;
+  }
+
+  async transaction<R>(options: TransactionOptions, fn: (tx: Tx) => Promise<R>): Promise<R> {
+    if (this.context.getStore() !== undefined)
+      throw new TypeError('a transaction was started inside another one: pass the outer transaction down instead');
+    const locks = [...new Set((options.locks ?? []).map(lockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        for (const id of locks) await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [id.toString()]);
+        const ctx: TxContext = { client, reader: this.makeReader((sql, values) => client.query(sql, values), false) };
+        const tx = new BufferedTx(ctx.reader);
+        const result = await this.context.run(ctx, () => fn(tx));
+        const notice = await this.flush(client, tx.commitSet);
+        await client.query('COMMIT');
+        this.lastWriteOk = true;
+        if (notice !== undefined) this.apply(notice, true);
+        tx.committed(this.log);
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((e: unknown) => (broken = e as Error));
+        const code = (err as { code?: string }).code;
+        if (code !== undefined && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
+          await sleep(Math.random() * 10 * attempt);
+          continue;
+        }
+        throw this.translate(err);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  async readMeta(key: string): Promise<unknown> {
+    return this.reader().meta(key);
+  }
+
+  async claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
+    const range = collection.keyRange(options.index, options.value, { upTo: options.upTo, limit: options.limit });
+    return this.transaction({}, async (tx) => {
+      const { client } = this.context.getStore()!;
+      const params: unknown[] = [];
+      const col = column(options.index);
+      const { rows } = await client.query<{ id: Buffer; data: T }>(
+        `SELECT id, data FROM ${ident(collection.name)}${rangeSql(col, range, params)} FOR UPDATE SKIP LOCKED`,
+        params,
+      );
+      const claimed: T[] = [];
+      for (const row of rows) {
+        const id = text(row.id);
+        // The record's own lock too: whoever holds it read the record and is about to write it.
+        const { rows: got } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [
+          lockId(options.lockOf(id)).toString(),
+        ]);
+        if (!got[0].ok) continue;
+        const next = options.take(row.data);
+        if (next === undefined) continue;
+        await tx.put(collection, next);
+        claimed.push(next);
+      }
+      return claimed;
+    });
+  }
+
+  onWake(topic: string, fn: () => void): () => void {
+    let set = this.wakeListeners.get(topic);
+    if (set === undefined) this.wakeListeners.set(topic, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  get writable(): boolean {
+    return this.lastWriteOk;
+  }
+
+  async checkWritable(): Promise<boolean> {
+    if (this.lastWriteOk) return true;
+    try {
+      await this.pool.query(
+        "INSERT INTO meta (key, value) VALUES ('write_probe', to_jsonb(now()::text)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+      );
+      this.lastWriteOk = true;
+    } catch {
+      // still failing
+    }
+    return this.lastWriteOk;
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    const listener = this.listener;
+    this.listener = undefined;
+    this.listening = false;
+    this.dropAllCaches();
+    await listener?.end().catch(() => undefined);
+    await this.pool.end();
+  }
+
+  /** How many records a table's cache holds (undefined: it has none). */
+  cachedEntries(table: string): number | undefined {
+    return this.caches.get(table)?.size;
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (err) {
+      throw this.translate(err);
+    }
+  }
+
+  /** A unique violation is `conflict`; a lost server is logged (rate-limited) and marks writes failing. */
+  private translate(err: unknown): unknown {
+    const e = err as Error & { code?: string; constraint?: string };
+    if (e.code === UNIQUE_VIOLATION) {
+      const [table, index] = (e.constraint ?? '').split('__');
+      return new AppError('conflict', `${table || 'record'} with this ${index || 'value'} already exists`, {
+        details: { field: index || 'unknown' },
+      });
+    }
+    if (e instanceof AppError || e instanceof TypeError) return err;
+    if (e.code !== undefined && /^(08|57P|53|ECONN|ETIMEDOUT|EPIPE)/.test(e.code)) {
+      this.lastWriteOk = false;
+      this.failures.error(this.log, { code: e.code }, `storage write failed: ${e.message}`, e.code);
+    }
+    return err;
+  }
+
+  /** Writes the commit set on the transaction's connection; returns the notice to send (if any). */
+  private async flush(client: pg.PoolClient, set: CommitSet): Promise<Notice | undefined> {
+    const notice: Notice = { i: this.instance, c: {}, w: set.wakes };
+    const touch = (table: TableDef, id: string, keys: Iterable<[string, string]>): void => {
+      if (!table.cache) return;
+      const entry = (notice.c[table.name] ??= { ids: [], keys: [] });
+      if (entry === '*') return;
+      entry.ids.push(id);
+      for (const [index, key] of keys) if (table.indexes.some((i) => i.name === index && i.unique)) entry.keys.push([index, key]);
+    };
+    for (const w of set.writes) {
+      const table = ident(w.table.name);
+      if (w.value === undefined) await client.query(`DELETE FROM ${table} WHERE id = $1`, [bytes(w.id)]);
+      else await this.upsert(client, w.table, w.id, w.value, w.keys);
+      touch(w.table, w.id, [...(w.previous ?? []), ...w.keys]);
+    }
+    for (const [key, value] of set.meta) {
+      await client.query('INSERT INTO meta (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [
+        key,
+        JSON.stringify(value ?? null),
+      ]);
+    }
+    // Last, so the append row lock is held for as short a time as possible: taken here, released at
+    // COMMIT. A second appender waits for it and takes a greater id after this one commits.
+    const tables = [...new Set(set.appends.map((a) => a.table.name))].sort();
+    for (const name of tables) {
+      const metaKey = APPEND_META_PREFIX + name;
+      await client.query("INSERT INTO meta (key, value) VALUES ($1, 'null'::jsonb) ON CONFLICT (key) DO NOTHING", [metaKey]);
+      const { rows } = await client.query<{ value: string | null }>('SELECT value FROM meta WHERE key = $1 FOR UPDATE', [metaKey]);
+      let last = rows[0].value ?? undefined;
+      for (const a of set.appends.filter((a) => a.table.name === name)) {
+        const built = a.build(sortableIdAfter(a.prefix, last));
+        last = built.id;
+        await this.upsert(client, a.table, built.id, built.value, built.keys);
+        touch(a.table, built.id, built.keys);
+      }
+      await client.query('UPDATE meta SET value = $2::jsonb WHERE key = $1', [metaKey, JSON.stringify(last)]);
+    }
+    if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return undefined;
+    let payload = JSON.stringify(notice);
+    if (payload.length > MAX_PAYLOAD) {
+      for (const table of Object.keys(notice.c)) notice.c[table] = '*';
+      payload = JSON.stringify(notice);
+    }
+    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+    return notice;
+  }
+
+  private async upsert(client: pg.PoolClient, table: TableDef, id: string, value: object, keys: Map<string, string>): Promise<void> {
+    const cols = table.indexes.map((i) => column(i.name));
+    const params: unknown[] = [bytes(id), JSON.stringify(value), ...table.indexes.map((i) => (keys.has(i.name) ? bytes(keys.get(i.name)!) : null))];
+    const placeholders = params.map((_, n) => (n === 1 ? '$2::jsonb' : `$${n + 1}`));
+    const updates = ['data = EXCLUDED.data', ...cols.map((c) => `${c} = EXCLUDED.${c}`)];
+    await client.query(
+      `INSERT INTO ${ident(table.name)} (id, data${cols.map((c) => `, ${c}`).join('')}) VALUES (${placeholders.join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+      params,
+    );
+  }
+
+  /** Drops what a commit changed from the caches and wakes its topics' listeners. */
+  private apply(notice: Notice, local: boolean): void {
+    if (!local && notice.i === this.instance) return;
+    for (const [table, change] of Object.entries(notice.c)) {
+      this.generations.set(table, (this.generations.get(table) ?? 0) + 1);
+      if (change === '*') {
+        for (const [name, cache] of this.caches) if (name === table || name.startsWith(`${table}\x00`)) cache.clear();
+        continue;
+      }
+      const records = this.caches.get(table);
+      for (const id of change.ids) records?.delete(id);
+      for (const [index, key] of change.keys) this.caches.get(`${table}\x00${index}`)?.delete(key);
+    }
+    for (const topic of notice.w) {
+      for (const fn of this.wakeListeners.get(topic) ?? []) {
+        try {
+          fn();
+        } catch (err) {
+          this.log.error({ err, topic }, 'wake listener failed');
+        }
+      }
+    }
+  }
+
+  private dropAllCaches(): void {
+    for (const cache of this.caches.values()) cache.clear();
+    for (const table of this.generations.keys()) this.generations.set(table, (this.generations.get(table) ?? 0) + 1);
+  }
+
+  /**
+   * Reads through `query`. The shared reader answers cached tables from memory while notifications
+   * flow; a transaction's reader always asks the database (a decision is made on committed data).
+   */
+  private makeReader(query: Query, cached: boolean): Reader {
+    const cachedRead = async (table: TableDef, cacheName: string, key: string, load: () => Promise<unknown>): Promise<unknown> => {
+      if (!cached || !table.cache || !this.listening) return load();
+      let cache = this.caches.get(cacheName);
+      if (cache === undefined) this.caches.set(cacheName, (cache = new Map()));
+      const hit = cache.get(key);
+      if (hit !== undefined) return hit;
+      const generation = this.generations.get(table.name) ?? 0;
+      const value = await load();
+      if (value === undefined || generation !== (this.generations.get(table.name) ?? 0) || !this.listening) return value;
+      if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+      cache.set(key, deepFreeze(value));
+      return value;
+    };
+    const keysOf = async (table: string, col: string, range: KeyRange): Promise<string[]> => {
+      const params: unknown[] = [];
+      const { rows } = await query(`SELECT ${col} AS k FROM ${ident(table)}${rangeSql(col, range, params)}`, params);
+      return rows.map((r: { k: Buffer }) => text(r.k));
+    };
+    const count = async (table: string, col: string, range: KeyRange): Promise<number> => {
+      const params: unknown[] = [];
+      const { rows } = await query(
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${ident(table)}${rangeSql(col, range, params, range.limit !== undefined)}) AS s`,
+        params,
+      );
+      return (rows[0] as { n: number }).n;
+    };
+    return {
+      record: (table, id) =>
+        cachedRead(table, table.name, id, async () => {
+          const { rows } = await query(`SELECT data FROM ${ident(table.name)} WHERE id = $1`, [bytes(id)]);
+          return (rows[0] as { data: unknown } | undefined)?.data;
+        }),
+      uniqueId: async (table, index, key) =>
+        (await cachedRead(table, `${table.name}\x00${index}`, key, async () => {
+          const { rows } = await query(`SELECT id FROM ${ident(table.name)} WHERE ${column(index)} = $1`, [bytes(key)]);
+          const row = rows[0] as { id: Buffer } | undefined;
+          return row === undefined ? undefined : text(row.id);
+        })) as string | undefined,
+      records: async (table, range) => {
+        const params: unknown[] = [];
+        const { rows } = await query(`SELECT id, data FROM ${ident(table.name)}${rangeSql('id', range, params)}`, params);
+        return rows.map((r: { id: Buffer; data: unknown }) => [text(r.id), r.data] as [string, unknown]);
+      },
+      recordIds: (table, range) => keysOf(table.name, 'id', range),
+      indexKeys: (table, index, range) => keysOf(table.name, column(index), range),
+      countIndex: (table, index, range) => count(table.name, column(index), range),
+      countRecords: async (table) => {
+        const { rows } = await query(`SELECT count(*)::int AS n FROM ${ident(table.name)}`);
+        return (rows[0] as { n: number }).n;
+      },
+      meta: async (key) => {
+        const { rows } = await query('SELECT value FROM meta WHERE key = $1', [key]);
+        return (rows[0] as { value: unknown } | undefined)?.value ?? undefined;
+      },
+    };
+  }
+}

@@ -1,0 +1,136 @@
+// Numbered SQL migrations of the PostgreSQL engine, applied in order at start under an advisory lock
+// (two daemons starting together migrate once). Append only: a released migration never changes.
+//
+// Layout: one table per collection of storage/keyspace.ts. `data` is the record (JSONB); each index
+// is a real column holding the index key (value, sort and id joined by \x00, the same bytes the
+// LevelDB engine keys its index by), as bytea so that order is byte order on both engines. A unique
+// index is a UNIQUE constraint checked at commit (DEFERRABLE INITIALLY DEFERRED: a transaction may
+// move a value from one record to another in any order; a second holder is `conflict`); `meta` holds generated secrets, consumer
+// positions and the last id of each append-ordered table (the row its appenders lock).
+
+export interface SqlMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const sqlMigrations: SqlMigration[] = [
+  {
+    version: 1,
+    name: 'initial layout: identity, settings, invitations, email outbox, events, meta',
+    sql: `
+CREATE TABLE meta (
+  key text PRIMARY KEY,
+  value jsonb NOT NULL
+);
+CREATE TABLE events (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea,
+  ix_kind bytea,
+  ix_organization_kind bytea
+);
+CREATE INDEX events__organization ON events (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX events__kind ON events (ix_kind) WHERE ix_kind IS NOT NULL;
+CREATE INDEX events__organization_kind ON events (ix_organization_kind) WHERE ix_organization_kind IS NOT NULL;
+CREATE TABLE principals (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_email bytea
+);
+ALTER TABLE principals ADD CONSTRAINT principals__email UNIQUE (ix_email) DEFERRABLE INITIALLY DEFERRED;
+CREATE TABLE organizations (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_slug bytea
+);
+ALTER TABLE organizations ADD CONSTRAINT organizations__slug UNIQUE (ix_slug) DEFERRABLE INITIALLY DEFERRED;
+CREATE TABLE teams (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea
+);
+CREATE INDEX teams__organization ON teams (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE TABLE memberships (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_principal bytea,
+  ix_organization bytea,
+  ix_scope bytea,
+  ix_team bytea,
+  ix_owner bytea
+);
+CREATE INDEX memberships__principal ON memberships (ix_principal) WHERE ix_principal IS NOT NULL;
+CREATE INDEX memberships__organization ON memberships (ix_organization) WHERE ix_organization IS NOT NULL;
+ALTER TABLE memberships ADD CONSTRAINT memberships__scope UNIQUE (ix_scope) DEFERRABLE INITIALLY DEFERRED;
+CREATE INDEX memberships__team ON memberships (ix_team) WHERE ix_team IS NOT NULL;
+CREATE INDEX memberships__owner ON memberships (ix_owner) WHERE ix_owner IS NOT NULL;
+CREATE TABLE grants (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea,
+  ix_principal bytea,
+  ix_resource bytea,
+  ix_principal_resource bytea
+);
+CREATE INDEX grants__organization ON grants (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX grants__principal ON grants (ix_principal) WHERE ix_principal IS NOT NULL;
+CREATE INDEX grants__resource ON grants (ix_resource) WHERE ix_resource IS NOT NULL;
+CREATE INDEX grants__principal_resource ON grants (ix_principal_resource) WHERE ix_principal_resource IS NOT NULL;
+CREATE TABLE api_keys (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_prefix bytea,
+  ix_organization bytea,
+  ix_organization_principal bytea
+);
+ALTER TABLE api_keys ADD CONSTRAINT api_keys__prefix UNIQUE (ix_prefix) DEFERRABLE INITIALLY DEFERRED;
+CREATE INDEX api_keys__organization ON api_keys (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX api_keys__organization_principal ON api_keys (ix_organization_principal) WHERE ix_organization_principal IS NOT NULL;
+CREATE TABLE invitations (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea,
+  ix_org_status bytea,
+  ix_org_pending bytea,
+  ix_pending_email bytea,
+  ix_expiry bytea
+);
+CREATE INDEX invitations__organization ON invitations (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX invitations__org_status ON invitations (ix_org_status) WHERE ix_org_status IS NOT NULL;
+CREATE INDEX invitations__org_pending ON invitations (ix_org_pending) WHERE ix_org_pending IS NOT NULL;
+ALTER TABLE invitations ADD CONSTRAINT invitations__pending_email UNIQUE (ix_pending_email) DEFERRABLE INITIALLY DEFERRED;
+CREATE INDEX invitations__expiry ON invitations (ix_expiry) WHERE ix_expiry IS NOT NULL;
+CREATE TABLE invitation_sends (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL
+);
+CREATE TABLE invitation_recipient_sends (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL
+);
+CREATE TABLE organization_creates (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL
+);
+CREATE TABLE organization_settings (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL
+);
+CREATE TABLE email_outbox (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_queue bytea,
+  ix_status bytea,
+  ix_organization bytea,
+  ix_created bytea,
+  ix_organization_status bytea
+);
+CREATE INDEX email_outbox__queue ON email_outbox (ix_queue) WHERE ix_queue IS NOT NULL;
+CREATE INDEX email_outbox__status ON email_outbox (ix_status) WHERE ix_status IS NOT NULL;
+CREATE INDEX email_outbox__organization ON email_outbox (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX email_outbox__created ON email_outbox (ix_created) WHERE ix_created IS NOT NULL;
+CREATE INDEX email_outbox__organization_status ON email_outbox (ix_organization_status) WHERE ix_organization_status IS NOT NULL;
+`,
+  },
+];

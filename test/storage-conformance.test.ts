@@ -1,0 +1,491 @@
+// Contract 11 and issue 10: one conformance suite over the storage port, run against each engine
+// (LevelDB in a temp dir; PostgreSQL on a throwaway cluster this file starts). Every behaviour the
+// domain relies on is asserted here once: atomicity, unique refusal, index follow-up, pagination and
+// cursors, locks, claims and leases, append order without gaps, meta values. PostgreSQL adds what
+// only a shared database has: two engines (two daemons) on one database.
+import t, { type Test } from 'tap';
+import { createLogger } from '../src/log.js';
+import { Collection } from '../src/storage/collection.js';
+import { LevelStorage } from '../src/storage/leveldb/engine.js';
+import { migrate } from '../src/storage/leveldb/migrate.js';
+import type { Storage } from '../src/storage/port.js';
+import { PostgresStorage } from '../src/storage/postgres/engine.js';
+import { findPostgres, launchPostgres, type TestPostgres } from './support/postgres.js';
+
+const silent = createLogger('silent');
+
+interface Org {
+  id: string;
+  slug: string;
+  n: number;
+}
+interface Item {
+  id: string;
+  group: string;
+  created_at: string;
+}
+interface Job {
+  id: string;
+  status: 'pending' | 'sending' | 'sent';
+  due: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+interface Entry {
+  id: string;
+  kind: string;
+  organization_id: string;
+  n: number;
+}
+
+/** Test tables on real keyspace names, with index rules of the test's own. */
+function tablesOf(storage: Storage) {
+  return {
+    orgs: new Collection<Org>(storage, 'organizations', (o) => o.id, [{ name: 'slug', value: (o) => o.slug, unique: true }], {
+      cache: true,
+    }),
+    items: new Collection<Item>(storage, 'teams', (i) => i.id, [
+      { name: 'organization', value: (i) => i.group, sort: (i) => i.created_at },
+    ]),
+    jobs: new Collection<Job>(storage, 'email_outbox', (j) => j.id, [
+      {
+        name: 'queue',
+        value: (j) => (j.status === 'sent' ? undefined : j.status),
+        sort: (j) => (j.status === 'pending' ? j.due : (j.lease_until ?? j.due)),
+      },
+    ]),
+    log: new Collection<Entry>(storage, 'events', (e) => e.id, [
+      { name: 'organization', value: (e) => e.organization_id, sort: (e) => e.id },
+      { name: 'kind', value: (e) => e.kind, sort: (e) => e.id },
+    ]),
+  };
+}
+
+interface EngineUnderTest {
+  name: string;
+  /** A fresh, empty store. */
+  open(t: Test): Promise<Storage>;
+  /** A second engine on the same data (PostgreSQL only): another daemon. */
+  openTwin?(t: Test, first: Storage): Promise<Storage>;
+}
+
+const level: EngineUnderTest = {
+  name: 'leveldb',
+  async open(t) {
+    const storage = await LevelStorage.open(t.testdir(), silent);
+    await migrate(storage);
+    t.teardown(() => storage.close());
+    return storage;
+  },
+};
+
+function postgres(cluster: TestPostgres): EngineUnderTest {
+  const urls = new WeakMap<Storage, string>();
+  return {
+    name: 'postgres',
+    async open(t) {
+      const url = await cluster.createDatabase();
+      const storage = await PostgresStorage.open(url, silent, { poolSize: 8 });
+      urls.set(storage, url);
+      t.teardown(() => storage.close());
+      return storage;
+    },
+    async openTwin(t, first) {
+      const storage = await PostgresStorage.open(urls.get(first)!, silent, { poolSize: 8 });
+      t.teardown(() => storage.close());
+      return storage;
+    },
+  };
+}
+
+/** A bounded wait (this file stays clear of the daemon's modules). */
+async function waitFor(predicate: () => boolean | Promise<boolean>, { what }: { what: string }): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (await predicate()) return;
+    await sleep(10);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function suite(t: Test, engine: EngineUnderTest): void {
+  t.test('a transaction commits all of its writes, or none when it throws', async (t) => {
+    const s = await engine.open(t);
+    const { orgs, items } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      await tx.put(orgs, { id: 'o1', slug: 'one', n: 1 });
+      await tx.put(items, { id: 'i1', group: 'o1', created_at: iso(1) });
+      tx.putMeta('k', { v: 1 });
+    });
+    t.same(await orgs.get('o1'), { id: 'o1', slug: 'one', n: 1 });
+    t.same(await items.idsBy('organization', 'o1'), ['i1']);
+    t.same(await s.readMeta('k'), { v: 1 });
+
+    await t.rejects(
+      s.transaction({}, async (tx) => {
+        await tx.put(orgs, { id: 'o2', slug: 'two', n: 2 });
+        await tx.put(items, { id: 'i2', group: 'o2', created_at: iso(2) });
+        tx.putMeta('k', { v: 2 });
+        throw new Error('changed my mind');
+      }),
+      /changed my mind/,
+    );
+    t.equal(await orgs.get('o2'), undefined, 'no record');
+    t.same(await items.idsBy('organization', 'o2'), [], 'no index entry');
+    t.same(await s.readMeta('k'), { v: 1 }, 'no meta value');
+    t.equal(await orgs.findUnique('slug', 'two'), undefined, 'the unique value is free');
+  });
+
+  t.test('after-commit callbacks run once committed, never after a rollback', async (t) => {
+    const s = await engine.open(t);
+    const { orgs } = tablesOf(s);
+    const seen: string[] = [];
+    await s.transaction({}, async (tx) => {
+      await tx.put(orgs, { id: 'o1', slug: 'one', n: 1 });
+      tx.afterCommit(() => seen.push('committed'));
+      t.same(seen, [], 'not before the commit');
+    });
+    await s
+      .transaction({}, async (tx) => {
+        tx.afterCommit(() => seen.push('rolled back'));
+        throw new Error('no');
+      })
+      .catch(() => undefined);
+    t.same(seen, ['committed']);
+  });
+
+  t.test('unique values: a second holder is conflict, also twice in one transaction; a value can move', async (t) => {
+    const s = await engine.open(t);
+    const { orgs } = tablesOf(s);
+    await s.transaction({}, async (tx) => void (await tx.put(orgs, { id: 'o1', slug: 'taken', n: 1 })));
+    await t.rejects(
+      s.transaction({}, async (tx) => void (await tx.put(orgs, { id: 'o2', slug: 'taken', n: 2 }))),
+      { code: 'conflict', details: { field: 'slug' } },
+      'a stored holder',
+    );
+    await t.rejects(
+      s.transaction({}, async (tx) => {
+        await tx.put(orgs, { id: 'a', slug: 'fresh', n: 0 });
+        await tx.put(orgs, { id: 'b', slug: 'fresh', n: 0 });
+      }),
+      { code: 'conflict' },
+      'two claims in one transaction',
+    );
+    t.equal(await orgs.get('a'), undefined, 'the first claim of the refused transaction is not written either');
+    t.equal(await orgs.findUnique('slug', 'fresh'), undefined);
+
+    // One record gives a value up and another takes it, in either order within the transaction.
+    await s.transaction({}, async (tx) => {
+      await tx.put(orgs, { id: 'o1', slug: 'renamed', n: 1 });
+      await tx.put(orgs, { id: 'o3', slug: 'taken', n: 3 });
+    });
+    t.equal((await orgs.findUnique('slug', 'taken'))?.id, 'o3');
+    t.equal((await orgs.findUnique('slug', 'renamed'))?.id, 'o1');
+    await s.transaction({}, async (tx) => await tx.delete(orgs, 'o3'));
+    t.equal(await orgs.findUnique('slug', 'taken'), undefined, 'a deleted record frees its value');
+  });
+
+  t.test('concurrent claims of one unique value: exactly one wins', async (t) => {
+    const s = await engine.open(t);
+    const { orgs } = tablesOf(s);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        s.transaction({}, async (tx) => {
+          await sleep(i % 3);
+          await tx.put(orgs, { id: `o${i}`, slug: 'contested', n: i });
+        }),
+      ),
+    );
+    t.equal(results.filter((r) => r.status === 'fulfilled').length, 1, 'one holder');
+    for (const r of results) if (r.status === 'rejected') t.match(r.reason, { code: 'conflict' });
+  });
+
+  t.test('indexes follow each write: a moved record leaves its old entry', async (t) => {
+    const s = await engine.open(t);
+    const { items } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      await tx.put(items, { id: 'i1', group: 'g1', created_at: iso(1) });
+      await tx.put(items, { id: 'i2', group: 'g1', created_at: iso(2) });
+    });
+    await s.transaction({}, async (tx) => void (await tx.put(items, { id: 'i1', group: 'g2', created_at: iso(3) })));
+    t.same(await items.idsBy('organization', 'g1'), ['i2']);
+    t.same(await items.idsBy('organization', 'g2'), ['i1']);
+    await s.transaction({}, async (tx) => await tx.delete(items, 'i2'));
+    t.same(await items.idsBy('organization', 'g1'), []);
+    t.equal(await items.countBy('organization', 'g2'), 1);
+    t.equal(await items.count(), 1);
+  });
+
+  t.test('pages and cursors: forward, reverse, foreign cursors refused, sort ranges', async (t) => {
+    const s = await engine.open(t);
+    const { items } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      for (let i = 0; i < 25; i++) await tx.put(items, { id: `i${String(i).padStart(2, '0')}`, group: 'g', created_at: iso(1000 + i) });
+      await tx.put(items, { id: 'other', group: 'h', created_at: iso(1) });
+    });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await items.listBy('organization', 'g', { limit: 10, cursor });
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor !== null);
+    t.equal(pages, 3);
+    t.same(seen, Array.from({ length: 25 }, (_, i) => `i${String(i).padStart(2, '0')}`), 'every item once, in sort order');
+    const back = await items.listBy('organization', 'g', { limit: 3, reverse: true });
+    t.same(
+      back.items.map((i) => i.id),
+      ['i24', 'i23', 'i22'],
+    );
+    const first = await items.listBy('organization', 'h', { limit: 1 });
+    await t.rejects(items.listBy('organization', 'g', { cursor: back.nextCursor === null ? 'x' : 'Zm9v' }), {
+      code: 'invalid_request',
+    });
+    t.equal(first.nextCursor, null);
+    const all = await items.list({ limit: 100 });
+    t.equal(all.items.length, 26);
+    const inRange = await items.range('organization', 'g', { after: iso(1004), upTo: iso(1007) });
+    t.same(
+      inRange.map((e) => e.id),
+      ['i05', 'i06', 'i07'],
+      'after is exclusive, upTo inclusive',
+    );
+    t.equal(await items.countRange('organization', 'g', { from: iso(1020) }), 5);
+    t.equal(await items.countUpTo('organization', 'g', 7), 7);
+    t.ok(await items.hasAny('organization', 'h'));
+  });
+
+  t.test('locks: read-modify-writes on one key never lose an update', async (t) => {
+    const s = await engine.open(t);
+    const { orgs } = tablesOf(s);
+    await s.transaction({}, async (tx) => void (await tx.put(orgs, { id: 'c', slug: 'counter', n: 0 })));
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        s.transaction({ locks: ['counter'] }, async (tx) => {
+          const current = (await orgs.get('c'))!;
+          await sleep(1);
+          await tx.put(orgs, { ...current, n: current.n + 1 });
+        }),
+      ),
+    );
+    t.equal((await orgs.get('c'))!.n, 20);
+  });
+
+  t.test('claims: due work only, never twice at once, a lease taken over only once it has expired', async (t) => {
+    const s = await engine.open(t);
+    const { jobs } = tablesOf(s);
+    const now = Date.now();
+    await s.transaction({}, async (tx) => {
+      for (let i = 0; i < 30; i++) await tx.put(jobs, { id: `j${i}`, status: 'pending', due: iso(now - 1000 + i), lease_owner: null, lease_until: null });
+      await tx.put(jobs, { id: 'later', status: 'pending', due: iso(now + 60_000), lease_owner: null, lease_until: null });
+    });
+    const claimer = (owner: string, leaseMs: number) =>
+      s.claim(jobs, {
+        index: 'queue',
+        value: 'pending',
+        upTo: iso(Date.now()),
+        limit: 10,
+        lockOf: (id) => `job:${id}`,
+        take: (job) =>
+          job.status === 'pending' ? { ...job, status: 'sending', lease_owner: owner, lease_until: iso(Date.now() + leaseMs) } : undefined,
+      });
+    const rounds = await Promise.all([claimer('a', 50), claimer('b', 50), claimer('a', 50), claimer('b', 50)]);
+    const ids = rounds.flat().map((j) => j.id);
+    t.equal(new Set(ids).size, ids.length, 'no job claimed twice');
+    t.equal(ids.length, 30, 'every due job claimed');
+    t.notOk(ids.includes('later'), 'work not yet due is left');
+
+    const takeover = (owner: string) =>
+      s.claim(jobs, {
+        index: 'queue',
+        value: 'sending',
+        upTo: iso(Date.now()),
+        limit: 50,
+        lockOf: (id) => `job:${id}`,
+        take: (job) => (job.status === 'sending' ? { ...job, lease_owner: owner, lease_until: iso(Date.now() + 60_000) } : undefined),
+      });
+    t.same(await takeover('c'), [], 'a live lease is not taken over');
+    await sleep(80);
+    const taken = await takeover('c');
+    t.equal(taken.length, 30, 'expired leases are');
+    t.ok(
+      taken.every((j) => j.lease_owner === 'c'),
+      'now held by the new owner',
+    );
+    t.same(await takeover('d'), [], 'and not again while the new lease lives');
+  });
+
+  t.test('claims skip a record whose lock another transaction holds', async (t) => {
+    const s = await engine.open(t);
+    const { jobs } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      await tx.put(jobs, { id: 'busy', status: 'pending', due: iso(1), lease_owner: null, lease_until: null });
+      await tx.put(jobs, { id: 'free', status: 'pending', due: iso(2), lease_owner: null, lease_until: null });
+    });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let holding!: () => void;
+    const isHeld = new Promise<void>((r) => (holding = r));
+    const holder = s.transaction({ locks: ['job:busy'] }, async () => {
+      holding();
+      await held;
+    });
+    await isHeld;
+    const claimed = await s.claim(jobs, {
+      index: 'queue',
+      value: 'pending',
+      upTo: iso(Date.now()),
+      limit: 10,
+      lockOf: (id) => `job:${id}`,
+      take: (job) => ({ ...job, status: 'sending' as const, lease_owner: 'x', lease_until: iso(Date.now() + 1000) }),
+    });
+    release();
+    await holder;
+    t.same(
+      claimed.map((j) => j.id),
+      ['free'],
+    );
+  });
+
+  t.test('appends: ids in commit order, so a reader that remembers the last id never misses one', async (t) => {
+    const s = await engine.open(t);
+    const { log } = tablesOf(s);
+    const append = (n: number, delayMs: number) =>
+      s.transaction({}, async (tx) => {
+        tx.append(log, 'evt_', (id) => ({ id, kind: 'k', organization_id: 'o', n }));
+        await sleep(delayMs); // a slow transaction: its event was queued early, it commits late
+      });
+    // A consumer polls "after the last id I read" the whole time.
+    const read: Entry[] = [];
+    let last: string | undefined;
+    let polling = true;
+    const consumer = (async () => {
+      while (polling) {
+        const page = await log.range('organization', 'o', last === undefined ? {} : { after: last });
+        for (const { id } of page) read.push((await log.get(id))!);
+        if (page.length > 0) last = page[page.length - 1].id;
+        await sleep(2);
+      }
+    })();
+    const commits: number[] = [];
+    await Promise.all(Array.from({ length: 30 }, (_, i) => append(i, i % 3 === 0 ? 40 : 0).then(() => commits.push(i))));
+    await sleep(20);
+    polling = false;
+    await consumer;
+    const page = await log.range('organization', 'o', last === undefined ? {} : { after: last });
+    for (const { id } of page) read.push((await log.get(id))!);
+    t.equal(read.length, 30, 'the consumer read every event');
+    t.equal(new Set(read.map((e) => e.id)).size, 30, 'each once');
+    const stored = (await log.list({ limit: 100 })).items;
+    t.same(
+      stored.map((e) => e.n),
+      commits,
+      'id order is commit order (slow transactions queued first commit last)',
+    );
+    t.ok(
+      stored.every((e) => e.id.startsWith('evt_')),
+      'ids carry the prefix',
+    );
+    t.same(
+      (await log.range('kind', 'k')).map((e) => e.id),
+      stored.map((e) => e.id),
+      'indexes hold the appended ids',
+    );
+  });
+
+  t.test('meta values and wake-ups', async (t) => {
+    const s = await engine.open(t);
+    t.equal(await s.readMeta('missing'), undefined);
+    await s.transaction({}, async (tx) => tx.putMeta('secret', 'abc'));
+    t.equal(await s.readMeta('secret'), 'abc');
+    let woken = 0;
+    const off = s.onWake('work', () => woken++);
+    await s.transaction({}, async (tx) => tx.wake('work'));
+    await waitFor(() => woken === 1, { what: 'the wake-up' });
+    off();
+    await s.transaction({}, async (tx) => tx.wake('work'));
+    await sleep(20);
+    t.equal(woken, 1, 'an unsubscribed listener hears nothing');
+  });
+
+  if (engine.openTwin !== undefined) {
+    const openTwin = engine.openTwin;
+    t.test('two daemons on one database', async (t) => {
+      const a = await engine.open(t);
+      const b = await openTwin(t, a);
+      const ta = tablesOf(a);
+      const tb = tablesOf(b);
+
+      t.test('a change through one is seen by the other, cache included', async (t) => {
+        await a.transaction({}, async (tx) => void (await tx.put(ta.orgs, { id: 'o', slug: 'shared', n: 1 })));
+        t.equal((await tb.orgs.get('o'))?.n, 1, 'b reads it (and caches it)');
+        t.equal((await tb.orgs.findUnique('slug', 'shared'))?.id, 'o');
+        await a.transaction({}, async (tx) => void (await tx.put(ta.orgs, { id: 'o', slug: 'moved', n: 2 })));
+        await waitFor(async () => (await tb.orgs.get('o'))?.n === 2, { what: "b's cache to drop the old record" });
+        t.equal(await tb.orgs.findUnique('slug', 'shared'), undefined, 'the old unique value is gone from b too');
+      });
+
+      t.test('unique values hold across daemons', async (t) => {
+        const results = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 === 0 ? a : b).transaction({}, async (tx) => void (await tx.put(ta.orgs, { id: `x${i}`, slug: 'race', n: i }))),
+          ),
+        );
+        t.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+      });
+
+      t.test('locks hold across daemons', async (t) => {
+        await a.transaction({}, async (tx) => void (await tx.put(ta.orgs, { id: 'c', slug: 'count', n: 0 })));
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) => {
+            const [s, tables] = i % 2 === 0 ? [a, ta] : [b, tb];
+            return s.transaction({ locks: ['c'] }, async (tx) => {
+              const current = (await tables.orgs.get('c'))!;
+              await sleep(1);
+              await tx.put(tables.orgs, { ...current, n: current.n + 1 });
+            });
+          }),
+        );
+        t.equal((await ta.orgs.get('c'))!.n, 20);
+      });
+
+      t.test('appends from both keep one order with no gaps', async (t) => {
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 === 0 ? a : b).transaction({}, async (tx) => {
+              tx.append(ta.log, 'evt_', (id) => ({ id, kind: 'both', organization_id: 'p', n: i }));
+              await sleep(i % 4 === 0 ? 30 : 0);
+            }),
+          ),
+        );
+        const ids = (await ta.log.range('organization', 'p')).map((e) => e.id);
+        t.equal(ids.length, 20);
+        t.same([...ids].sort(), ids, 'one order');
+      });
+
+      t.test('a wake-up reaches the other daemon', async (t) => {
+        let woken = 0;
+        b.onWake('outbox', () => woken++);
+        await a.transaction({}, async (tx) => tx.wake('outbox'));
+        await waitFor(() => woken === 1, { what: 'b to be woken' });
+        t.pass('woken');
+      });
+    });
+  }
+}
+
+t.test('leveldb', async (t) => suite(t, level));
+
+const found = findPostgres();
+if ('missing' in found) {
+  t.test('postgres', async (t) => void t.skip(`PostgreSQL conformance skipped: missing ${found.missing}`));
+} else {
+  const cluster = await launchPostgres();
+  t.teardown(() => cluster.stop());
+  t.test('postgres', async (t) => suite(t, postgres(cluster)));
+}
