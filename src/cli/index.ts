@@ -9,6 +9,7 @@ import { registerOrg } from './commands/org.js';
 import { registerOutbox } from './commands/outbox.js';
 import { registerServe } from './commands/serve.js';
 import { registerStatus } from './commands/status.js';
+import { registerStorage } from './commands/storage.js';
 import { registerTeam } from './commands/team.js';
 import { CliError } from './client.js';
 import { writeJsonError } from './output.js';
@@ -27,6 +28,7 @@ const commands = [
   registerKey,
   registerInvite,
   registerOutbox,
+  registerStorage,
   registerCompletion,
 ];
 

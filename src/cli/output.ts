@@ -126,12 +126,25 @@ export function writeJsonError(error: CliError): void {
 /** Runs a command against the daemon and shows its result the way the output mode asks. */
 export async function execute<T>(command: Command, spec: CommandSpec<T>): Promise<void> {
   const options = command.optsWithGlobals<GlobalOptions>();
-  const mode = outputMode(options.json);
   let client: AdminClient | undefined;
-  const task = (async () => {
-    client = new AdminClient(targetOf(options));
-    return spec.run(client);
-  })();
+  try {
+    await present(options, spec, async () => {
+      client = new AdminClient(targetOf(options));
+      return spec.run(client);
+    });
+  } finally {
+    client?.close();
+  }
+}
+
+/** An offline command (one that works on stored data with the daemon stopped), shown as `execute` shows. */
+export async function executeLocal<T>(command: Command, spec: Omit<CommandSpec<T>, 'run'> & { run: () => Promise<T> }): Promise<void> {
+  await present(command.optsWithGlobals<GlobalOptions>(), spec, spec.run);
+}
+
+async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'run'>, run: () => Promise<T>): Promise<void> {
+  const mode = outputMode(options.json);
+  const task = run();
   task.catch(() => undefined); // handled below; this only keeps an early failure from counting as unhandled
   try {
     if (mode === 'ink') {
@@ -153,7 +166,5 @@ export async function execute<T>(command: Command, spec: CommandSpec<T>): Promis
       const { renderError } = await import('./views/render.js');
       await renderError(errorLine(error));
     } else process.stderr.write(`${errorLine(error)}\n`);
-  } finally {
-    client?.close();
   }
 }

@@ -29,6 +29,11 @@ const FAILURE_LOG_INTERVAL_MS = 10_000;
 const LISTENER_RETRY_MS = 1_000;
 const APPEND_META_PREFIX = 'last_id:';
 
+/** The meta key holding the last id appended to `table` (the row its appenders lock). */
+export function appendMetaKey(table: string): string {
+  return APPEND_META_PREFIX + table;
+}
+
 export interface PostgresOptions {
   /** Connections in the pool (SERVICE_DATABASE_POOL_SIZE). */
   poolSize?: number;
@@ -347,6 +352,37 @@ export class PostgresStorage implements Storage {
     await this.pool.end();
   }
 
+  /**
+   * Offline copy (`switchyard storage copy`): writes rows as they are, ids, values and index keys, in
+   * one transaction; a row already there is replaced, so a copy can run again.
+   */
+  async importRows(table: TableDef, rows: { id: string; value: unknown; keys: Map<string, string> }[]): Promise<void> {
+    await this.transaction({}, async () => {
+      const { client } = this.context.getStore()!;
+      for (const row of rows) await this.upsert(client, table, row.id, row.value as object, row.keys);
+    });
+  }
+
+  /** Offline copy: meta values as they are. */
+  async importMeta(entries: [string, unknown][]): Promise<void> {
+    await this.transaction({}, async (tx) => {
+      for (const [key, value] of entries) tx.putMeta(key, value);
+    });
+  }
+
+  /** Rows of a table, and of each of its indexes (non-null keys): what a copy is verified by. */
+  async countRows(table: TableDef): Promise<{ records: number; indexes: Record<string, number> }> {
+    const records = await this.sharedReader.countRecords(table);
+    const indexes: Record<string, number> = {};
+    for (const index of table.indexes) {
+      const { rows } = await this.pool.query<{ n: number }>(
+        `SELECT count(${column(index.name)})::int AS n FROM ${ident(table.name)}`,
+      );
+      indexes[index.name] = rows[0].n;
+    }
+    return { records, indexes };
+  }
+
   /** How many records a table's cache holds (undefined: it has none). */
   cachedEntries(table: string): number | undefined {
     return this.caches.get(table)?.size;
@@ -403,7 +439,7 @@ export class PostgresStorage implements Storage {
     // COMMIT. A second appender waits for it and takes a greater id after this one commits.
     const tables = [...new Set(set.appends.map((a) => a.table.name))].sort();
     for (const name of tables) {
-      const metaKey = APPEND_META_PREFIX + name;
+      const metaKey = appendMetaKey(name);
       await client.query("INSERT INTO meta (key, value) VALUES ($1, 'null'::jsonb) ON CONFLICT (key) DO NOTHING", [metaKey]);
       const { rows } = await client.query<{ value: string | null }>('SELECT value FROM meta WHERE key = $1 FOR UPDATE', [metaKey]);
       let last = rows[0].value ?? undefined;
