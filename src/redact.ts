@@ -70,3 +70,17 @@ export function scrubErrorText(text: string, max = 500): string {
     out = out.replace(pattern, (match, prefix?: unknown) => (typeof prefix === 'string' ? `${prefix}${REDACTED}` : REDACTED));
   return out.length > max ? `${out.slice(0, max)}…` : out;
 }
+
+/** A database URL fit for a log line: the password (in the user part or the query) replaced. */
+export function redactDatabaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return REDACTED;
+  }
+  // `[redacted]` would be percent-encoded inside the URL; a plain word reads better there.
+  if (parsed.password !== '') parsed.password = 'redacted';
+  for (const name of [...parsed.searchParams.keys()]) if (/pass/i.test(name)) parsed.searchParams.set(name, 'redacted');
+  return parsed.toString();
+}

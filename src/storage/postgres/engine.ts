@@ -4,7 +4,7 @@ import pg from 'pg';
 import { AppError } from '../../errors.js';
 import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
-import { redactUrl } from '../../redact.js';
+import { redactDatabaseUrl } from '../../redact.js';
 import type { Collection } from '../collection.js';
 import type { CommitSet, KeyRange, Reader, TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
@@ -162,9 +162,9 @@ export class PostgresStorage implements Storage {
     } catch (err) {
       await storage.close();
       if (err instanceof NewerSchemaError) throw err;
-      throw new StorageOpenError(`cannot open PostgreSQL at ${redactUrl(url)}: ${(err as Error).message}`, { cause: err });
+      throw new StorageOpenError(`cannot open PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`, { cause: err });
     }
-    log.debug({ url: redactUrl(url) }, 'storage open');
+    log.debug({ url: redactDatabaseUrl(url) }, 'storage open');
     return storage;
   }
 
