@@ -29,9 +29,16 @@ export interface CopyReport {
   meta: number;
 }
 
+export class CopyRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CopyRefusedError';
+  }
+}
+
 export class CopyMismatchError extends Error {
   constructor(readonly mismatches: string[]) {
-    super(`the copy does not match its source: ${mismatches.join('; ')} (is the target database empty?)`);
+    super(`the copy does not match its source: ${mismatches.join('; ')}`);
     this.name = 'CopyMismatchError';
   }
 }
@@ -43,8 +50,8 @@ function tableDef(name: CollectionName): TableDef {
 /**
  * Copies a stopped daemon's LevelDB data dir into a PostgreSQL database (migrated first): every record
  * with its index keys as stored, every meta value (secrets included). A row already there is replaced,
- * so the copy can run again; afterwards record and index counts must match, which also refuses a
- * target that held other data.
+ * so the copy can run again; a target holding records the source lacks is refused before anything
+ * is written, and afterwards record and index counts must match.
  */
 export async function copyToPostgres(dataDir: string, url: string, log: Logger): Promise<CopyReport> {
   const source = await LevelStorage.open(dataDir, log);
@@ -52,6 +59,19 @@ export async function copyToPostgres(dataDir: string, url: string, log: Logger):
     await migrate(source);
     const target = await PostgresStorage.open(url, log);
     try {
+      // Refused before anything is written: a target may hold nothing but an earlier copy of this source.
+      const foreign: string[] = [];
+      for (const name of Object.keys(collections) as CollectionName[]) {
+        let n = 0;
+        const records = source.sublevel(name);
+        for (let after: string | undefined, ids: string[]; (ids = await target.reader().recordIds(tableDef(name), { gt: after, limit: 1000 })).length > 0; ) {
+          for (const id of ids) if (records.getSync(id) === undefined) n++;
+          after = ids[ids.length - 1];
+        }
+        if (n > 0) foreign.push(`${name}: ${n}`);
+      }
+      if (foreign.length > 0)
+        throw new CopyRefusedError(`the target database holds records that are not in this data dir (${foreign.join(', ')}); copy into an empty database`);
       const report: CopyReport = { tables: [], meta: 0 };
       const mismatches: string[] = [];
       for (const name of Object.keys(collections) as CollectionName[]) {
