@@ -18,6 +18,7 @@ import { loadConfig } from '../src/config/load.js';
 import { operator, type Caller } from '../src/domain/identity/caller.js';
 import { actions } from '../src/domain/identity/permissions.js';
 import { startDaemon, type Daemon } from '../src/main.js';
+import { findPostgres, launchPostgres, type TestPostgres } from '../test/support/postgres.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 
 const { values: args } = parseArgs({
@@ -39,7 +40,18 @@ const WARMUP_S = positive('warmup', args.warmup, 0);
 const CONNECTIONS = Math.trunc(positive('connections', args.connections, 1));
 const ROUNDS = Math.trunc(positive('rounds', args.rounds, 1));
 
-const TARGET = { healthzRatio: 0.8, pointReadP99Ms: 2, apiKeyRatio: 0.5, apiKeyP99Ms: 5, idleRssMb: 80, grantCheckRatio: 0.8 };
+const TARGET = {
+  healthzRatio: 0.8,
+  pointReadP99Ms: 2,
+  apiKeyRatio: 0.5,
+  apiKeyP99Ms: 5,
+  idleRssMb: 80,
+  grantCheckRatio: 0.8,
+  /** PostgreSQL answers API-key reads from the same in-memory cache, so it should nearly keep up. */
+  postgresApiKeyRatio: 0.8,
+};
+/** Organization creates in flight at once while creates/s are measured. */
+const CREATE_CONCURRENCY = 16;
 
 function findRepoRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -345,6 +357,40 @@ function printTable(): void {
   for (const r of rows) process.stdout.write(`${line(r)}\n`);
 }
 
+/**
+ * Organization creates per second through /v1 (each one a transaction: the organization, its owner's
+ * membership, the principal's hourly count and an event), CREATE_CONCURRENCY in flight, each by a
+ * fresh development principal. The client shares the main thread with the daemon, the same for
+ * every engine, so the figures compare with each other.
+ */
+async function measureCreates(label: string, url: string): Promise<number> {
+  progress(`${label}: ${WARMUP_S} s warm-up + ${DURATION_S} s of organization creates, ${CREATE_CONCURRENCY} in flight`);
+  let n = 0;
+  const run = async (seconds: number): Promise<number> => {
+    const deadline = performance.now() + seconds * 1000;
+    let ok = 0;
+    await Promise.all(
+      Array.from({ length: CREATE_CONCURRENCY }, async () => {
+        while (performance.now() < deadline) {
+          const res = await fetch(`${url}/v1/organizations`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-principal-id': randomUUID() },
+            body: JSON.stringify({ slug: `bench-${process.pid}-${n++}`, display_name: 'Bench' }),
+          });
+          await res.arrayBuffer();
+          if (res.status !== 201) throw new Error(`${label}: POST /v1/organizations answered ${res.status}`);
+          ok++;
+        }
+      }),
+    );
+    return ok;
+  };
+  if (WARMUP_S > 0) await run(WARMUP_S);
+  const started = performance.now();
+  const ok = await run(DURATION_S);
+  return ok / ((performance.now() - started) / 1000);
+}
+
 // ---- run ---------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -352,10 +398,26 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
   const bare = await startBareServer();
   let daemon: Daemon | undefined;
+  // The same daemon on other storage: LevelDB with SERVICE_STORAGE_SYNC=on, and PostgreSQL on a
+  // throwaway cluster (when this machine has PostgreSQL; otherwise its rows say why not).
+  const others: Daemon[] = [];
+  let cluster: TestPostgres | undefined;
   try {
-    daemon = await startDaemon(
-      loadConfig({ env: { SERVICE_DATA_DIR: dataDir, SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent' } }),
-    );
+    const env = (extra: Record<string, string>) =>
+      loadConfig({ env: { SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', ...extra } });
+    daemon = await startDaemon(env({ SERVICE_DATA_DIR: dataDir }));
+    const synced = await startDaemon(env({ SERVICE_DATA_DIR: path.join(dataDir, 'sync-on'), SERVICE_STORAGE_SYNC: 'on' }));
+    others.push(synced);
+    const found = findPostgres();
+    let onPostgres: Daemon | undefined;
+    if (!('missing' in found)) {
+      progress('starting a throwaway PostgreSQL');
+      cluster = await launchPostgres();
+      onPostgres = await startDaemon(
+        env({ SERVICE_DATA_DIR: path.join(dataDir, 'postgres'), SERVICE_DATABASE_URL: await cluster.createDatabase('bench') }),
+      );
+      others.push(onPostgres);
+    }
 
     // Fixtures: an organization owned by a development principal, and a full-access API key for it.
     const dev = { 'x-principal-id': randomUUID() };
@@ -367,19 +429,36 @@ async function main(): Promise<void> {
     // the same order each round: a baseline and its subject run seconds apart, and the median of
     // the rounds keeps one disturbed measurement (another process, a VM neighbour) from deciding.
     const bearer = { authorization: `Bearer ${String(key.raw_key)}` };
-    const subjects = {
+    let pgSubject: readonly [string, string, Record<string, string>] | undefined;
+    if (onPostgres !== undefined) {
+      const pgOrg = await postJson(onPostgres.url, '/v1/organizations', { slug: 'bench', display_name: 'Bench' }, dev);
+      const pgKey = await postJson(onPostgres.url, '/v1/api-keys', { name: 'bench', organization_id: pgOrg.id }, dev);
+      pgSubject = [
+        '(6) API-key GET /v1/organizations/:id on PostgreSQL',
+        `${onPostgres.url}/v1/organizations/${String(pgOrg.id)}`,
+        { authorization: `Bearer ${String(pgKey.raw_key)}` },
+      ];
+    }
+    const subjects: Record<string, readonly [string, string, Record<string, string>]> = {
       bare: ['bare node:http GET /', `${bare.url}/`, {}],
       healthz: ['(1) daemon GET /healthz', `${daemon.url}/healthz`, {}],
       point: ['(2) dev-principal GET /v1/organizations/:id', orgUrl, dev],
       apiKey: ['(3) API-key GET /v1/organizations/:id', orgUrl, bearer],
-    } as const satisfies Record<string, readonly [string, string, Record<string, string>]>;
-    type Subject = keyof typeof subjects;
-    const runs: Record<Subject, Measured[]> = { bare: [], healthz: [], point: [], apiKey: [] };
+      ...(pgSubject === undefined ? {} : { apiKeyPg: pgSubject }),
+    };
+    const runs: Record<string, Measured[]> = Object.fromEntries(Object.keys(subjects).map((name) => [name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const name of Object.keys(subjects) as Subject[]) {
-        const [label, url, headers] = subjects[name];
+      for (const [name, [label, url, headers]] of Object.entries(subjects)) {
         runs[name].push(await measure(`round ${round}/${ROUNDS}: ${label}`, url, headers));
       }
+    }
+    // (7) Writes: organization creates per second on each engine, interleaved round by round.
+    const creates: Record<'level' | 'synced' | 'postgres', number[]> = { level: [], synced: [], postgres: [] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      creates.level.push(await measureCreates(`round ${round}/${ROUNDS}: (7) creates, LevelDB`, daemon.url));
+      creates.synced.push(await measureCreates(`round ${round}/${ROUNDS}: (7) creates, LevelDB sync on`, synced.url));
+      if (onPostgres !== undefined)
+        creates.postgres.push(await measureCreates(`round ${round}/${ROUNDS}: (7) creates, PostgreSQL`, onPostgres.url));
     }
     // (5) Permission decisions in-process (no HTTP): a principal with no grants and one with 1,000.
     const grantFixture = await grantCheckFixture(daemon, String(org.id));
@@ -396,6 +475,9 @@ async function main(): Promise<void> {
     await bare.close();
     await daemon.stop();
     daemon = undefined;
+    for (const other of others.splice(0)) await other.stop();
+    await cluster?.stop();
+    cluster = undefined;
     const idle = await measureIdle();
 
     process.stdout.write(
@@ -456,6 +538,33 @@ async function main(): Promise<void> {
       checkRatio >= TARGET.grantCheckRatio,
     );
 
+    // (6) and (7): the storage engines.
+    if (runs.apiKeyPg === undefined)
+      info('(6) API-key read on PostgreSQL', `n/a (missing ${(findPostgres() as { missing: string }).missing})`);
+    else {
+      const pgOk = loadRows('(6) API-key read on PostgreSQL', runs.apiKeyPg);
+      ratioRow(
+        '(6) API-key read: PostgreSQL / LevelDB req/s ratio',
+        runs.apiKeyPg,
+        runs.apiKey,
+        TARGET.postgresApiKeyRatio,
+        pgOk && keyOk,
+      );
+    }
+    const fmtCreates = (values: number[]): string =>
+      `${Math.round(median(values)).toLocaleString('en-US')} creates/s  [${values.map((v) => Math.round(v)).join(', ')}]`;
+    const ratioOf = (subject: number[], baseline: number[]): string => {
+      const ratios = subject.map((v, i) => v / baseline[i]);
+      return `${median(ratios).toFixed(2)}  [${rounds(ratios, 2)}]`;
+    };
+    info('(7) organization creates/s, LevelDB (sync off)', fmtCreates(creates.level));
+    info('(7) organization creates/s, LevelDB SERVICE_STORAGE_SYNC=on', fmtCreates(creates.synced));
+    info('(7) creates: LevelDB sync on / sync off ratio', ratioOf(creates.synced, creates.level));
+    if (creates.postgres.length > 0) {
+      info('(7) organization creates/s, PostgreSQL', fmtCreates(creates.postgres));
+      info('(7) creates: PostgreSQL / LevelDB ratio', ratioOf(creates.postgres, creates.level));
+    }
+
     printTable();
     const met = targets - misses.length;
     process.stdout.write(`\nsummary: ${met}/${targets} targets met${misses.length > 0 ? `; MISS: ${misses.join('; ')}` : ''}\n`);
@@ -463,6 +572,8 @@ async function main(): Promise<void> {
   } finally {
     await bare.close();
     await daemon?.stop();
+    for (const other of others) await other.stop();
+    await cluster?.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -18,7 +18,14 @@ t.test('the not-built features are the planned ones', async (t) => {
   for (const name of ['SERVICE_WEBHOOK_TIMEOUT_MS', 'OPENAI_API_KEY', 'SERVICE_ASSET_SIGNING_KEY']) {
     t.ok(plannedVariables.includes(name), `${name} is planned`);
   }
-  for (const name of ['SERVICE_HTTP_ADDR', 'SERVICE_SMTP_URL', 'JWT_SECRET', 'SERVICE_INVITE_TTL_MS', 'SERVICE_DATABASE_URL', 'SERVICE_STORAGE_SYNC']) {
+  for (const name of [
+    'SERVICE_HTTP_ADDR',
+    'SERVICE_SMTP_URL',
+    'JWT_SECRET',
+    'SERVICE_INVITE_TTL_MS',
+    'SERVICE_DATABASE_URL',
+    'SERVICE_STORAGE_SYNC',
+  ]) {
     t.notOk(plannedVariables.includes(name), `${name} is built`);
   }
 });

@@ -223,7 +223,8 @@ function suite(t: Test, engine: EngineUnderTest): void {
     const s = await engine.open(t);
     const { items } = tablesOf(s);
     await s.transaction({}, async (tx) => {
-      for (let i = 0; i < 25; i++) await tx.put(items, { id: `i${String(i).padStart(2, '0')}`, group: 'g', created_at: iso(1000 + i) });
+      for (let i = 0; i < 25; i++)
+        await tx.put(items, { id: `i${String(i).padStart(2, '0')}`, group: 'g', created_at: iso(1000 + i) });
       await tx.put(items, { id: 'other', group: 'h', created_at: iso(1) });
     });
     const seen: string[] = [];
@@ -236,7 +237,11 @@ function suite(t: Test, engine: EngineUnderTest): void {
       pages++;
     } while (cursor !== null);
     t.equal(pages, 3);
-    t.same(seen, Array.from({ length: 25 }, (_, i) => `i${String(i).padStart(2, '0')}`), 'every item once, in sort order');
+    t.same(
+      seen,
+      Array.from({ length: 25 }, (_, i) => `i${String(i).padStart(2, '0')}`),
+      'every item once, in sort order',
+    );
     const back = await items.listBy('organization', 'g', { limit: 3, reverse: true });
     t.same(
       back.items.map((i) => i.id),
@@ -281,7 +286,8 @@ function suite(t: Test, engine: EngineUnderTest): void {
     const { jobs } = tablesOf(s);
     const now = Date.now();
     await s.transaction({}, async (tx) => {
-      for (let i = 0; i < 30; i++) await tx.put(jobs, { id: `j${i}`, status: 'pending', due: iso(now - 1000 + i), lease_owner: null, lease_until: null });
+      for (let i = 0; i < 30; i++)
+        await tx.put(jobs, { id: `j${i}`, status: 'pending', due: iso(now - 1000 + i), lease_owner: null, lease_until: null });
       await tx.put(jobs, { id: 'later', status: 'pending', due: iso(now + 60_000), lease_owner: null, lease_until: null });
     });
     const claimer = (owner: string, leaseMs: number) =>
@@ -292,7 +298,9 @@ function suite(t: Test, engine: EngineUnderTest): void {
         limit: 10,
         lockOf: (id) => `job:${id}`,
         take: (job) =>
-          job.status === 'pending' ? { ...job, status: 'sending', lease_owner: owner, lease_until: iso(Date.now() + leaseMs) } : undefined,
+          job.status === 'pending'
+            ? { ...job, status: 'sending', lease_owner: owner, lease_until: iso(Date.now() + leaseMs) }
+            : undefined,
       });
     const rounds = await Promise.all([claimer('a', 50), claimer('b', 50), claimer('a', 50), claimer('b', 50)]);
     const ids = rounds.flat().map((j) => j.id);
@@ -307,7 +315,8 @@ function suite(t: Test, engine: EngineUnderTest): void {
         upTo: iso(Date.now()),
         limit: 50,
         lockOf: (id) => `job:${id}`,
-        take: (job) => (job.status === 'sending' ? { ...job, lease_owner: owner, lease_until: iso(Date.now() + 60_000) } : undefined),
+        take: (job) =>
+          job.status === 'sending' ? { ...job, lease_owner: owner, lease_until: iso(Date.now() + 60_000) } : undefined,
       });
     t.same(await takeover('c'), [], 'a live lease is not taken over');
     await sleep(80);
@@ -433,7 +442,10 @@ function suite(t: Test, engine: EngineUnderTest): void {
       t.test('unique values hold across daemons', async (t) => {
         const results = await Promise.allSettled(
           Array.from({ length: 10 }, (_, i) =>
-            (i % 2 === 0 ? a : b).transaction({}, async (tx) => void (await tx.put(ta.orgs, { id: `x${i}`, slug: 'race', n: i }))),
+            (i % 2 === 0 ? a : b).transaction(
+              {},
+              async (tx) => void (await tx.put(ta.orgs, { id: `x${i}`, slug: 'race', n: i })),
+            ),
           ),
         );
         t.equal(results.filter((r) => r.status === 'fulfilled').length, 1);

@@ -41,8 +41,8 @@ if ('missing' in found) {
     t.equal(invited.status, 201);
     const mail = await level.services.outbox.getOutboxEntry(operator, invited.body.data.outbox_entry_id);
     const token = new URL(mail.accept_url!).searchParams.get('token')!;
-    const eventsBefore = (await request(level.url, 'GET', `/v1/organizations/${org.id}/events`, { headers: asPrincipal(owner) })).body
-      .data as { id: string }[];
+    const eventsBefore = (await request(level.url, 'GET', `/v1/organizations/${org.id}/events`, { headers: asPrincipal(owner) }))
+      .body.data as { id: string }[];
     t.ok(eventsBefore.length >= 2, 'events were recorded');
     await level.stop();
 
@@ -70,10 +70,15 @@ if ('missing' in found) {
     const read = await request(onPg.url, 'GET', `/v1/organizations/${org.id}`, { headers: bearer(key.body.data.raw_key) });
     t.equal(read.status, 200, 'the API key (hashed at rest) still authenticates');
     t.equal(read.body.data.slug, 'copied');
-    const accepted = await request(onPg.url, 'GET', `/v1/invitations/${invited.body.data.id}/accept?token=${encodeURIComponent(token)}`);
+    const accepted = await request(
+      onPg.url,
+      'GET',
+      `/v1/invitations/${invited.body.data.id}/accept?token=${encodeURIComponent(token)}`,
+    );
     t.ok(accepted.status < 300, `the mailed link still accepts: the token key came along (${accepted.status})`);
-    const eventsAfter = (await request(onPg.url, 'GET', `/v1/organizations/${org.id}/events?limit=200`, { headers: asPrincipal(owner) }))
-      .body.data as { id: string; kind: string }[];
+    const eventsAfter = (
+      await request(onPg.url, 'GET', `/v1/organizations/${org.id}/events?limit=200`, { headers: asPrincipal(owner) })
+    ).body.data as { id: string; kind: string }[];
     t.same(
       eventsAfter.slice(0, eventsBefore.length).map((e) => e.id),
       eventsBefore.map((e) => e.id),

@@ -138,7 +138,10 @@ export async function execute<T>(command: Command, spec: CommandSpec<T>): Promis
 }
 
 /** An offline command (one that works on stored data with the daemon stopped), shown as `execute` shows. */
-export async function executeLocal<T>(command: Command, spec: Omit<CommandSpec<T>, 'run'> & { run: () => Promise<T> }): Promise<void> {
+export async function executeLocal<T>(
+  command: Command,
+  spec: Omit<CommandSpec<T>, 'run'> & { run: () => Promise<T> },
+): Promise<void> {
   await present(command.optsWithGlobals<GlobalOptions>(), spec, spec.run);
 }
 

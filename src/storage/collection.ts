@@ -215,7 +215,11 @@ export class Collection<T extends object> {
    * sort value several records share (a principal's organization- and team-level memberships of one
    * organization) is listed once, and the cursor resumes past all of them.
    */
-  async listDistinct(index: string, value: IndexValue, options: Omit<PageOptions, 'reverse' | 'after'> = {}): Promise<Page<string>> {
+  async listDistinct(
+    index: string,
+    value: IndexValue,
+    options: Omit<PageOptions, 'reverse' | 'after'> = {},
+  ): Promise<Page<string>> {
     const spec = this.indexSpec(index);
     if (spec.unique === true || spec.sort === undefined) throw new TypeError(`${this.name}.${index} has no sort values`);
     const limit = clampLimit(options.limit);
@@ -223,7 +227,8 @@ export class Collection<T extends object> {
     const prefix = range.gt!;
     const after = cursorKey(options.cursor);
     if (after !== undefined) {
-      if (!after.startsWith(prefix) || after.length === prefix.length || after.includes(SEP, prefix.length)) throw foreignCursor();
+      if (!after.startsWith(prefix) || after.length === prefix.length || after.includes(SEP, prefix.length))
+        throw foreignCursor();
       // Keys are value, sort, id: past `sort + SEP + any id` is past `sort + \x01`.
       range.gt = after + '\x01';
     }

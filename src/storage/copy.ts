@@ -64,14 +64,19 @@ export async function copyToPostgres(dataDir: string, url: string, log: Logger):
       for (const name of Object.keys(collections) as CollectionName[]) {
         let n = 0;
         const records = source.sublevel(name);
-        for (let after: string | undefined, ids: string[]; (ids = await target.reader().recordIds(tableDef(name), { gt: after, limit: 1000 })).length > 0; ) {
+        for (
+          let after: string | undefined, ids: string[];
+          (ids = await target.reader().recordIds(tableDef(name), { gt: after, limit: 1000 })).length > 0;
+        ) {
           for (const id of ids) if (records.getSync(id) === undefined) n++;
           after = ids[ids.length - 1];
         }
         if (n > 0) foreign.push(`${name}: ${n}`);
       }
       if (foreign.length > 0)
-        throw new CopyRefusedError(`the target database holds records that are not in this data dir (${foreign.join(', ')}); copy into an empty database`);
+        throw new CopyRefusedError(
+          `the target database holds records that are not in this data dir (${foreign.join(', ')}); copy into an empty database`,
+        );
       const report: CopyReport = { tables: [], meta: 0 };
       const mismatches: string[] = [];
       for (const name of Object.keys(collections) as CollectionName[]) {
@@ -104,11 +109,14 @@ export async function copyToPostgres(dataDir: string, url: string, log: Logger):
         if (chunk.length > 0) await target.importRows(table, chunk);
         const counted = await target.countRows(table);
         const copied: CopiedTable = { table: name, source: records, target: counted.records, indexes: {} };
-        if (counted.records !== records) mismatches.push(`${name}: ${records} records in the source, ${counted.records} in the target`);
+        if (counted.records !== records)
+          mismatches.push(`${name}: ${records} records in the source, ${counted.records} in the target`);
         for (const index of table.indexes) {
           copied.indexes[index.name] = { source: sourceIndexes[index.name], target: counted.indexes[index.name] };
           if (sourceIndexes[index.name] !== counted.indexes[index.name])
-            mismatches.push(`${name}.${index.name}: ${sourceIndexes[index.name]} index entries in the source, ${counted.indexes[index.name]} in the target`);
+            mismatches.push(
+              `${name}.${index.name}: ${sourceIndexes[index.name]} index entries in the source, ${counted.indexes[index.name]} in the target`,
+            );
         }
         report.tables.push(copied);
       }

@@ -48,13 +48,7 @@ export class HourlyLog<T extends HourlyLogEntry> {
    * (with `fields`) and the pruning of entries that left the hour, and returns null. Otherwise
    * returns how long until a slot frees (ms) and queues nothing.
    */
-  async tryConsume(
-    tx: Tx,
-    subject: string,
-    max: number,
-    now: number,
-    fields: Omit<T, 'key' | 'at'>,
-  ): Promise<number | null> {
+  async tryConsume(tx: Tx, subject: string, max: number, now: number, fields: Omit<T, 'key' | 'at'>): Promise<number | null> {
     const recent = await this.recent(subject, now, max);
     // Newest first: once the max-th newest leaves the window, fewer than max remain.
     if (recent.length >= max) return recent[max - 1] + HOUR_MS - now;

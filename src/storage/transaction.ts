@@ -93,7 +93,12 @@ export class BufferedTx implements Tx {
   }
 
   /** Unique values the previous version held and the next one does not are free again. */
-  private release(collection: { name: string; isUnique(index: string): boolean }, id: string, before: Map<string, string> | undefined, after: Map<string, string>): void {
+  private release(
+    collection: { name: string; isUnique(index: string): boolean },
+    id: string,
+    before: Map<string, string> | undefined,
+    after: Map<string, string>,
+  ): void {
     if (before === undefined) return;
     for (const [index, key] of before) {
       if (!collection.isUnique(index) || after.get(index) === key) continue;

@@ -17,7 +17,10 @@ export function registerStorage(program: Command): void {
         run: async () => {
           if (!/^postgres(ql)?:\/\//.test(opts.to)) throw new CliError('invalid_request', '--to must be a postgres:// URL');
           const dataDir = path.resolve(opts.dataDir ?? (process.env.SERVICE_DATA_DIR || './data'));
-          const [{ copyToPostgres }, { createLogger }] = await Promise.all([import('../../storage/copy.js'), import('../../log.js')]);
+          const [{ copyToPostgres }, { createLogger }] = await Promise.all([
+            import('../../storage/copy.js'),
+            import('../../log.js'),
+          ]);
           try {
             return { data_dir: dataDir, ...(await copyToPostgres(dataDir, opts.to, createLogger('silent'))) };
           } catch (err) {

@@ -242,7 +242,11 @@ export class LevelStorage implements Storage {
         ops.push({ type: 'put', sublevel: sub, key: newKey, value: index.unique ? w.id : '' });
       }
       const records = this.sublevel(w.table.name);
-      ops.push(w.value === undefined ? { type: 'del', sublevel: records, key: w.id } : { type: 'put', sublevel: records, key: w.id, value: w.value });
+      ops.push(
+        w.value === undefined
+          ? { type: 'del', sublevel: records, key: w.id }
+          : { type: 'put', sublevel: records, key: w.id, value: w.value },
+      );
     }
     for (const a of set.appends) {
       const records = this.sublevel(a.table.name);

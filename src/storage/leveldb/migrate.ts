@@ -20,7 +20,11 @@ const SCHEMA_VERSION_KEY = 'schema_version';
  * (or changes what it holds) over existing data. Unique indexes refuse duplicates as records are
  * written; a rebuild could only hide one, so they are not rebuilt.
  */
-export async function rebuildIndex<T extends object>(storage: LevelStorage, collection: Collection<T>, index: string): Promise<BatchOp[]> {
+export async function rebuildIndex<T extends object>(
+  storage: LevelStorage,
+  collection: Collection<T>,
+  index: string,
+): Promise<BatchOp[]> {
   if (collection.isUnique(index)) throw new TypeError(`${collection.name}.${index} is unique: it cannot be rebuilt`);
   const sub = storage.sublevel(indexSublevelName(collection.name, index));
   const ops: BatchOp[] = [];

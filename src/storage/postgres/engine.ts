@@ -162,7 +162,9 @@ export class PostgresStorage implements Storage {
     } catch (err) {
       await storage.close();
       if (err instanceof NewerSchemaError) throw err;
-      throw new StorageOpenError(`cannot open PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`, { cause: err });
+      throw new StorageOpenError(`cannot open PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     log.debug({ url: redactDatabaseUrl(url) }, 'storage open');
     return storage;
@@ -430,10 +432,10 @@ export class PostgresStorage implements Storage {
       touch(w.table, w.id, [...(w.previous ?? []), ...w.keys]);
     }
     for (const [key, value] of set.meta) {
-      await client.query('INSERT INTO meta (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [
-        key,
-        JSON.stringify(value ?? null),
-      ]);
+      await client.query(
+        'INSERT INTO meta (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+        [key, JSON.stringify(value ?? null)],
+      );
     }
     // Last, so the append row lock is held for as short a time as possible: taken here, released at
     // COMMIT. A second appender waits for it and takes a greater id after this one commits.
@@ -441,7 +443,9 @@ export class PostgresStorage implements Storage {
     for (const name of tables) {
       const metaKey = appendMetaKey(name);
       await client.query("INSERT INTO meta (key, value) VALUES ($1, 'null'::jsonb) ON CONFLICT (key) DO NOTHING", [metaKey]);
-      const { rows } = await client.query<{ value: string | null }>('SELECT value FROM meta WHERE key = $1 FOR UPDATE', [metaKey]);
+      const { rows } = await client.query<{ value: string | null }>('SELECT value FROM meta WHERE key = $1 FOR UPDATE', [
+        metaKey,
+      ]);
       let last = rows[0].value ?? undefined;
       for (const a of set.appends.filter((a) => a.table.name === name)) {
         const built = a.build(sortableIdAfter(a.prefix, last));
@@ -461,9 +465,19 @@ export class PostgresStorage implements Storage {
     return notice;
   }
 
-  private async upsert(client: pg.PoolClient, table: TableDef, id: string, value: object, keys: Map<string, string>): Promise<void> {
+  private async upsert(
+    client: pg.PoolClient,
+    table: TableDef,
+    id: string,
+    value: object,
+    keys: Map<string, string>,
+  ): Promise<void> {
     const cols = table.indexes.map((i) => column(i.name));
-    const params: unknown[] = [bytes(id), JSON.stringify(value), ...table.indexes.map((i) => (keys.has(i.name) ? bytes(keys.get(i.name)!) : null))];
+    const params: unknown[] = [
+      bytes(id),
+      JSON.stringify(value),
+      ...table.indexes.map((i) => (keys.has(i.name) ? bytes(keys.get(i.name)!) : null)),
+    ];
     const placeholders = params.map((_, n) => (n === 1 ? '$2::jsonb' : `$${n + 1}`));
     const updates = ['data = EXCLUDED.data', ...cols.map((c) => `${c} = EXCLUDED.${c}`)];
     await client.query(
@@ -506,7 +520,12 @@ export class PostgresStorage implements Storage {
    * flow; a transaction's reader always asks the database (a decision is made on committed data).
    */
   private makeReader(query: Query, cached: boolean): Reader {
-    const cachedRead = async (table: TableDef, cacheName: string, key: string, load: () => Promise<unknown>): Promise<unknown> => {
+    const cachedRead = async (
+      table: TableDef,
+      cacheName: string,
+      key: string,
+      load: () => Promise<unknown>,
+    ): Promise<unknown> => {
       if (!cached || !table.cache || !this.listening) return load();
       let cache = this.caches.get(cacheName);
       if (cache === undefined) this.caches.set(cacheName, (cache = new Map()));
