@@ -1,7 +1,8 @@
 // systemd/switchyard.service: systemd's own verifier accepts it, the hardening is all there, and the
-// example environment file only names real, built settings with valid values.
+// example environment file only names real, built settings with valid values; the PostgreSQL drop-in
+// verifies with it.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { loadConfig } from '../src/config/load.js';
@@ -98,6 +99,31 @@ t.test('systemd-analyze verify accepts the unit', { skip: skipAnalyze }, async (
   const bad = writeUnitCopy(dir, `${process.execPath} ${binPath} serve`, 'ProtectSystem=bogus\nNoSuchDirective=1');
   const { output } = analyze(['verify', bad]);
   t.ok(aboutOurUnit(output).length >= 2, 'a broken copy is reported');
+});
+
+t.test('the PostgreSQL drop-in verifies with the unit', { skip: skipAnalyze }, async (t) => {
+  const dropInText = readFileSync(path.join(repoRoot, 'systemd', 'switchyard.service.d', 'postgres.conf'), 'utf8');
+  const dir = t.testdir();
+  const file = writeUnitCopy(dir, `${process.execPath} ${binPath} serve`);
+  mkdirSync(path.join(dir, 'switchyard.service.d'));
+  const dropIn = path.join(dir, 'switchyard.service.d', 'postgres.conf');
+  writeFileSync(dropIn, dropInText);
+  const clean = analyze(['verify', file]);
+  t.equal(clean.status, 0, clean.output);
+  t.same(
+    clean.output.split('\n').filter((l) => l.includes('postgres.conf')),
+    [],
+    'no warnings about the drop-in',
+  );
+  t.match(dropInText, /^Environment=SERVICE_DATABASE_POOL_SIZE=\d+$/m, 'it sets the pool size');
+  t.notMatch(dropInText, /^Environment=SERVICE_DATABASE_URL/m, 'the URL (a secret) stays in the environment file');
+  // Control: verify reads the drop-in, so a broken one is reported.
+  writeFileSync(dropIn, `${dropInText}\n[Service]\nNoSuchDirective=1\n`);
+  const broken = analyze(['verify', file]);
+  t.ok(
+    broken.output.split('\n').some((l) => l.includes('postgres.conf')),
+    'a broken drop-in is reported',
+  );
 });
 
 t.test('systemd-analyze security rates the unit well', { skip: skipAnalyze }, async (t) => {
