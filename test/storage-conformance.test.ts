@@ -66,7 +66,7 @@ interface EngineUnderTest {
   /** A fresh, empty store. */
   open(t: Test): Promise<Storage>;
   /** A second engine on the same data (PostgreSQL only): another daemon. */
-  openTwin?(t: Test, first: Storage): Promise<Storage>;
+  openTwin?: (t: Test, first: Storage) => Promise<Storage>;
 }
 
 const level: EngineUnderTest = {
@@ -90,7 +90,7 @@ function postgres(cluster: TestPostgres): EngineUnderTest {
       t.teardown(() => storage.close());
       return storage;
     },
-    async openTwin(t, first) {
+    openTwin: async (t, first) => {
       const storage = await PostgresStorage.open(urls.get(first)!, silent, { poolSize: 8 });
       t.teardown(() => storage.close());
       return storage;
@@ -299,7 +299,7 @@ function suite(t: Test, engine: EngineUnderTest): void {
         lockOf: (id) => `job:${id}`,
         take: (job) =>
           job.status === 'pending'
-            ? { ...job, status: 'sending', lease_owner: owner, lease_until: iso(Date.now() + leaseMs) }
+            ? { ...job, status: 'sending' as const, lease_owner: owner, lease_until: iso(Date.now() + leaseMs) }
             : undefined,
       });
     const rounds = await Promise.all([claimer('a', 50), claimer('b', 50), claimer('a', 50), claimer('b', 50)]);
@@ -495,7 +495,7 @@ t.test('leveldb', async (t) => suite(t, level));
 
 const found = findPostgres();
 if ('missing' in found) {
-  t.test('postgres', async (t) => void t.skip(`PostgreSQL conformance skipped: missing ${found.missing}`));
+  t.test('postgres', { skip: `PostgreSQL conformance skipped: missing ${found.missing}` }, async () => {});
 } else {
   const cluster = await launchPostgres();
   t.teardown(() => cluster.stop());

@@ -90,7 +90,7 @@ export async function copyToPostgres(dataDir: string, url: string, log: Logger):
           for await (const [key, value] of source.sublevel(indexSublevelName(name, index.name)).iterator()) {
             const id = typeof value === 'string' && value !== '' ? value : lastPart(key);
             let keys = keysById.get(id);
-            if (keys === undefined) keysById.set(id, (keys = new Map()));
+            if (keys === undefined) keysById.set(id, (keys = new Map<string, string>()));
             keys.set(index.name, key);
             n++;
           }
@@ -99,7 +99,7 @@ export async function copyToPostgres(dataDir: string, url: string, log: Logger):
         let chunk: { id: string; value: unknown; keys: Map<string, string> }[] = [];
         let records = 0;
         for await (const [id, value] of source.sublevel(name).iterator()) {
-          chunk.push({ id, value, keys: keysById.get(id) ?? new Map() });
+          chunk.push({ id, value, keys: keysById.get(id) ?? new Map<string, string>() });
           records++;
           if (chunk.length === CHUNK) {
             await target.importRows(table, chunk);

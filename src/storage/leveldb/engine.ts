@@ -126,8 +126,8 @@ export class LevelStorage implements Storage {
     });
   }
 
-  async readMeta(key: string): Promise<unknown> {
-    return this.meta.getSync(key);
+  readMeta(key: string): Promise<unknown> {
+    return Promise.resolve(this.meta.getSync(key));
   }
 
   async claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
@@ -326,7 +326,7 @@ export class LevelStorage implements Storage {
 
   private cacheOf(sub: Sublevel): Map<string, unknown> {
     let cache = this.caches.get(sub);
-    if (cache === undefined) this.caches.set(sub, (cache = new Map()));
+    if (cache === undefined) this.caches.set(sub, (cache = new Map<string, unknown>()));
     return cache;
   }
 
@@ -354,14 +354,14 @@ export class LevelStorage implements Storage {
       return n;
     };
     return {
-      record: async (table, id) => this.read(this.sublevel(table.name), id, table.cache),
-      uniqueId: async (table, name, key) => this.read(index(table, name), key, table.cache) as string | undefined,
-      records: (table, range) => this.sublevel(table.name).iterator(range).all() as Promise<[string, unknown][]>,
+      record: (table, id) => Promise.resolve(this.read(this.sublevel(table.name), id, table.cache)),
+      uniqueId: (table, name, key) => Promise.resolve(this.read(index(table, name), key, table.cache) as string | undefined),
+      records: (table, range) => this.sublevel(table.name).iterator(range).all(),
       recordIds: (table, range) => this.sublevel(table.name).keys(range).all(),
       indexKeys: (table, name, range) => index(table, name).keys(range).all(),
       countIndex: (table, name, range) => countKeys(index(table, name), range),
       countRecords: (table) => countKeys(this.sublevel(table.name), {}),
-      meta: async (key) => this.meta.getSync(key),
+      meta: (key) => Promise.resolve(this.meta.getSync(key)),
     };
   }
 }

@@ -38,7 +38,7 @@ export async function rebuildIndex<T extends object>(
 
 /** Ordered list; append only. Version 1 is the initial layout and writes nothing else. */
 export const migrations: Migration[] = [
-  { version: 1, name: 'initial layout', up: async () => [] },
+  { version: 1, name: 'initial layout', up: () => Promise.resolve([]) },
   {
     version: 2,
     // The tables' own index specs (domain stores) build the entries, so the rules live in one place.

@@ -367,8 +367,9 @@ export class PostgresStorage implements Storage {
 
   /** Offline copy: meta values as they are. */
   async importMeta(entries: [string, unknown][]): Promise<void> {
-    await this.transaction({}, async (tx) => {
+    await this.transaction({}, (tx) => {
       for (const [key, value] of entries) tx.putMeta(key, value);
+      return Promise.resolve();
     });
   }
 
@@ -528,7 +529,7 @@ export class PostgresStorage implements Storage {
     ): Promise<unknown> => {
       if (!cached || !table.cache || !this.listening) return load();
       let cache = this.caches.get(cacheName);
-      if (cache === undefined) this.caches.set(cacheName, (cache = new Map()));
+      if (cache === undefined) this.caches.set(cacheName, (cache = new Map<string, unknown>()));
       const hit = cache.get(key);
       if (hit !== undefined) return hit;
       const generation = this.generations.get(table.name) ?? 0;
