@@ -4,9 +4,8 @@ import type { CreatedApiKey } from './domain/identity/api-keys.js';
 import type { Organization } from './domain/identity/types.js';
 import { isAppError } from './errors.js';
 import type { Logger } from './log.js';
-import type { Storage } from './storage/db.js';
 import { nowIso } from './storage/keys.js';
-import { UnitOfWork } from './storage/unit-of-work.js';
+import type { Storage } from './storage/port.js';
 
 // `serve --dev`: a newcomer gets an organization and a working key without reading any docs.
 // Only the first start of a data dir does it (a meta flag), so the key is printed exactly once.
@@ -47,7 +46,7 @@ export async function bootstrapDev({
   log,
   print,
 }: DevBootstrapOptions): Promise<DevBootstrap | null> {
-  if ((await storage.meta.get(FLAG_KEY)) !== undefined) return null;
+  if ((await storage.readMeta(FLAG_KEY)) !== undefined) return null;
   // A `dev` organization without the flag means a start that stopped half-way: finish it.
   const organization =
     (await findOrganization(services, DEV_ORGANIZATION_SLUG)) ??
@@ -59,9 +58,10 @@ export async function bootstrapDev({
       })
     ).organization;
   const key = await services.apiKeys.createApiKey(operator, { name: 'dev (serve --dev)', organization_id: organization.id });
-  const uow = new UnitOfWork(storage);
-  uow.putRaw(storage.meta, FLAG_KEY, nowIso());
-  await uow.commit();
+  await storage.transaction({}, (tx) => {
+    tx.putMeta(FLAG_KEY, nowIso());
+    return Promise.resolve();
+  });
 
   log.info({ organization_id: organization.id, api_key_id: key.id, prefix: key.prefix }, 'development organization created');
   print(

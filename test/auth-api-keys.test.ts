@@ -5,8 +5,8 @@ import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { defineRoute } from '../src/http/route.js';
 import { createHttpApp, listenHttp } from '../src/http/server.js';
-import { UnitOfWork } from '../src/storage/unit-of-work.js';
 import { createIdentityStore } from '../src/domain/identity/store.js';
+import type { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, waitFor, type JsonResponse } from './helpers.js';
 
 const KEY_FORMAT = /^svc_([A-Za-z0-9]{8})_([A-Za-z0-9_-]+)$/;
@@ -159,9 +159,9 @@ t.test('API keys', async (t) => {
     t.equal((await listOrgs(minute.raw_key)).status, 200, 'works before expiry');
     const { apiKeys } = createIdentityStore(d.storage);
     const record = (await apiKeys.get(minute.id))!;
-    const uow = new UnitOfWork(d.storage);
-    await uow.put(apiKeys, { ...record, expires_at: new Date(Date.now() - 1000).toISOString() });
-    await uow.commit();
+    await d.storage.transaction({}, (tx) =>
+      tx.put(apiKeys, { ...record, expires_at: new Date(Date.now() - 1000).toISOString() }),
+    );
     const res = await listOrgs(minute.raw_key);
     isUnauthenticated(t, res, 'expired');
     t.match(res.body.error.message, /expired/);
@@ -311,7 +311,7 @@ t.test('API keys', async (t) => {
     // Hold the key's lock (the one the last-use write takes): the request must not wait for that write.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const holding = d.storage.locks.run(`api-key:${key.id}`, () => held);
+    const holding = d.storage.transaction({ locks: [`api-key:${key.id}`] }, () => held);
     const before = Date.now();
     t.equal((await listOrgs(key.raw_key)).status, 200, 'answered while the write is blocked');
     t.equal((await show()).last_used_at, null, 'not yet written');
@@ -339,7 +339,7 @@ t.test('API keys', async (t) => {
     const hashes = allRawKeys.map((raw) => createHash('sha256').update(raw).digest('hex'));
 
     let text = '';
-    for await (const [k, v] of d.storage.db.iterator({ keyEncoding: 'utf8', valueEncoding: 'utf8' }))
+    for await (const [k, v] of (d.storage as LevelStorage).db.iterator({ keyEncoding: 'utf8', valueEncoding: 'utf8' }))
       text += `${String(k)}\n${String(v)}\n`;
     for (const [i, secret] of secrets.entries()) t.notOk(text.includes(secret), `key ${i}: not in the database`);
     t.ok(

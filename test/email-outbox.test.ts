@@ -13,7 +13,7 @@ import type { OutboxEntryView } from '../src/domain/email/types.js';
 import { operator } from '../src/domain/identity/caller.js';
 import { createLogger } from '../src/log.js';
 import type { Daemon } from '../src/main.js';
-import { Storage } from '../src/storage/db.js';
+import { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { fakeProvider, providerEnv } from './fakes/email-provider.js';
 import {
   asPrincipal,
@@ -380,7 +380,7 @@ t.test('crash mid-send: a killed daemon leaves a claimed mail that the next star
   second.child.kill('SIGTERM');
   t.equal(await second.exited, 0, 'clean shutdown');
 
-  const storage = await Storage.open(dataDir, createLogger('silent'));
+  const storage = await LevelStorage.open(dataDir, createLogger('silent'));
   t.teardown(() => storage.close());
   const stored = (await storage.sublevel('email_outbox').get(entryId)) as {
     status: string;

@@ -12,13 +12,13 @@ import type { EmailTransport, OutgoingMail } from '../src/domain/email/types.js'
 import { EventLog } from '../src/domain/events/service.js';
 import { createIdentity } from '../src/domain/identity/index.js';
 import { createLogger } from '../src/log.js';
-import { Storage } from '../src/storage/db.js';
+import { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { testConfig, waitFor } from './helpers.js';
 
 t.test('closing the outbox closes its transport', async (t) => {
   const config = testConfig(t);
   const log = createLogger('silent');
-  const storage = await Storage.open(config.dataDir, log);
+  const storage = await LevelStorage.open(config.dataDir, log);
   t.teardown(() => storage.close());
   const base = { config, storage, eventLog: new EventLog(storage, log), log, publicUrl: () => 'http://127.0.0.1:8400' };
   const { permissions } = createIdentity(base).services;

@@ -3,9 +3,9 @@ import { EventLog } from '../src/domain/events/service.js';
 import type { DomainEvent, EventKind } from '../src/domain/events/types.js';
 import { type AppError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
-import { Storage } from '../src/storage/db.js';
 import { newId } from '../src/storage/keys.js';
-import { inUnitOfWork, UnitOfWork } from '../src/storage/unit-of-work.js';
+import { LevelStorage } from '../src/storage/leveldb/engine.js';
+import type { Storage } from '../src/storage/port.js';
 import { waitFor } from './helpers.js';
 
 const silent = createLogger('silent');
@@ -13,22 +13,39 @@ const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO_MS_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 async function openLog(t: Test, dir = t.testdir()): Promise<{ storage: Storage; events: EventLog; dir: string }> {
-  const storage = await Storage.open(dir, silent);
+  const storage = await LevelStorage.open(dir, silent);
   t.teardown(() => storage.close());
   return { storage, events: new EventLog(storage, silent), dir };
 }
 
-/** Appends the drafts in order in one committed unit of work (one batch, for speed). */
+/** Every event of the log after `after` (from the start without), in log order. */
+async function logAfter(events: EventLog, after?: string): Promise<DomainEvent[]> {
+  const out: DomainEvent[] = [];
+  let page = await events.read({ after, limit: 200 });
+  out.push(...page.items);
+  while (page.nextCursor !== null) {
+    page = await events.read({ cursor: page.nextCursor, limit: 200 });
+    out.push(...page.items);
+  }
+  return out;
+}
+
+/**
+ * Appends the drafts in order in one committed transaction (one batch, for speed) and returns them
+ * as stored: ids are taken at commit, so they are read back from the log's new tail.
+ */
 async function appendAll(
   storage: Storage,
   events: EventLog,
-  drafts: { kind: EventKind; organization_id: string }[],
+  drafts: { kind: EventKind; organization_id: string; payload?: Record<string, unknown> }[],
 ): Promise<DomainEvent[]> {
-  const out: DomainEvent[] = [];
-  await inUnitOfWork(storage, async (uow) => {
-    for (const d of drafts) out.push(await events.append(uow, d));
+  const before = (await logAfter(events)).at(-1)?.id;
+  await storage.transaction({}, async (tx) => {
+    for (const d of drafts) events.append(tx, d);
   });
-  return out;
+  const appended = await logAfter(events, before);
+  if (appended.length !== drafts.length) throw new Error(`${drafts.length} appended, ${appended.length} read back`);
+  return appended;
 }
 
 type Reader = (cursor: string | null) => Promise<{ items: DomainEvent[]; nextCursor: string | null }>;
@@ -47,16 +64,18 @@ async function readAll(read: Reader): Promise<{ pages: number[]; ids: string[] }
   return { pages, ids };
 }
 
-t.test('an appended event is invisible until its unit of work commits', async (t) => {
+t.test('an appended event is invisible until its transaction commits', async (t) => {
   const { storage, events } = await openLog(t);
   const org = newId();
-  const uow = new UnitOfWork(storage);
-  const event = await events.append(uow, { kind: 'organization.created', organization_id: org, payload: { slug: 'acme' } });
-  t.equal(await events.get(event.id), undefined, 'not readable by id');
-  t.same((await events.read()).items, [], 'not in the log');
-  t.same((await events.read({ organizationId: org })).items, [], 'not in the organization view');
-  await uow.commit();
-  t.same(await events.get(event.id), event);
+  await storage.transaction({}, async (tx) => {
+    events.append(tx, { kind: 'organization.created', organization_id: org, payload: { slug: 'acme' } });
+    t.equal(await events.countEvents(), 0, 'not stored');
+    t.same((await events.read()).items, [], 'not in the log');
+    t.same((await events.read({ organizationId: org })).items, [], 'not in the organization view');
+  });
+  const [event] = (await events.read()).items;
+  t.match(event, { kind: 'organization.created', organization_id: org }, 'in the log once committed');
+  t.same(await events.get(event.id), event, 'readable by id');
   t.same(
     (await events.read({ organizationId: org })).items.map((e) => e.id),
     [event.id],
@@ -74,11 +93,14 @@ t.test('a failed commit writes no event and tells no subscriber', async (t) => {
   events.subscribe((e) => void heard.push(e.id));
   const org = newId();
 
-  const uow = new UnitOfWork(storage);
-  const lost = await events.append(uow, { kind: 'invitation.created', organization_id: org });
-  uow.putRaw(storage.meta, 'refused', undefined);
-  await t.rejects(uow.commit());
-  t.equal(await events.get(lost.id), undefined, 'the event is not stored');
+  await t.rejects(
+    storage.transaction({}, async (tx) => {
+      events.append(tx, { kind: 'invitation.created', organization_id: org });
+      // A value LevelDB refuses: the batch, and the event with it, fails as it is written.
+      tx.putMeta('refused', undefined);
+    }),
+  );
+  t.equal(await events.countEvents(), 0, 'the event is not stored');
   t.same((await events.read()).items, []);
 
   // A later commit's notification arrives; by then the lost one would have too.
@@ -106,13 +128,15 @@ t.test('subscribers hear of events after the commit; a failing one does not stop
   const unsubscribe = events.subscribe((e) => void removed.push(e.id));
 
   const org = newId();
-  const uow = new UnitOfWork(storage);
-  const a = await events.append(uow, { kind: 'job.created', organization_id: org });
-  const b = await events.append(uow, { kind: 'job.started', organization_id: org });
-  await new Promise((r) => setImmediate(r));
-  t.same(heard, [], 'nothing is announced before the commit');
-  await uow.commit();
+  await storage.transaction({}, async (tx) => {
+    events.append(tx, { kind: 'job.created', organization_id: org });
+    events.append(tx, { kind: 'job.started', organization_id: org });
+    await new Promise((r) => setImmediate(r));
+    t.same(heard, [], 'nothing is announced before the commit');
+  });
   await waitFor(() => heard.length === 2, { what: 'two notifications' });
+  const [a, b] = (await events.read()).items;
+  t.same([a.kind, b.kind], ['job.created', 'job.started']);
   t.same(
     heard.map((h) => h.id),
     [a.id, b.id],
@@ -136,15 +160,16 @@ t.test('ids are evt_ + ULID in append order; timestamps are ISO UTC with ms', as
   const { storage, events } = await openLog(t);
   const org = newId();
   const appended: DomainEvent[] = [];
-  for (let i = 0; i < 5; i++) {
-    // Separate units of work and one shared one: order holds either way.
-    appended.push(...(await appendAll(storage, events, [{ kind: 'job.created', organization_id: org }])));
+  // Each draft carries its place in the append order.
+  for (let n = 0; n < 5; n++) {
+    // Separate transactions and one shared one: order holds either way.
+    appended.push(...(await appendAll(storage, events, [{ kind: 'job.created', organization_id: org, payload: { n } }])));
   }
   appended.push(
     ...(await appendAll(
       storage,
       events,
-      Array.from({ length: 50 }, () => ({ kind: 'job.created' as const, organization_id: org })),
+      Array.from({ length: 50 }, (_, i) => ({ kind: 'job.created' as const, organization_id: org, payload: { n: 5 + i } })),
     )),
   );
   for (const e of appended) {
@@ -152,7 +177,12 @@ t.test('ids are evt_ + ULID in append order; timestamps are ISO UTC with ms', as
     t.match(e.timestamp, ISO_MS_Z);
   }
   const ids = appended.map((e) => e.id);
-  t.same([...ids].sort(), ids, 'lexical order is append order');
+  const byId = [...appended].sort((x, y) => (x.id < y.id ? -1 : 1));
+  t.same(
+    byId.map((e) => e.payload.n),
+    Array.from({ length: 55 }, (_, n) => n),
+    'lexical order is append order',
+  );
   t.equal(new Set(ids).size, ids.length, 'unique');
   t.same(
     (await events.read({ limit: 200 })).items.map((e) => e.id),
@@ -160,7 +190,7 @@ t.test('ids are evt_ + ULID in append order; timestamps are ISO UTC with ms', as
     'the log reads back in append order',
   );
   await t.rejects(
-    events.append(new UnitOfWork(storage), { kind: 'no.such.kind' as EventKind, organization_id: org }),
+    storage.transaction({}, async (tx) => events.append(tx, { kind: 'no.such.kind' as EventKind, organization_id: org })),
     TypeError,
     'unknown kinds are a programmer error',
   );
@@ -253,14 +283,14 @@ t.test('a kind filter pages correctly across many events', async (t) => {
 
 t.test('consumer cursors are durable across a reopen', async (t) => {
   const dir = t.testdir();
-  const first = await Storage.open(dir, silent);
+  const first = await LevelStorage.open(dir, silent);
   const log1 = new EventLog(first, silent);
   const [e] = await appendAll(first, log1, [{ kind: 'job.created', organization_id: newId() }]);
   t.equal(await log1.readCursor('webhooks'), undefined, 'an unknown consumer has no cursor');
-  const uow = new UnitOfWork(first);
-  log1.saveCursor(uow, 'webhooks', e.id);
-  t.equal(await log1.readCursor('webhooks'), undefined, 'saved with its unit of work, not before');
-  await uow.commit();
+  await first.transaction({}, async (tx) => {
+    log1.saveCursor(tx, 'webhooks', e.id);
+    t.equal(await log1.readCursor('webhooks'), undefined, 'saved with its transaction, not before');
+  });
   await first.close();
 
   const { events } = await openLog(t, dir);

@@ -6,10 +6,9 @@ import { actions, PermissionEngine, type Action } from '../src/domain/identity/p
 import { createIdentityStore } from '../src/domain/identity/store.js';
 import type { Grant } from '../src/domain/identity/types.js';
 import { createLogger } from '../src/log.js';
-import { Storage } from '../src/storage/db.js';
 import { newId, nowIso } from '../src/storage/keys.js';
-import { migrate, migrations } from '../src/storage/migrate.js';
-import { inUnitOfWork } from '../src/storage/unit-of-work.js';
+import { LevelStorage } from '../src/storage/leveldb/engine.js';
+import { migrate, migrations } from '../src/storage/leveldb/migrate.js';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon } from './helpers.js';
 
 // Security issue, item 2: grants cannot be used to slow others down. One principal holds at most
@@ -130,19 +129,19 @@ t.test('concurrent grant creates never pass the cap', async (t) => {
 
 /** A storage with one organization, 30 teams and the grants given; the engine's grant reads are recorded. */
 async function engineWithGrants(t: Test, dir: string, grantsFor: (org: string, teams: string[]) => Grant[]) {
-  const storage = await Storage.open(dir, silent);
+  const storage = await LevelStorage.open(dir, silent);
   t.teardown(() => storage.close());
   await migrate(storage);
   const store = createIdentityStore(storage);
   const org = newId();
   const teams = Array.from({ length: 30 }, () => newId());
-  await inUnitOfWork(storage, async (uow) => {
-    for (const g of grantsFor(org, teams)) await uow.put(store.grants, g);
+  await storage.transaction({}, async (tx) => {
+    for (const g of grantsFor(org, teams)) await tx.put(store.grants, g);
   });
   const reads: string[] = [];
   const record = (name: string, detail = ''): void => void reads.push(`${name}${detail}`);
   const { grants } = store;
-  for (const method of ['read', 'get', 'getMany', 'idsBy', 'listBy', 'list', 'listDistinct'] as const) {
+  for (const method of ['get', 'getMany', 'idsBy', 'listBy', 'list', 'listDistinct', 'range'] as const) {
     const original = grants[method].bind(grants) as (...args: unknown[]) => unknown;
     (grants as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
       record(method);
@@ -195,7 +194,7 @@ t.test('a permission check reads only the grants on the resource and on its orga
 });
 
 t.test('migration 3 indexes the grants written before it', async (t) => {
-  const storage = await Storage.open(t.testdir(), silent);
+  const storage = await LevelStorage.open(t.testdir(), silent);
   t.teardown(() => storage.close());
   t.same(await migrate(storage, migrations.slice(0, 2)), { from: 0, to: 2 });
   const store = createIdentityStore(storage);
@@ -204,8 +203,8 @@ t.test('migration 3 indexes the grants written before it', async (t) => {
     grantRecord(org, principal, 'team', team, 'team.read'),
     grantRecord(org, principal, 'organization', org, 'member.read'),
   ];
-  await inUnitOfWork(storage, async (uow) => {
-    for (const g of written) await uow.put(store.grants, g);
+  await storage.transaction({}, async (tx) => {
+    for (const g of written) await tx.put(store.grants, g);
   });
   await storage.sublevel('grants~principal_resource').clear();
   t.notOk(await store.grants.hasAny('principal_resource', [principal, 'team', team]), 'before: not indexed');

@@ -8,6 +8,7 @@ import type { Config } from '../src/config/schema.js';
 import { createLogger } from '../src/log.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { AppError } from '../src/errors.js';
+import type { LevelStorage } from '../src/storage/leveldb/engine.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const binPath = path.join(repoRoot, 'bin', 'switchyard.js');
@@ -231,7 +232,7 @@ export async function startTestDaemonWithLogs(
 /** Every key and value in a daemon's LevelDB as text (e.g. to prove a secret is never stored). */
 export async function dumpStorage(daemon: Daemon): Promise<string> {
   const lines: string[] = [];
-  for await (const [key, value] of daemon.storage.db.iterator()) lines.push(`${key} ${JSON.stringify(value)}`);
+  for await (const [key, value] of (daemon.storage as LevelStorage).db.iterator()) lines.push(`${key} ${JSON.stringify(value)}`);
   return lines.join('\n');
 }
 

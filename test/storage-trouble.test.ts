@@ -10,6 +10,7 @@ import { AdminClient } from '../src/cli/client.js';
 import type { DaemonServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/DaemonService.js';
 import { createLogThrottle } from '../src/log-throttle.js';
 import type { Logger } from '../src/log.js';
+import type { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { asPrincipal, binPath, request, spawnSwitchyard, startTestDaemon, startTestDaemonWithLogs, waitFor } from './helpers.js';
 
 const STACK_FRAME = /^\s+at /m;
@@ -68,7 +69,7 @@ t.test('/readyz is 503 while writes fail and 200 again once one succeeds; the fa
   t.equal((await request(daemon.url, 'GET', '/readyz')).status, 200, 'ready at first');
 
   // The engine's batch fails as LevelDB does when the disk is full (a real full disk needs a mount).
-  const db = daemon.storage.db as unknown as { batch: (...args: unknown[]) => Promise<void> };
+  const db = (daemon.storage as LevelStorage).db as unknown as { batch: (...args: unknown[]) => Promise<void> };
   const realBatch = db.batch;
   const diskFull = Object.assign(new Error('IO error: 000005.log: No space left on device'), { code: 'LEVEL_IO_ERROR' });
   db.batch = () => Promise.reject(diskFull);

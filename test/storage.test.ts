@@ -3,17 +3,17 @@ import { createIdentityStore, type IdentityStore } from '../src/domain/identity/
 import type { ApiKeyRecord, Organization, Team } from '../src/domain/identity/types.js';
 import { AppError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
-import { READ_CACHE_MAX_ENTRIES, Storage, StorageLockedError } from '../src/storage/db.js';
+import { NewerSchemaError, StorageLockedError } from '../src/storage/errors.js';
 import { newId, newSortableId } from '../src/storage/keys.js';
-import { KeyedLock } from '../src/storage/lock.js';
-import { migrate, NewerSchemaError, readSchemaVersion, type Migration } from '../src/storage/migrate.js';
-import { inUnitOfWork, UnitOfWork } from '../src/storage/unit-of-work.js';
+import { LevelStorage, READ_CACHE_MAX_ENTRIES } from '../src/storage/leveldb/engine.js';
+import { KeyedLock } from '../src/storage/leveldb/lock.js';
+import { migrate, readSchemaVersion, type Migration } from '../src/storage/leveldb/migrate.js';
 import { codeOf, PATIENCE_MS } from './helpers.js';
 
 const silent = createLogger('silent');
 
-async function openStorage(t: Test, dir = t.testdir()): Promise<{ storage: Storage; store: IdentityStore; dir: string }> {
-  const storage = await Storage.open(dir, silent);
+async function openStorage(t: Test, dir = t.testdir()): Promise<{ storage: LevelStorage; store: IdentityStore; dir: string }> {
+  const storage = await LevelStorage.open(dir, silent);
   t.teardown(() => storage.close());
   return { storage, store: createIdentityStore(storage), dir };
 }
@@ -47,19 +47,19 @@ function apiKey(organizationId: string, prefix: string): ApiKeyRecord {
 }
 
 /** Every key of a sublevel: how the test sees index entries directly, not through the Collection. */
-async function keysOf(storage: Storage, sublevel: string): Promise<string[]> {
+async function keysOf(storage: LevelStorage, sublevel: string): Promise<string[]> {
   return storage.sublevel(sublevel).keys().all();
 }
 
-t.test('a committed unit of work writes records and index entries together', async (t) => {
+t.test('a committed transaction writes records and index entries together', async (t) => {
   const { storage, store } = await openStorage(t);
   const o = org('acme');
   const tm = team(o.id);
   let notified = 0;
-  await inUnitOfWork(storage, async (uow) => {
-    await uow.put(store.organizations, o);
-    await uow.put(store.teams, tm);
-    uow.afterCommit(() => notified++);
+  await storage.transaction({}, async (tx) => {
+    await tx.put(store.organizations, o);
+    await tx.put(store.teams, tm);
+    tx.afterCommit(() => notified++);
     t.equal(await store.teams.get(tm.id), undefined, 'nothing visible before commit');
     t.equal(notified, 0, 'after-commit callbacks wait for the commit');
   });
@@ -71,21 +71,21 @@ t.test('a committed unit of work writes records and index entries together', asy
   t.equal(await store.teams.get(''), undefined);
 });
 
-t.test('unit of work atomicity', async (t) => {
+t.test('transaction atomicity', async (t) => {
   t.test('a conflict while gathering writes nothing', async (t) => {
     const { storage, store } = await openStorage(t);
     const existing = org('taken');
-    await inUnitOfWork(storage, (uow) => uow.put(store.organizations, existing));
+    await storage.transaction({}, (tx) => tx.put(store.organizations, existing));
 
     const other = org('other');
     const tm = team(other.id);
     let notified = false;
     const code = await codeOf(
-      inUnitOfWork(storage, async (uow) => {
-        uow.afterCommit(() => (notified = true));
-        await uow.put(store.organizations, other);
-        await uow.put(store.teams, tm);
-        await uow.put(store.organizations, { ...org('taken') });
+      storage.transaction({}, async (tx) => {
+        tx.afterCommit(() => (notified = true));
+        await tx.put(store.organizations, other);
+        await tx.put(store.teams, tm);
+        await tx.put(store.organizations, { ...org('taken') });
       }),
     );
     t.equal(code, 'conflict');
@@ -101,34 +101,55 @@ t.test('unit of work atomicity', async (t) => {
     const { storage, store } = await openStorage(t);
     const o = org('acme');
     const tm = team(o.id);
-    const uow = new UnitOfWork(storage);
     let notified = false;
-    uow.afterCommit(() => (notified = true));
-    await uow.put(store.organizations, o);
-    await uow.put(store.teams, tm);
-    // LevelDB (abstract-level) refuses an undefined value: the whole batch is rejected.
-    uow.putRaw(storage.meta, 'broken', undefined);
-    await t.rejects(uow.commit());
+    await t.rejects(
+      storage.transaction({}, async (tx) => {
+        tx.afterCommit(() => (notified = true));
+        await tx.put(store.organizations, o);
+        await tx.put(store.teams, tm);
+        // LevelDB (abstract-level) refuses an undefined value: the whole batch is rejected.
+        tx.putMeta('broken', undefined);
+      }),
+    );
     t.equal(notified, false, 'no after-commit callback');
     t.equal(await store.organizations.get(o.id), undefined);
     t.same(await keysOf(storage, 'organizations~slug'), []);
     t.same(await keysOf(storage, 'teams'), []);
     t.same(await keysOf(storage, 'teams~organization'), []);
-    await t.rejects(uow.commit(), TypeError, 'a unit of work commits once');
+  });
+
+  t.test('a thrown error discards the writes gathered before it', async (t) => {
+    const { storage, store } = await openStorage(t);
+    const o = org('acme');
+    let notified = false;
+    await t.rejects(
+      storage.transaction({}, async (tx) => {
+        tx.afterCommit(() => (notified = true));
+        await tx.put(store.organizations, o);
+        tx.putMeta('never', true);
+        throw new Error('changed my mind');
+      }),
+      { message: 'changed my mind' },
+    );
+    t.equal(notified, false, 'no after-commit callback');
+    t.equal(await store.organizations.get(o.id), undefined);
+    t.equal(await storage.readMeta('never'), undefined);
   });
 
   t.test('a batch whose database closed before commit writes nothing, even after reopening', async (t) => {
     const dir = t.testdir();
-    const first = await Storage.open(dir, silent);
+    const first = await LevelStorage.open(dir, silent);
     const store = createIdentityStore(first);
     const o = org('acme');
     const tm = team(o.id);
-    const uow = new UnitOfWork(first);
-    await uow.put(store.organizations, o);
-    await uow.put(store.teams, tm);
-    await first.close();
-    t.equal(first.isOpen, false);
-    await t.rejects(uow.commit());
+    await t.rejects(
+      first.transaction({}, async (tx) => {
+        await tx.put(store.organizations, o);
+        await tx.put(store.teams, tm);
+        await first.close();
+        t.equal(first.isOpen, false);
+      }),
+    );
 
     const { storage, store: reopened } = await openStorage(t, dir);
     t.equal(await reopened.organizations.get(o.id), undefined);
@@ -142,42 +163,45 @@ t.test('the read cache of identity tables never answers older than the last comm
   t.test('updates, deletes and unique-index moves are seen by the next read', async (t) => {
     const { storage, store } = await openStorage(t);
     const o = org('acme');
-    await inUnitOfWork(storage, async (uow) => void (await uow.put(store.organizations, o)));
-    t.equal(store.organizations.read(o.id)?.slug, 'acme', 'read (and now cached)');
-    t.equal(store.organizations.readUnique('slug', 'acme')?.id, o.id, 'unique index read (and cached)');
+    await storage.transaction({}, (tx) => tx.put(store.organizations, o));
+    t.equal((await store.organizations.get(o.id))?.slug, 'acme', 'read (and now cached)');
+    t.equal((await store.organizations.findUnique('slug', 'acme'))?.id, o.id, 'unique index read (and cached)');
+    t.equal(storage.cachedEntries('organizations'), 1, 'the record is cached');
 
-    await inUnitOfWork(storage, async (uow) => void (await uow.put(store.organizations, { ...o, slug: 'acme-2' })));
-    t.equal(store.organizations.read(o.id)?.slug, 'acme-2', 'the update is read back at once');
-    t.equal(store.organizations.readUnique('slug', 'acme'), undefined, 'the old unique value is released');
-    t.equal(store.organizations.readUnique('slug', 'acme-2')?.id, o.id, 'the new one is found');
+    await storage.transaction({}, (tx) => tx.put(store.organizations, { ...o, slug: 'acme-2' }));
+    t.equal((await store.organizations.get(o.id))?.slug, 'acme-2', 'the update is read back at once');
+    t.equal(await store.organizations.findUnique('slug', 'acme'), undefined, 'the old unique value is released');
+    t.equal((await store.organizations.findUnique('slug', 'acme-2'))?.id, o.id, 'the new one is found');
 
-    await inUnitOfWork(storage, async (uow) => uow.delete(store.organizations, o.id));
-    t.equal(store.organizations.read(o.id), undefined, 'a deleted record is gone from the cache');
-    t.equal(store.organizations.readUnique('slug', 'acme-2'), undefined);
+    await storage.transaction({}, (tx) => tx.delete(store.organizations, o.id));
+    t.equal(await store.organizations.get(o.id), undefined, 'a deleted record is gone from the cache');
+    t.equal(await store.organizations.findUnique('slug', 'acme-2'), undefined);
   });
 
   t.test('a refused batch drops what it touched, and the stored value is what is read', async (t) => {
     const { storage, store } = await openStorage(t);
     const o = org('acme');
-    await inUnitOfWork(storage, async (uow) => void (await uow.put(store.organizations, o)));
-    t.equal(store.organizations.read(o.id)?.display_name, 'acme');
-    const uow = new UnitOfWork(storage);
-    await uow.put(store.organizations, { ...o, display_name: 'never written' });
-    uow.putRaw(storage.meta, 'broken', undefined);
-    await t.rejects(uow.commit());
-    t.equal(store.organizations.read(o.id)?.display_name, 'acme', 'the committed value, not the refused one');
+    await storage.transaction({}, (tx) => tx.put(store.organizations, o));
+    t.equal((await store.organizations.get(o.id))?.display_name, 'acme');
+    await t.rejects(
+      storage.transaction({}, async (tx) => {
+        await tx.put(store.organizations, { ...o, display_name: 'never written' });
+        tx.putMeta('broken', undefined);
+      }),
+    );
+    t.equal((await store.organizations.get(o.id))?.display_name, 'acme', 'the committed value, not the refused one');
   });
 
   t.test('cached records are frozen, so a caller cannot change what the next request reads', async (t) => {
     const { storage, store } = await openStorage(t);
     const k = apiKey(newId(), 'abcdefgh');
-    await inUnitOfWork(storage, async (uow) => void (await uow.put(store.apiKeys, k)));
-    const cached = store.apiKeys.read(k.id)!;
+    await storage.transaction({}, (tx) => tx.put(store.apiKeys, k));
+    const cached = (await store.apiKeys.get(k.id))!;
     t.ok(Object.isFrozen(cached) && Object.isFrozen(cached.scopes), 'the record and its arrays are frozen');
     t.throws(() => {
       (cached as { revoked_at: string | null }).revoked_at = 'now';
     }, TypeError);
-    t.equal(store.apiKeys.read(k.id)?.revoked_at, null);
+    t.equal((await store.apiKeys.get(k.id))?.revoked_at, null);
     t.not(k, cached, 'the object handed to put() is not the cached one (the caller may still change it)');
   });
 
@@ -185,18 +209,19 @@ t.test('the read cache of identity tables never answers older than the last comm
     const { storage, store } = await openStorage(t);
     const orgs = Array.from({ length: READ_CACHE_MAX_ENTRIES + 10 }, (_, i) => org(`bulk-${i}`));
     for (let i = 0; i < orgs.length; i += 2000) {
-      await inUnitOfWork(storage, async (uow) => {
-        for (const o of orgs.slice(i, i + 2000)) await uow.put(store.organizations, o);
+      await storage.transaction({}, async (tx) => {
+        for (const o of orgs.slice(i, i + 2000)) await tx.put(store.organizations, o);
       });
     }
-    for (const o of orgs) store.organizations.read(o.id);
-    t.equal(storage.cachedEntries(store.organizations.records), READ_CACHE_MAX_ENTRIES, 'never more than the bound');
-    t.equal(store.organizations.read(orgs[0].id)?.slug, 'bulk-0', 'an evicted record is read from disk again');
+    for (const o of orgs) await store.organizations.get(o.id);
+    t.equal(storage.cachedEntries('organizations'), READ_CACHE_MAX_ENTRIES, 'never more than the bound');
+    t.equal((await store.organizations.get(orgs[0].id))?.slug, 'bulk-0', 'an evicted record is read from disk again');
   });
 
   t.test('tables without a cache read straight from LevelDB', async (t) => {
     const { storage, store } = await openStorage(t);
-    t.equal(storage.cachedEntries(store.grants.records), undefined, 'grants are not cached');
+    await store.grants.get(newId());
+    t.equal(storage.cachedEntries('grants'), undefined, 'grants are not cached');
   });
 });
 
@@ -205,36 +230,36 @@ t.test('index entries follow updates and deletes', async (t) => {
   const a = org('alpha');
   const b = org('beta');
   const tm = team(a.id);
-  await inUnitOfWork(storage, async (uow) => {
-    await uow.put(store.organizations, a);
-    await uow.put(store.organizations, b);
-    await uow.put(store.teams, tm);
+  await storage.transaction({}, async (tx) => {
+    await tx.put(store.organizations, a);
+    await tx.put(store.organizations, b);
+    await tx.put(store.teams, tm);
   });
 
   // Move the team to another organization: the non-unique index entry moves with it.
   const moved = { ...tm, organization_id: b.id };
-  await inUnitOfWork(storage, (uow) => uow.put(store.teams, moved));
+  await storage.transaction({}, (tx) => tx.put(store.teams, moved));
   t.same((await store.teams.listBy('organization', a.id)).items, [], 'the old value no longer finds it');
   t.same((await store.teams.listBy('organization', b.id)).items, [moved], 'the new value does');
   t.equal((await keysOf(storage, 'teams~organization')).length, 1, 'exactly one index entry');
 
   // Rename a slug: the unique entry moves, and the old value is free for another record.
-  await inUnitOfWork(storage, (uow) => uow.put(store.organizations, { ...a, slug: 'alpha-2' }));
+  await storage.transaction({}, (tx) => tx.put(store.organizations, { ...a, slug: 'alpha-2' }));
   t.equal(await store.organizations.findUnique('slug', 'alpha'), undefined);
   t.equal((await store.organizations.findUnique('slug', 'alpha-2'))?.id, a.id);
   const c = org('alpha');
-  await inUnitOfWork(storage, (uow) => uow.put(store.organizations, c));
+  await storage.transaction({}, (tx) => tx.put(store.organizations, c));
   t.equal((await store.organizations.findUnique('slug', 'alpha'))?.id, c.id, 'a freed value can be taken');
 
   // An update that leaves indexed values alone keeps the entries.
-  await inUnitOfWork(storage, (uow) => uow.put(store.teams, { ...moved, name: 'renamed' }));
+  await storage.transaction({}, (tx) => tx.put(store.teams, { ...moved, name: 'renamed' }));
   t.equal((await store.teams.listBy('organization', b.id)).items[0]?.name, 'renamed');
 
   // Deletes remove the record and every index entry.
-  await inUnitOfWork(storage, async (uow) => {
-    await uow.delete(store.teams, tm.id);
-    await uow.delete(store.organizations, c.id);
-    await uow.delete(store.organizations, 'not-there');
+  await storage.transaction({}, async (tx) => {
+    await tx.delete(store.teams, tm.id);
+    await tx.delete(store.organizations, c.id);
+    await tx.delete(store.organizations, 'not-there');
   });
   t.equal(await store.teams.get(tm.id), undefined);
   t.same((await store.teams.listBy('organization', b.id)).items, []);
@@ -247,11 +272,11 @@ t.test('a unique index refuses a second holder', async (t) => {
   const { storage, store } = await openStorage(t);
   const o = org('acme');
   const k1 = apiKey(o.id, 'AbCd1234');
-  await inUnitOfWork(storage, (uow) => uow.put(store.apiKeys, k1));
+  await storage.transaction({}, (tx) => tx.put(store.apiKeys, k1));
 
   let caught: unknown;
   try {
-    await inUnitOfWork(storage, (uow) => uow.put(store.apiKeys, apiKey(o.id, 'AbCd1234')));
+    await storage.transaction({}, (tx) => tx.put(store.apiKeys, apiKey(o.id, 'AbCd1234')));
   } catch (err) {
     caught = err;
   }
@@ -261,16 +286,16 @@ t.test('a unique index refuses a second holder', async (t) => {
   t.equal((await store.apiKeys.idsBy('organization', o.id)).length, 1, 'the second key was not written');
 
   // The holder itself may be rewritten with the same value.
-  await inUnitOfWork(storage, (uow) => uow.put(store.apiKeys, { ...k1, name: 'renamed' }));
+  await storage.transaction({}, (tx) => tx.put(store.apiKeys, { ...k1, name: 'renamed' }));
   t.equal((await store.apiKeys.findUnique('prefix', 'AbCd1234'))?.name, 'renamed');
 
   t.test('two records of one batch cannot claim the same value', async (t) => {
     const x = org('twin');
     const y = org('twin');
     const code = await codeOf(
-      inUnitOfWork(storage, async (uow) => {
-        await uow.put(store.organizations, x);
-        await uow.put(store.organizations, y);
+      storage.transaction({}, async (tx) => {
+        await tx.put(store.organizations, x);
+        await tx.put(store.organizations, y);
       }),
     );
     t.equal(code, 'conflict');
@@ -280,11 +305,11 @@ t.test('a unique index refuses a second holder', async (t) => {
 
   t.test('a value released earlier in the same batch can be taken', async (t) => {
     const holder = org('swap');
-    await inUnitOfWork(storage, (uow) => uow.put(store.organizations, holder));
+    await storage.transaction({}, (tx) => tx.put(store.organizations, holder));
     const taker = org('swap');
-    await inUnitOfWork(storage, async (uow) => {
-      await uow.put(store.organizations, { ...holder, slug: 'swapped' });
-      await uow.put(store.organizations, taker);
+    await storage.transaction({}, async (tx) => {
+      await tx.put(store.organizations, { ...holder, slug: 'swapped' });
+      await tx.put(store.organizations, taker);
     });
     t.equal((await store.organizations.findUnique('slug', 'swap'))?.id, taker.id);
     t.equal((await store.organizations.findUnique('slug', 'swapped'))?.id, holder.id);
@@ -296,12 +321,12 @@ t.test('pagination', async (t) => {
   const a = org('a');
   const b = org('b');
   const teamsOfA: Team[] = [];
-  await inUnitOfWork(storage, async (uow) => {
+  await storage.transaction({}, async (tx) => {
     for (let i = 0; i < 8; i++) {
       const tm = team(a.id, `a${i}`);
       teamsOfA.push(tm);
-      await uow.put(store.teams, tm);
-      await uow.put(store.teams, team(b.id, `b${i}`));
+      await tx.put(store.teams, tm);
+      await tx.put(store.teams, team(b.id, `b${i}`));
     }
   });
   const allIds = (await store.teams.idsBy('organization', a.id)).concat(await store.teams.idsBy('organization', b.id)).sort();
@@ -439,9 +464,9 @@ t.test('migrate', async (t) => {
     const step = (version: number): Migration => ({
       version,
       name: `step ${version}`,
-      up: async (s, uow) => {
+      up: async (s) => {
         applied.push(version);
-        uow.putRaw(s.meta, `migrated_${version}`, true);
+        return [{ type: 'put', sublevel: s.meta, key: `migrated_${version}`, value: true }];
       },
     });
     t.equal(await readSchemaVersion(storage), 0, 'a new data dir is version 0');
@@ -459,14 +484,14 @@ t.test('migrate', async (t) => {
   t.test('the version bump shares its migration batch', async (t) => {
     const { storage } = await openStorage(t);
     const list: Migration[] = [
-      { version: 1, name: 'fine', up: async (s, uow) => uow.putRaw(s.meta, 'one', 1) },
+      { version: 1, name: 'fine', up: async (s) => [{ type: 'put', sublevel: s.meta, key: 'one', value: 1 }] },
       {
         version: 2,
         name: 'fails at commit',
-        up: async (s, uow) => {
-          uow.putRaw(s.meta, 'two', 2);
-          uow.putRaw(s.meta, 'bad', undefined);
-        },
+        up: async (s) => [
+          { type: 'put', sublevel: s.meta, key: 'two', value: 2 },
+          { type: 'put', sublevel: s.meta, key: 'bad', value: undefined },
+        ],
       },
     ];
     await t.rejects(migrate(storage, list));
@@ -517,10 +542,10 @@ t.test('newSortableId is monotonic, also within one millisecond', async (t) => {
 
 t.test('a second open of the same data dir is refused with a clear message', async (t) => {
   const dir = t.testdir();
-  const first = await Storage.open(dir, silent);
+  const first = await LevelStorage.open(dir, silent);
   let caught: unknown;
   try {
-    const second = await Storage.open(dir, silent);
+    const second = await LevelStorage.open(dir, silent);
     await second.close();
   } catch (err) {
     caught = err;
@@ -530,7 +555,7 @@ t.test('a second open of the same data dir is refused with a clear message', asy
   t.match((caught as Error).message, /in use by another switchyard process/);
   t.equal(first.isOpen, true, 'the first holder is unaffected');
   await first.close();
-  const again = await Storage.open(dir, silent);
+  const again = await LevelStorage.open(dir, silent);
   t.equal(again.isOpen, true, 'opens once the holder closed');
   await again.close();
 });

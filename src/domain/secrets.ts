@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Storage } from '../storage/db.js';
-import { UnitOfWork } from '../storage/unit-of-work.js';
+import type { Storage } from '../storage/port.js';
 
 /**
  * A 32-byte secret key: the configured one (hex), else one generated on first use and kept in the
@@ -8,13 +7,11 @@ import { UnitOfWork } from '../storage/unit-of-work.js';
  */
 export async function openSecretKey(storage: Storage, name: string, configuredHex: string | undefined): Promise<Buffer> {
   if (configuredHex !== undefined) return Buffer.from(configuredHex, 'hex');
-  return storage.locks.run(`meta:${name}`, async () => {
-    const stored = (await storage.meta.get(name)) as string | undefined;
+  return storage.transaction({ locks: [`meta:${name}`] }, async (tx) => {
+    const stored = (await storage.readMeta(name)) as string | undefined;
     if (stored !== undefined) return Buffer.from(stored, 'hex');
     const key = randomBytes(32);
-    const uow = new UnitOfWork(storage);
-    uow.putRaw(storage.meta, name, key.toString('hex'));
-    await uow.commit();
+    tx.putMeta(name, key.toString('hex'));
     return key;
   });
 }

@@ -16,7 +16,7 @@ import { Reply, type RouteContext, type RouteDef } from './route.js';
 
 /**
  * Resolves a request's credentials: a Caller, null for none, or throws `unauthenticated` for bad ones.
- * Synchronous where it can be (API keys, the development header), a promise where it cannot (JWTs).
+ * Synchronous where it can be (the development header), a promise where it cannot (API keys, JWTs).
  */
 export type Authenticator = (req: IncomingMessage) => Caller | null | Promise<Caller | null>;
 

@@ -14,13 +14,14 @@ export interface EmailServices {
 /**
  * One send attempt may take this long: the shortest retry delay (an attempt should end before its
  * retry would be due), at least 1 s and at most 10 s (the spec's webhook attempt bound). The lease
- * is three of them; a crashed daemon's lease is re-claimed at once by the next one (docs/invitations.md).
+ * is three of them. A crashed daemon's lease is re-claimed at once by the next run on LevelDB (one
+ * daemon per data dir), once it has expired on shared storage (docs/invitations.md).
  */
 function sendTimeoutMs(retryDelaysMs: number[]): number {
   return Math.min(10_000, Math.max(1_000, Math.min(...retryDelaysMs)));
 }
 
-/** The email outbox: mail queued in the same batch as its change, sent with leases and retries. */
+/** The email outbox: mail queued in the same transaction as its change, sent with leases and retries. */
 export async function createEmail({
   storage,
   config,

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { scrubErrorText } from '../../redact.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
@@ -53,18 +52,31 @@ const CLAIM_BATCH = 10;
 const MAX_RETRY_AFTER_MS = 3_600_000;
 
 const INTERRUPTED = 'interrupted: the daemon stopped during this send';
+/** The storage topic that wakes every daemon's poller (mail was queued or retried). */
+const OUTBOX_TOPIC = 'outbox';
+/** Sorts after every lease end (ISO timestamps): with exclusive storage, every lease is a candidate. */
+const END_OF_TIME = '9999-12-31T23:59:59.999Z';
+
+/** The lock every read-modify-write of one outbox entry holds (claims, sends, retries, cancels). */
+export function outboxEntryLock(id: string): string {
+  return `outbox:${id}`;
+}
 
 /**
- * The email outbox. Entries are queued inside the caller's unit of work (same batch as the
- * invitation), claimed with a lease by the poller (sendDueMail), sent through the configured
+ * The email outbox. Entries are queued inside the caller's transaction (with the invitation),
+ * claimed with a lease by the poller (sendDueMail), sent through the configured
  * transport and retried on the configured schedule. Without a transport (development) they are
  * `held`. Every operation takes an Actor, so the operator (gRPC/CLI) can list and retry.
  */
 export class OutboxService {
-  /** Identifies this daemon's leases: a `sending` entry leased by another instance was orphaned by a crash. */
+  /**
+   * Identifies this daemon's leases. Another instance's lease is taken over once it has expired, or
+   * at once when the storage is exclusive (LevelDB): that instance was a previous run that stopped.
+   */
   readonly instanceId = randomUUID();
   private readonly store: OutboxStore;
   private wakeListener: (() => void) | undefined;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -93,27 +105,36 @@ export class OutboxService {
 
   /** Closes the transport (at shutdown, after the outbox loop stopped); mail still queued stays queued. */
   async close(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     await this.transport?.close();
   }
 
-  /** The poller registers here; wake() asks it to run now (e.g. right after an invitation commits). */
+  /**
+   * The poller registers here, once: it is called when this daemon has queued or retried mail, and
+   * when any daemon sharing the storage has (the storage's wake-ups).
+   */
   onWake(listener: () => void): void {
+    this.unsubscribe?.();
     this.wakeListener = listener;
+    this.unsubscribe = this.storage.onWake(OUTBOX_TOPIC, listener);
   }
 
+  /** Asks this daemon's poller to run now. */
   wake(): void {
     this.wakeListener?.();
   }
 
-  /** Runs `fn` under the entry's lock: every read-modify-write of an entry does. */
-  lockOutboxEntry<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    return this.storage.locks.run(`outbox:${id}`, fn);
+  /** Once `tx` commits, wakes this daemon's poller and every other daemon's. */
+  private wakeAfter(tx: Tx): void {
+    tx.wake(OUTBOX_TOPIC);
+    tx.afterCommit(() => this.wake());
   }
 
-  // -- queueing (inside the caller's unit of work) -----------------------------------------------
+  // -- queueing (inside the caller's transaction) ------------------------------------------------
 
-  /** Adds an invitation mail to `uow`: pending (sent promptly) or held when no transport is configured. */
-  async enqueueInvitationMail(uow: UnitOfWork, input: EnqueueInvitationMail): Promise<OutboxEntry> {
+  /** Adds an invitation mail to `tx`: pending (sent promptly) or held when no transport is configured. */
+  async enqueueInvitationMail(tx: Tx, input: EnqueueInvitationMail): Promise<OutboxEntry> {
     const id = newId();
     const now = nowIso();
     const held = this.transport === undefined;
@@ -136,22 +157,22 @@ export class OutboxService {
       updated_at: now,
       sent_at: null,
     };
-    await uow.put(this.store.entries, entry);
-    if (!held) uow.afterCommit(() => this.wake());
+    await tx.put(this.store.entries, entry);
+    if (!held) this.wakeAfter(tx);
     return entry;
   }
 
   /**
    * The mail's link is dead (invitation accepted, revoked, expired or re-sent): unsent entries end
    * `cancelled` and the sealed token is wiped. A send in flight finishes; if it fails it is not retried.
-   * Call under lockOutboxEntry(id).
+   * `tx` holds outboxEntryLock(id).
    */
-  async cancelOutboxEntry(uow: UnitOfWork, id: string | null): Promise<void> {
+  async cancelOutboxEntry(tx: Tx, id: string | null): Promise<void> {
     if (id === null) return;
     const entry = await this.store.entries.get(id);
     if (entry === undefined || entry.status === 'sent' || entry.status === 'cancelled') return;
     const status: OutboxStatus = entry.status === 'pending' || entry.status === 'held' ? 'cancelled' : entry.status;
-    await uow.put(this.store.entries, {
+    await tx.put(this.store.entries, {
       ...entry,
       status,
       token_sealed: null,
@@ -197,7 +218,7 @@ export class OutboxService {
     const found = await this.store.entries.get(id);
     if (found === undefined) throw notFound('outbox entry');
     await this.permissions.authorize(actor, 'invitation.revoke', organizationRef(found.organization_id));
-    const entry = await this.lockOutboxEntry(id, async () => {
+    const entry = await this.storage.transaction({ locks: [outboxEntryLock(id)] }, async (tx) => {
       const current = (await this.store.entries.get(id))!;
       if (current.status !== 'failed' && current.status !== 'held') {
         throw new AppError('invalid_state', `only failed or held mail can be retried (this one is ${current.status})`, {
@@ -216,11 +237,8 @@ export class OutboxService {
         last_error: null,
         updated_at: now,
       };
-      const uow = new UnitOfWork(this.storage);
-      await uow.put(this.store.entries, next);
-      uow.afterCommit(() => this.wake());
-      await uow.commit();
-      return next;
+      this.wakeAfter(tx);
+      return tx.put(this.store.entries, next);
     });
     return this.view(entry);
   }
@@ -228,66 +246,86 @@ export class OutboxService {
   // -- the poller ------------------------------------------------------------------------------
 
   /**
-   * One poll: claims due entries (and entries a stopped daemon left mid-send), sends them, records
+   * One poll: claims due entries (and entries whose send outlived its lease), sends them, records
    * each attempt. Returns when the next pending entry is due (epoch ms), so the poller can wake then.
    */
   async sendDueMail(): Promise<number | undefined> {
     if (this.transport === undefined) return undefined;
     const now = Date.now();
-    const candidates = [
-      ...(await this.store.dueIds(new Date(now).toISOString(), CLAIM_BATCH)),
-      ...(await this.store.leasedIds(CLAIM_BATCH * 2)),
-    ];
-    const claimed: OutboxEntry[] = [];
-    for (const id of candidates) {
-      if (claimed.length >= CLAIM_BATCH) break;
-      const entry = await this.claim(id, now);
-      if (entry !== undefined) claimed.push(entry);
+    const nowText = new Date(now).toISOString();
+    const claimed = await this.claimEntries('pending', nowText, CLAIM_BATCH, CLAIM_BATCH, now);
+    if (claimed.length < CLAIM_BATCH) {
+      // Exclusive storage: a lease of another instance is a previous run's, taken over at once. Else
+      // only expired leases are candidates (the holder may still be sending). This instance's own
+      // unexpired leases may sit among the candidates, hence more of them than it claims.
+      const upTo = this.storage.exclusive ? END_OF_TIME : nowText;
+      const room = CLAIM_BATCH - claimed.length;
+      for (const entry of await this.claimEntries('sending', upTo, room * 2, room, now)) {
+        this.log.warn({ outbox_id: entry.id }, 'reclaiming mail whose send was interrupted');
+        claimed.push(entry);
+      }
     }
     await Promise.all(claimed.map((e) => this.deliver(e)));
     return claimed.length === CLAIM_BATCH ? Date.now() : this.store.nextDueAt();
   }
 
-  private claimable(entry: OutboxEntry | undefined, now: number): entry is OutboxEntry {
-    if (entry === undefined) return false;
+  /** Claims up to `room` of the first `candidates` entries under `status` in the queue, sorted up to `upTo`. */
+  private async claimEntries(
+    status: 'pending' | 'sending',
+    upTo: string,
+    candidates: number,
+    room: number,
+    now: number,
+  ): Promise<OutboxEntry[]> {
+    let left = room;
+    return this.storage.claim(this.store.entries, {
+      index: 'queue',
+      value: status,
+      upTo,
+      limit: candidates,
+      lockOf: outboxEntryLock,
+      take: (entry) => {
+        if (left === 0 || !this.claimable(entry, now)) return undefined;
+        left--;
+        return this.leased(entry, now);
+      },
+    });
+  }
+
+  private claimable(entry: OutboxEntry, now: number): boolean {
     if (entry.status === 'pending') return entry.next_attempt_at !== null && Date.parse(entry.next_attempt_at) <= now;
     if (entry.status === 'sending')
-      return entry.lease_owner !== this.instanceId || entry.lease_until === null || Date.parse(entry.lease_until) <= now;
+      return (
+        entry.lease_until === null ||
+        Date.parse(entry.lease_until) <= now ||
+        (this.storage.exclusive && entry.lease_owner !== this.instanceId)
+      );
     return false;
   }
 
-  private async claim(id: string, now: number): Promise<OutboxEntry | undefined> {
-    return this.lockOutboxEntry(id, async () => {
-      const entry = await this.store.entries.get(id);
-      if (!this.claimable(entry, now)) return undefined;
-      const attempts = [...entry.attempts];
-      if (entry.status === 'sending') {
-        // A lease that outlived its daemon: that send may or may not have reached the provider. It is
-        // recorded and the mail sent again (same Idempotency-Key), so a crash re-sends, never loses.
-        const started = entry.updated_at;
-        attempts.push({
-          at: started,
-          duration_ms: Math.max(0, now - Date.parse(started)),
-          error: INTERRUPTED,
-          status_code: null,
-          interrupted: true,
-        });
-        this.log.warn({ outbox_id: id }, 'reclaiming mail whose send was interrupted');
-      }
-      const claimedAt = new Date(now).toISOString();
-      const next: OutboxEntry = {
-        ...entry,
-        status: 'sending',
-        attempts,
-        lease_owner: this.instanceId,
-        lease_until: new Date(now + this.settings.leaseMs).toISOString(),
-        updated_at: claimedAt,
-      };
-      const uow = new UnitOfWork(this.storage);
-      await uow.put(this.store.entries, next);
-      await uow.commit();
-      return next;
-    });
+  /** The entry leased to this instance for one send. */
+  private leased(entry: OutboxEntry, now: number): OutboxEntry {
+    const attempts = [...entry.attempts];
+    if (entry.status === 'sending') {
+      // A lease that outlived its send: that send may or may not have reached the provider. It is
+      // recorded and the mail sent again (same Idempotency-Key), so a crash re-sends, never loses.
+      const started = entry.updated_at;
+      attempts.push({
+        at: started,
+        duration_ms: Math.max(0, now - Date.parse(started)),
+        error: INTERRUPTED,
+        status_code: null,
+        interrupted: true,
+      });
+    }
+    return {
+      ...entry,
+      status: 'sending',
+      attempts,
+      lease_owner: this.instanceId,
+      lease_until: new Date(now + this.settings.leaseMs).toISOString(),
+      updated_at: new Date(now).toISOString(),
+    };
   }
 
   private async deliver(entry: OutboxEntry): Promise<void> {
@@ -310,24 +348,19 @@ export class OutboxService {
       error: result.ok ? null : result.error,
       status_code: result.statusCode,
     };
-    await this.lockOutboxEntry(entry.id, async () => {
+    const next = await this.storage.transaction({ locks: [outboxEntryLock(entry.id)] }, async (tx) => {
       const current = await this.store.entries.get(entry.id);
-      if (current?.status !== 'sending' || current.lease_owner !== this.instanceId) {
-        this.log.warn({ outbox_id: entry.id }, 'mail lease lost before the send was recorded');
-        return;
-      }
-      const next = this.afterAttempt(current, attempt, result, raw !== undefined);
-      const uow = new UnitOfWork(this.storage);
-      await uow.put(this.store.entries, next);
-      await uow.commit();
-      if (next.status === 'sent')
-        this.log.info({ outbox_id: next.id, transport: this.transport!.name, attempts: next.attempts.length }, 'mail sent');
-      else
-        this.log.warn(
-          { outbox_id: next.id, status: next.status, error: attempt.error, next_attempt_at: next.next_attempt_at },
-          'mail send failed',
-        );
+      if (current?.status !== 'sending' || current.lease_owner !== this.instanceId) return undefined;
+      return tx.put(this.store.entries, this.afterAttempt(current, attempt, result, raw !== undefined));
     });
+    if (next === undefined) this.log.warn({ outbox_id: entry.id }, 'mail lease lost before the send was recorded');
+    else if (next.status === 'sent')
+      this.log.info({ outbox_id: next.id, transport: this.transport!.name, attempts: next.attempts.length }, 'mail sent');
+    else
+      this.log.warn(
+        { outbox_id: next.id, status: next.status, error: attempt.error, next_attempt_at: next.next_attempt_at },
+        'mail send failed',
+      );
   }
 
   /** The retry schedule: one send, then a retry after each configured delay, then `failed`. */

@@ -1,7 +1,5 @@
 import { Collection } from '../../storage/collection.js';
-import type { Storage, Sublevel } from '../../storage/db.js';
-import { indexSublevelName } from '../../storage/keyspace.js';
-import { compositeKey, lastPart, prefixRange } from '../../storage/keys.js';
+import type { Storage } from '../../storage/port.js';
 import type { OutboxEntry } from './types.js';
 
 /**
@@ -10,7 +8,6 @@ import type { OutboxEntry } from './types.js';
  */
 export class OutboxStore {
   readonly entries: Collection<OutboxEntry>;
-  private readonly queue: Sublevel;
 
   constructor(storage: Storage) {
     this.entries = new Collection<OutboxEntry>(storage, 'email_outbox', (e) => e.id, [
@@ -24,27 +21,19 @@ export class OutboxStore {
       { name: 'created', value: () => '-', sort: (e) => e.created_at },
       { name: 'organization_status', value: (e) => [e.organization_id, e.status], sort: (e) => e.created_at },
     ]);
-    this.queue = storage.sublevel(indexSublevelName('email_outbox', 'queue'));
   }
 
   /** Pending entries due at or before `nowIso`, oldest first. */
   async dueIds(nowIso: string, limit: number): Promise<string[]> {
-    const { gt } = prefixRange('pending');
-    const keys = await this.queue.keys({ gt, lt: compositeKey('pending', nowIso) + '\x01', limit }).all();
-    return keys.map(lastPart);
-  }
-
-  /** Entries being sent (by this daemon or by one that stopped mid-send), soonest lease end first. */
-  async leasedIds(limit: number): Promise<string[]> {
-    const keys = await this.queue.keys({ ...prefixRange('sending'), limit }).all();
-    return keys.map(lastPart);
+    const due = await this.entries.range('queue', 'pending', { upTo: nowIso, limit });
+    return due.map((e) => e.id);
   }
 
   /** When the next pending entry is due (epoch ms), if any. */
   async nextDueAt(): Promise<number | undefined> {
-    const [key] = await this.queue.keys({ ...prefixRange('pending'), limit: 1 }).all();
-    if (key === undefined) return undefined;
-    const at = Date.parse(key.split('\x00')[1] ?? '');
+    const [next] = await this.entries.range('queue', 'pending', { limit: 1 });
+    if (next === undefined) return undefined;
+    const at = Date.parse(next.sort);
     return Number.isNaN(at) ? undefined : at;
   }
 }

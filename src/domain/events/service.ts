@@ -1,9 +1,8 @@
 import type { Logger } from '../../log.js';
 import { noMetrics, type Metrics } from '../../metrics.js';
 import type { Collection, Page } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
-import { compositeKey, encodeCursor, newSortableId, nowIso } from '../../storage/keys.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import { nowIso } from '../../storage/keys.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import { createEventStore } from './store.js';
 import { isEventKind, type DomainEvent, type EventDraft, type EventKind } from './types.js';
 
@@ -19,9 +18,10 @@ export interface ReadEventsOptions {
 }
 
 const CURSOR_PREFIX = 'cursor:';
+const EVENT_ID_PREFIX = 'evt_';
 
 /**
- * The domain event log: the only way events are written. An event goes into the same unit of work
+ * The domain event log: the only way events are written. An event goes into the same transaction
  * as the change it describes (transactional outbox); subscribers hear of it only after the commit.
  * Subscribers are a latency hint; durable consumers keep their own cursor (saveCursor/readCursor)
  * and catch up from the log after a restart.
@@ -38,26 +38,32 @@ export class EventLog {
     this.store = createEventStore(storage);
   }
 
-  /** Adds the event to `uow`; returns it as it will be stored. */
-  async append(uow: UnitOfWork, draft: EventDraft): Promise<DomainEvent> {
+  /**
+   * Adds the event to `tx`. Its id is taken as the transaction commits, in commit order, so a reader
+   * that resumes after the last id it read never passes over an event committed later.
+   */
+  append(tx: Tx, draft: EventDraft): void {
     if (!isEventKind(draft.kind)) throw new TypeError(`unknown event kind ${String(draft.kind)}`);
-    const event: DomainEvent = {
-      id: newSortableId('evt_'),
-      kind: draft.kind,
-      organization_id: draft.organization_id,
-      workflow_id: draft.workflow_id ?? null,
-      run_id: draft.run_id ?? null,
-      node_key: draft.node_key ?? null,
-      job_id: draft.job_id ?? null,
-      payload: draft.payload ?? {},
-      timestamp: nowIso(),
-    };
-    await uow.put(this.store, event);
-    uow.afterCommit(() => {
-      this.metrics.eventAppended(event.kind);
-      this.notify(event);
+    let appended: DomainEvent | undefined;
+    tx.append(this.store, EVENT_ID_PREFIX, (id) => {
+      appended = {
+        id,
+        kind: draft.kind,
+        organization_id: draft.organization_id,
+        workflow_id: draft.workflow_id ?? null,
+        run_id: draft.run_id ?? null,
+        node_key: draft.node_key ?? null,
+        job_id: draft.job_id ?? null,
+        payload: draft.payload ?? {},
+        timestamp: nowIso(),
+      };
+      return appended;
     });
-    return event;
+    tx.afterCommit(() => {
+      if (appended === undefined) return;
+      this.metrics.eventAppended(appended.kind);
+      this.notify(appended);
+    });
   }
 
   subscribe(fn: EventSubscriber): () => void {
@@ -74,37 +80,28 @@ export class EventLog {
   }
 
   /**
-   * Events in append order, one page at a time; `after` and `cursor` both resume a read. Each
-   * filter (organization, kind, both) is a range read of its own index, so a page is full unless it
-   * is the last.
+   * Events in append order, one page at a time; `after` (an event id) and `cursor` both resume a
+   * read. Each filter (organization, kind, both) is a range read of its own index, whose sort is the
+   * event id, so a page is full unless it is the last.
    */
   async read(options: ReadEventsOptions = {}): Promise<Page<DomainEvent>> {
-    const { organizationId, kind, limit } = options;
-    const index =
-      kind === undefined
-        ? organizationId === undefined
-          ? undefined
-          : { name: 'organization', value: [organizationId] }
-        : organizationId === undefined
-          ? { name: 'kind', value: [kind] }
-          : { name: 'organization_kind', value: [organizationId, kind] };
-    let cursor = options.cursor ?? null;
-    // Index keys are value, id (the sort), id: a key made of `after` positions just past that event,
-    // whichever organization or kind it has.
-    if (cursor === null && options.after !== undefined)
-      cursor = encodeCursor(index === undefined ? options.after : compositeKey(...index.value, options.after, options.after));
-    return index === undefined
-      ? this.store.list({ cursor, limit })
-      : this.store.listBy(index.name, index.value, { cursor, limit });
+    const { organizationId, kind } = options;
+    const page = { cursor: options.cursor ?? null, limit: options.limit, after: options.after };
+    if (kind === undefined)
+      return organizationId === undefined ? this.store.list(page) : this.store.listBy('organization', organizationId, page);
+    return organizationId === undefined
+      ? this.store.listBy('kind', kind, page)
+      : this.store.listBy('organization_kind', [organizationId, kind], page);
   }
 
   /** A durable consumer's position in the log. */
   async readCursor(consumer: string): Promise<string | undefined> {
-    return (await this.storage.meta.get(CURSOR_PREFIX + consumer)) as string | undefined;
+    return (await this.storage.readMeta(CURSOR_PREFIX + consumer)) as string | undefined;
   }
 
-  saveCursor(uow: UnitOfWork, consumer: string, eventId: string): void {
-    uow.putRaw(this.storage.meta, CURSOR_PREFIX + consumer, eventId);
+  /** Moves a consumer's position in `tx`, with the work it did up to that event. */
+  saveCursor(tx: Tx, consumer: string, eventId: string): void {
+    tx.putMeta(CURSOR_PREFIX + consumer, eventId);
   }
 
   private notify(event: DomainEvent): void {

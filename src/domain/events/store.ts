@@ -1,5 +1,5 @@
 import { Collection } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
+import type { Storage } from '../../storage/port.js';
 import type { DomainEvent } from './types.js';
 
 /** Append-only: events are keyed by their time-sortable id, so key order is append order. */

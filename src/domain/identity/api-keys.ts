@@ -2,9 +2,8 @@ import crypto, { randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Storage } from '../../storage/port.js';
 import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
 import type { MembershipService } from './memberships.js';
 import type { OrganizationService } from './organizations.js';
@@ -60,8 +59,8 @@ export class ApiKeyService {
   ) {}
 
   /** Where an API key lives, and whose it is (members act on their own keys only). */
-  locateApiKey(id: string): ResourceLocation | undefined {
-    const key = this.store.apiKeys.read(id);
+  async locateApiKey(id: string): Promise<ResourceLocation | undefined> {
+    const key = await this.store.apiKeys.get(id);
     return key && { ...atOrganization(key.organization_id), ownerPrincipalId: key.principal_id };
   }
 
@@ -104,9 +103,7 @@ export class ApiKeyService {
       revoked_at: null,
       last_used_at: null,
     };
-    const uow = new UnitOfWork(this.storage);
-    await uow.put(this.store.apiKeys, record);
-    await uow.commit();
+    await this.storage.transaction({}, (tx) => tx.put(this.store.apiKeys, record));
     return { ...viewApiKey(record), raw_key: raw };
   }
 
@@ -130,25 +127,18 @@ export class ApiKeyService {
   /** Revokes the key; it stops working on the next request. Revoking twice answers the same record. */
   async revokeApiKey(actor: Actor, id: string): Promise<ApiKeyView> {
     await this.permissions.authorize(actor, 'apikey.delete', { type: 'api_key', id });
-    return this.storage.locks.run(`api-key:${id}`, async () => {
+    return this.storage.transaction({ locks: [apiKeyLock(id)] }, async (tx) => {
       const current = (await this.store.apiKeys.get(id))!;
       if (current.revoked_at !== null) return viewApiKey(current);
-      const next = { ...current, revoked_at: nowIso(), revoked_reason: 'revoked' };
-      const uow = new UnitOfWork(this.storage);
-      await uow.put(this.store.apiKeys, next);
-      await uow.commit();
-      return viewApiKey(next);
+      return viewApiKey(await tx.put(this.store.apiKeys, { ...current, revoked_at: nowIso(), revoked_reason: 'revoked' }));
     });
   }
 
-  /**
-   * Verifies a presented key: prefix lookup, then a constant-time comparison of SHA-256 digests.
-   * Synchronous (cached point reads), so a request pays no promise round trip to authenticate.
-   */
-  authenticate(raw: string): Caller {
+  /** Verifies a presented key: prefix lookup (a cached point read), then a constant-time comparison of SHA-256 digests. */
+  async authenticate(raw: string): Promise<Caller> {
     const match = KEY_FORMAT.exec(raw);
     if (match === null) throw new AppError('unauthenticated', 'invalid API key');
-    const record = this.store.apiKeys.readUnique('prefix', match[1]);
+    const record = await this.store.apiKeys.findUnique('prefix', match[1]);
     const presented = hashKey(raw);
     const stored = record === undefined ? DUMMY_HASH : Buffer.from(record.key_hash, 'hex');
     const equal = timingSafeEqual(presented, stored);
@@ -170,16 +160,21 @@ export class ApiKeyService {
     if (now - (this.lastUsedWrites.get(id) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
     this.lastUsedWrites.set(id, now);
     setImmediate(() => {
-      this.storage.locks
-        .run(`api-key:${id}`, async () => {
+      if (!this.storage.isOpen) return;
+      this.storage
+        .transaction({ locks: [apiKeyLock(id)] }, async (tx) => {
+          // Closed while this waited for the lock (shutdown): nothing to record.
           if (!this.storage.isOpen) return;
           const current = await this.store.apiKeys.get(id);
           if (current === undefined || current.revoked_at !== null) return;
-          const uow = new UnitOfWork(this.storage);
-          await uow.put(this.store.apiKeys, { ...current, last_used_at: new Date(now).toISOString() });
-          await uow.commit();
+          await tx.put(this.store.apiKeys, { ...current, last_used_at: new Date(now).toISOString() });
         })
         .catch((err: unknown) => this.log.warn({ err, api_key_id: id }, 'could not record API key use'));
     });
   }
+}
+
+/** Every read-modify-write of one API key (revoke, last use) holds its lock. */
+function apiKeyLock(id: string): string {
+  return `api-key:${id}`;
 }

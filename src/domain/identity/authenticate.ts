@@ -55,7 +55,7 @@ export class AuthenticationService {
     this.jwtKey = settings.jwtSecret === undefined ? undefined : new TextEncoder().encode(settings.jwtSecret);
   }
 
-  /** Synchronous for API keys and the development header; a JWT is verified asynchronously (jose). */
+  /** Synchronous for the development header (and no credentials); API keys and JWTs are read or verified asynchronously. */
   authenticate(credentials: Credentials): Caller | null | Promise<Caller> {
     const header = credentials.authorization;
     if (header !== undefined) {

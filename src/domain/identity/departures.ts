@@ -1,41 +1,41 @@
 import { nowIso } from '../../storage/keys.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Tx } from '../../storage/port.js';
 import type { IdentityStore } from './store.js';
 
 /** Why the API keys of a principal that left an organization stopped working. */
 export const MEMBER_REMOVED = 'member removed';
 
 /**
- * A principal with no membership left in an organization keeps no power there: inside `uow` (which
+ * A principal with no membership left in an organization keeps no power there: inside `tx` (which
  * already deletes the memberships), its ACL grants in the organization are deleted and the API keys it
  * created there are revoked. Revoked keys stay revoked if the principal is added again later.
  */
 export async function removeDepartedAccess(
   store: IdentityStore,
-  uow: UnitOfWork,
+  tx: Tx,
   organizationId: string,
   principalIds: Iterable<string>,
 ): Promise<void> {
   for (const principalId of new Set(principalIds)) {
-    if (await stillMember(store, uow, organizationId, principalId)) continue;
+    if (await stillMember(store, tx, organizationId, principalId)) continue;
     for (const id of await store.grants.idsBy('principal', principalId)) {
-      const grant = await uow.get(store.grants, id);
-      if (grant?.organization_id === organizationId) await uow.delete(store.grants, id);
+      const grant = await tx.get(store.grants, id);
+      if (grant?.organization_id === organizationId) await tx.delete(store.grants, id);
     }
     const now = nowIso();
     // The organization_principal index holds active keys only.
     for (const id of await store.apiKeys.idsBy('organization_principal', [organizationId, principalId])) {
-      const key = await uow.get(store.apiKeys, id);
+      const key = await tx.get(store.apiKeys, id);
       if (key !== undefined && key.revoked_at === null)
-        await uow.put(store.apiKeys, { ...key, revoked_at: now, revoked_reason: MEMBER_REMOVED });
+        await tx.put(store.apiKeys, { ...key, revoked_at: now, revoked_reason: MEMBER_REMOVED });
     }
   }
 }
 
-/** Whether any membership of the principal in the organization survives `uow` (its deletes included). */
-async function stillMember(store: IdentityStore, uow: UnitOfWork, organizationId: string, principalId: string): Promise<boolean> {
+/** Whether any membership of the principal in the organization survives `tx` (its deletes included). */
+async function stillMember(store: IdentityStore, tx: Tx, organizationId: string, principalId: string): Promise<boolean> {
   for (const id of await store.memberships.idsBy('principal', principalId)) {
-    const membership = await uow.get(store.memberships, id);
+    const membership = await tx.get(store.memberships, id);
     if (membership?.organization_id === organizationId) return true;
   }
   return false;

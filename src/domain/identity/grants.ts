@@ -1,8 +1,7 @@
 import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Storage } from '../../storage/port.js';
 import { isOperator, type Actor } from './caller.js';
 import { organizationRef, type Action, type PermissionEngine } from './permissions.js';
 import type { PrincipalService } from './principals.js';
@@ -42,8 +41,8 @@ export class GrantService {
         details: { action: input.action, reason: own.reason },
       });
     }
-    // The count and the write share one lock and one batch, so concurrent creates never pass the cap.
-    return this.storage.locks.run(`grants:${organizationId}:${input.principal_id}`, async () => {
+    // The count and the write share one lock and one transaction, so concurrent creates never pass the cap.
+    return this.storage.transaction({ locks: [`grants:${organizationId}:${input.principal_id}`] }, async (tx) => {
       const held = await this.store.grants.countUpTo('principal', [input.principal_id, organizationId], this.maxPerPrincipal);
       if (held >= this.maxPerPrincipal)
         throw new AppError(
@@ -67,11 +66,8 @@ export class GrantService {
         created_by: isOperator(actor) ? null : actor.principalId,
         created_at: nowIso(),
       };
-      const uow = new UnitOfWork(this.storage);
-      await this.principals.ensurePrincipalRecord(uow, input.principal_id);
-      await uow.put(this.store.grants, grant);
-      await uow.commit();
-      return grant;
+      await this.principals.ensurePrincipalRecord(tx, input.principal_id);
+      return tx.put(this.store.grants, grant);
     });
   }
 
@@ -84,9 +80,7 @@ export class GrantService {
     await this.permissions.authorize(actor, 'grant.delete', organizationRef(organizationId));
     const grant = await this.store.grants.get(grantId);
     if (grant === undefined || grant.organization_id !== organizationId) throw notFound('grant');
-    const uow = new UnitOfWork(this.storage);
-    await uow.delete(this.store.grants, grant.id);
-    await uow.commit();
+    await this.storage.transaction({}, (tx) => tx.delete(this.store.grants, grant.id));
     return grant;
   }
 }

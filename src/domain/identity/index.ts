@@ -46,9 +46,9 @@ export function createIdentity({ storage, eventLog, config, log }: AreaBase): Ar
   return {
     services: { permissions, permissionChecks, authentication, principals, organizations, teams, memberships, grants, apiKeys },
     resources: {
-      organization: (id) => (store.organizations.read(id) ? atOrganization(id) : undefined),
-      team: (id) => {
-        const team = store.teams.read(id);
+      organization: async (id) => ((await store.organizations.get(id)) ? atOrganization(id) : undefined),
+      team: async (id) => {
+        const team = await store.teams.get(id);
         return team && { organizationId: team.organization_id, teamId: team.id };
       },
       api_key: (id) => apiKeys.locateApiKey(id),

@@ -1,14 +1,13 @@
 import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
-import { compositeKey, newId, nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
+import { newId, nowIso } from '../../storage/keys.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import { isOperator, type Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { principalEmailLock, type PrincipalService } from './principals.js';
 import { highestRole, type Role } from './roles.js';
 import { removeDepartedAccess } from './departures.js';
-import type { IdentityStore } from './store.js';
+import { scopeKey, type IdentityStore } from './store.js';
 import type { TeamService } from './teams.js';
 import type { Membership } from './types.js';
 
@@ -39,17 +38,16 @@ export class MembershipService {
     await this.permissions.requireAssignable(actor, organizationId, input.role, 'add a member');
     const teamId = input.team_id ?? null;
     if (teamId !== null) await this.teams.requireTeam(organizationId, teamId);
-    // Adding by email may create the principal in this batch: hold its email, so that two concurrent
-    // adds of a new address (to two organizations) cannot create two principals for it.
-    const locks = [`org-members:${organizationId}`, ...(input.email === undefined ? [] : [principalEmailLock(input.email)])];
-    return this.storage.locks.runAll(locks, async () => {
-      const uow = new UnitOfWork(this.storage);
+    // Adding by email may create the principal in this transaction: hold its email, so that two
+    // concurrent adds of a new address (to two organizations) cannot create two principals for it.
+    const locks = [membersLock(organizationId), ...(input.email === undefined ? [] : [principalEmailLock(input.email)])];
+    return this.storage.transaction({ locks }, async (tx) => {
       let principalId: string;
       if (input.principal_id !== undefined) {
         principalId = input.principal_id;
-        await this.principals.ensurePrincipalRecord(uow, principalId);
+        await this.principals.ensurePrincipalRecord(tx, principalId);
       } else if (input.email !== undefined) {
-        principalId = (await this.principals.ensurePrincipalByEmail(input.email, uow)).id;
+        principalId = (await this.principals.ensurePrincipalByEmail(input.email, tx)).id;
       } else
         throw new AppError('validation_failed', 'principal_id or email is required', {
           details: { fields: { principal_id: 'required' } },
@@ -64,16 +62,17 @@ export class MembershipService {
         created_at: now,
         updated_at: now,
       };
-      await uow.put(this.store.memberships, membership);
-      await uow.commit();
-      return membership;
+      return tx.put(this.store.memberships, membership);
     });
   }
 
-  /** Used by invitation acceptance: adds (or raises) the principal's organization-level membership inside `uow`. */
-  async writeMembership(uow: UnitOfWork, organizationId: string, principalId: string, role: Role): Promise<Membership> {
-    await this.principals.ensurePrincipalRecord(uow, principalId);
-    const existing = await this.store.memberships.findUnique('scope', compositeKey(organizationId, '-', principalId));
+  /**
+   * Used by invitation acceptance: adds (or raises) the principal's organization-level membership
+   * inside `tx`, which holds membersLock(organizationId).
+   */
+  async writeMembership(tx: Tx, organizationId: string, principalId: string, role: Role): Promise<Membership> {
+    await this.principals.ensurePrincipalRecord(tx, principalId);
+    const existing = await this.store.memberships.findUnique('scope', scopeKey(organizationId, null, principalId));
     const now = nowIso();
     const membership: Membership = existing
       ? { ...existing, role: highestRole([existing.role, role])!, updated_at: now }
@@ -86,8 +85,7 @@ export class MembershipService {
           created_at: now,
           updated_at: now,
         };
-    await uow.put(this.store.memberships, membership);
-    return membership;
+    return tx.put(this.store.memberships, membership);
   }
 
   async listMembers(
@@ -104,29 +102,23 @@ export class MembershipService {
 
   async updateMember(actor: Actor, organizationId: string, membershipId: string, role: Role): Promise<Membership> {
     await this.permissions.authorize(actor, 'member.update', organizationRef(organizationId));
-    return this.storage.locks.run(`org-members:${organizationId}`, async () => {
+    return this.storage.transaction({ locks: [membersLock(organizationId)] }, async (tx) => {
       const current = await this.membershipIn(organizationId, membershipId);
       // The higher of the two roles: the caller may neither touch a member above it nor promote above it.
       await this.permissions.requireAssignable(actor, organizationId, highestRole([current.role, role])!, 'change a member');
       if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(current);
-      const next: Membership = { ...current, role, updated_at: nowIso() };
-      const uow = new UnitOfWork(this.storage);
-      await uow.put(this.store.memberships, next);
-      await uow.commit();
-      return next;
+      return tx.put(this.store.memberships, { ...current, role, updated_at: nowIso() });
     });
   }
 
   async removeMember(actor: Actor, organizationId: string, membershipId: string): Promise<Membership> {
     await this.permissions.authorize(actor, 'member.delete', organizationRef(organizationId));
-    return this.storage.locks.run(`org-members:${organizationId}`, async () => {
+    return this.storage.transaction({ locks: [membersLock(organizationId)] }, async (tx) => {
       const current = await this.membershipIn(organizationId, membershipId);
       await this.permissions.requireAssignable(actor, organizationId, current.role, 'remove a member');
       if (current.role === 'owner') await this.requireAnotherOwner(current);
-      const uow = new UnitOfWork(this.storage);
-      await uow.delete(this.store.memberships, current.id);
-      await removeDepartedAccess(this.store, uow, organizationId, [current.principal_id]);
-      await uow.commit();
+      await tx.delete(this.store.memberships, current.id);
+      await removeDepartedAccess(this.store, tx, organizationId, [current.principal_id]);
       return current;
     });
   }
@@ -148,4 +140,9 @@ export class MembershipService {
     const others = (await this.listOwners(leaving.organization_id)).filter((m) => m.id !== leaving.id);
     if (others.length === 0) throw new AppError('invalid_state', 'an organization must keep at least one owner');
   }
+}
+
+/** The lock every change to an organization's memberships holds (owners counted, teams deleted, invitations accepted). */
+export function membersLock(organizationId: string): string {
+  return `org-members:${organizationId}`;
 }

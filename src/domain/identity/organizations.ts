@@ -1,8 +1,7 @@
 import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Storage } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor } from './caller.js';
 import { atOrganization, organizationRef, type PermissionEngine } from './permissions.js';
@@ -38,22 +37,21 @@ export class OrganizationService {
       throw new AppError('forbidden', 'API keys act inside their own organization and cannot create organizations');
     }
     const slug = input.slug.trim().toLowerCase();
-    // A principal created for owner_email is written in this batch, so its email stays locked until then.
-    // A caller's creates are counted under its own lock, in the batch that writes the organization.
+    // A principal created for owner_email is written in this transaction, so its email stays locked until then.
+    // A caller's creates are counted under its own lock, in the transaction that writes the organization.
     const locks = [
       `org-slug:${slug}`,
       ...(isOperator(actor) && input.owner_email !== undefined ? [principalEmailLock(input.owner_email)] : []),
       ...(isOperator(actor) ? [] : [`org-create:${actor.principalId}`]),
     ];
-    return this.storage.locks.runAll(locks, async () => {
+    return this.storage.transaction({ locks }, async (tx) => {
       if (await this.store.organizations.findUnique('slug', slug)) {
         throw new AppError('conflict', `an organization with slug ${slug} already exists`, { details: { field: 'slug' } });
       }
-      const uow = new UnitOfWork(this.storage);
       const organizationId = newId();
       if (!isOperator(actor)) {
         const max = this.createsPerHour;
-        const wait = await this.store.organizationCreates.tryConsume(uow, actor.principalId, max, Date.now(), {
+        const wait = await this.store.organizationCreates.tryConsume(tx, actor.principalId, max, Date.now(), {
           organization_id: organizationId,
         });
         if (wait !== null) {
@@ -72,9 +70,9 @@ export class OrganizationService {
       if (!isOperator(actor)) ownerId = actor.principalId;
       else if (input.owner_principal_id !== undefined) ownerId = input.owner_principal_id;
       else if (input.owner_email !== undefined)
-        ownerId = (await this.principals.ensurePrincipalByEmail(input.owner_email, uow)).id;
+        ownerId = (await this.principals.ensurePrincipalByEmail(input.owner_email, tx)).id;
       else ownerId = newId();
-      await this.principals.ensurePrincipalRecord(uow, ownerId);
+      await this.principals.ensurePrincipalRecord(tx, ownerId);
 
       const now = nowIso();
       const organization: Organization = {
@@ -93,14 +91,13 @@ export class OrganizationService {
         created_at: now,
         updated_at: now,
       };
-      await uow.put(this.store.organizations, organization);
-      await uow.put(this.store.memberships, owner);
-      await this.events.append(uow, {
+      await tx.put(this.store.organizations, organization);
+      await tx.put(this.store.memberships, owner);
+      this.events.append(tx, {
         kind: 'organization.created',
         organization_id: organization.id,
         payload: { organization_id: organization.id, slug, display_name: organization.display_name, owner_principal_id: ownerId },
       });
-      await uow.commit();
       return { organization, owner };
     });
   }
@@ -108,17 +105,16 @@ export class OrganizationService {
   /** By id, or by slug for the operator's convenience. Throws not_found when the actor cannot see it. */
   async getOrganization(actor: Actor, idOrSlug: string): Promise<Organization> {
     const { organizations } = this.store;
-    const org = organizations.read(idOrSlug) ?? organizations.readUnique('slug', idOrSlug.toLowerCase());
+    const org = (await organizations.get(idOrSlug)) ?? (await organizations.findUnique('slug', idOrSlug.toLowerCase()));
     if (org === undefined) throw notFound('organization');
     // The record is in hand: its location goes with the check, which then reads only memberships.
-    const decision = this.permissions.authorizeAt(actor, 'organization.read', organizationRef(org.id), atOrganization(org.id));
-    if (decision instanceof Promise) await decision;
+    await this.permissions.authorizeAt(actor, 'organization.read', organizationRef(org.id), atOrganization(org.id));
     return org;
   }
 
   /** The record without an authorization check, for other areas' own reads (settings defaults). */
-  readOrganization(id: string): Organization | undefined {
-    return this.store.organizations.read(id);
+  async readOrganization(id: string): Promise<Organization | undefined> {
+    return this.store.organizations.get(id);
   }
 
   /** The organizations the actor belongs to (all of them for the operator). */
@@ -137,14 +133,11 @@ export class OrganizationService {
 
   async updateOrganization(actor: Actor, id: string, patch: { display_name?: string }): Promise<Organization> {
     await this.permissions.authorize(actor, 'organization.update', organizationRef(id));
-    return this.storage.locks.run(`org:${id}`, async () => {
+    return this.storage.transaction({ locks: [`org:${id}`] }, async (tx) => {
       const org = await this.store.organizations.get(id);
       if (org === undefined) throw notFound('organization');
       const next = { ...org, ...(patch.display_name === undefined ? {} : { display_name: patch.display_name.trim() }) };
-      const uow = new UnitOfWork(this.storage);
-      await uow.put(this.store.organizations, next);
-      await uow.commit();
-      return next;
+      return tx.put(this.store.organizations, next);
     });
   }
 }

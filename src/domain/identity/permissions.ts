@@ -1,8 +1,7 @@
 import { AppError, notFound } from '../../errors.js';
-import { compositeKey } from '../../storage/keys.js';
 import { isOperator, type Actor, type ApiKeyScope } from './caller.js';
 import { highestRole, roleAtLeast, roles, type Role } from './roles.js';
-import type { IdentityStore } from './store.js';
+import { scopeKey, type IdentityStore } from './store.js';
 
 interface ActionSpec {
   /** The lowest role that may perform the action on a resource it applies to. */
@@ -95,7 +94,7 @@ export function atOrganization(organizationId: string): ResourceLocation {
 }
 
 /** Finds which organization (and team) a resource belongs to; undefined when it does not exist. */
-export type ResourceResolver = (id: string) => ResourceLocation | undefined | Promise<ResourceLocation | undefined>;
+export type ResourceResolver = (id: string) => Promise<ResourceLocation | undefined>;
 
 /**
  * Why a decision says no. `not_visible`: the caller may not know the resource exists (404, exactly as
@@ -165,25 +164,18 @@ export class PermissionEngine {
 
   /**
    * decide() for a resource whose location the caller has already read (undefined: it does not
-   * exist). Synchronous when a membership role decides, which is the common case; asynchronous only
-   * when it has to look further (team memberships, grants).
+   * exist). A membership role decides the common case; team memberships and grants are read only
+   * when it does not.
    */
-  decideAt(
-    actor: Actor,
-    action: Action,
-    resource: ResourceRef,
-    location: ResourceLocation | undefined,
-  ): Decision | Promise<Decision> {
+  async decideAt(actor: Actor, action: Action, resource: ResourceRef, location: ResourceLocation | undefined): Promise<Decision> {
     const spec = catalog[action];
     if (spec === undefined) throw new TypeError(`unknown action ${action}`);
     if (location === undefined) return NOT_VISIBLE;
     if (isOperator(actor)) return BY_OPERATOR;
     if (actor.apiKey !== undefined && actor.apiKey.organizationId !== location.organizationId) return NOT_VISIBLE;
-    if (spec.others !== undefined && location.ownerPrincipalId !== undefined && location.ownerPrincipalId !== actor.principalId) {
-      const asOther = this.decideAt(actor, spec.others, resource, { ...location, ownerPrincipalId: undefined });
-      return asOther instanceof Promise ? asOther.then(hideDenied) : hideDenied(asOther);
-    }
-    const role = this.membershipRole(actor.principalId, location);
+    if (spec.others !== undefined && location.ownerPrincipalId !== undefined && location.ownerPrincipalId !== actor.principalId)
+      return hideDenied(await this.decideAt(actor, spec.others, resource, { ...location, ownerPrincipalId: undefined }));
+    const role = await this.membershipRole(actor.principalId, location);
     const scopes = actor.apiKey?.scopes ?? [];
     const scopeMissing = scopes.length > 0 && (spec.scope === undefined || !scopes.includes(spec.scope));
     // The hot path: a role that suffices decides without reading anything else.
@@ -236,17 +228,14 @@ export class PermissionEngine {
     return this.enforce(await this.decide(actor, action, resource), action, resource.type);
   }
 
-  /** authorize() for a resource already read (see decideAt); synchronous when a role decides. */
-  authorizeAt(
+  /** authorize() for a resource already read (see decideAt). */
+  async authorizeAt(
     actor: Actor,
     action: Action,
     resource: ResourceRef,
     location: ResourceLocation | undefined,
-  ): Decision | Promise<Decision> {
-    const decision = this.decideAt(actor, action, resource, location);
-    return decision instanceof Promise
-      ? decision.then((d) => this.enforce(d, action, resource.type))
-      : this.enforce(decision, action, resource.type);
+  ): Promise<Decision> {
+    return this.enforce(await this.decideAt(actor, action, resource, location), action, resource.type);
   }
 
   private enforce(decision: Decision, action: Action, type: string): Decision {
@@ -273,18 +262,16 @@ export class PermissionEngine {
 
   /** The highest role that applies: organization-level, plus team-level on that team's resources. */
   async effectiveRole(principalId: string, location: ResourceLocation): Promise<Role | null> {
-    return this.membershipRole(principalId, location) ?? this.viewerThroughTeam(principalId, location.organizationId);
+    return (await this.membershipRole(principalId, location)) ?? this.viewerThroughTeam(principalId, location.organizationId);
   }
 
-  /** The role the principal's memberships give on the location itself (cached point reads). */
-  private membershipRole(principalId: string, { organizationId, teamId }: ResourceLocation): Role | null {
+  /** The role the principal's memberships give on the location itself (point reads, cached by the engine). */
+  private async membershipRole(principalId: string, { organizationId, teamId }: ResourceLocation): Promise<Role | null> {
     const { memberships } = this.store;
-    const orgRole = memberships.readUnique('scope', compositeKey(organizationId, '-', principalId))?.role ?? null;
+    const orgRole = (await memberships.findUnique('scope', scopeKey(organizationId, null, principalId)))?.role ?? null;
     if (teamId === null) return orgRole;
-    return highestRole([
-      orgRole,
-      memberships.readUnique('scope', compositeKey(organizationId, teamId, principalId))?.role ?? null,
-    ]);
+    const teamRole = (await memberships.findUnique('scope', scopeKey(organizationId, teamId, principalId)))?.role ?? null;
+    return highestRole([orgRole, teamRole]);
   }
 
   /** Any team membership makes the organization itself visible (read-only), so members can find it. */

@@ -1,6 +1,5 @@
-import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import { normalizeEmail } from '../schemas.js';
 import type { IdentityStore } from './store.js';
 import type { Principal } from './types.js';
@@ -12,24 +11,21 @@ export class PrincipalService {
     private readonly store: IdentityStore,
   ) {}
 
-  /** The principal for an email, created when absent. With `uow`, the caller holds `principal-email:<email>`. */
-  async ensurePrincipalByEmail(email: string, uow?: UnitOfWork): Promise<Principal> {
+  /**
+   * The principal for an email, created when absent. With `tx`, in that transaction, whose locks
+   * include principalEmailLock(email); without, in its own.
+   */
+  async ensurePrincipalByEmail(email: string, tx?: Tx): Promise<Principal> {
     const normalized = normalizeEmail(email);
+    const ensure = async (w: Tx): Promise<Principal> => {
+      const existing = await this.store.principals.findUnique('email', normalized);
+      if (existing) return existing;
+      return w.put(this.store.principals, { id: newId(), email: normalized, created_at: nowIso() });
+    };
+    if (tx !== undefined) return ensure(tx);
     const existing = await this.store.principals.findUnique('email', normalized);
     if (existing) return existing;
-    const principal: Principal = { id: newId(), email: normalized, created_at: nowIso() };
-    if (uow) {
-      await uow.put(this.store.principals, principal);
-      return principal;
-    }
-    return this.storage.locks.run(principalEmailLock(normalized), async () => {
-      const again = await this.store.principals.findUnique('email', normalized);
-      if (again) return again;
-      const w = new UnitOfWork(this.storage);
-      await w.put(this.store.principals, principal);
-      await w.commit();
-      return principal;
-    });
+    return this.storage.transaction({ locks: [principalEmailLock(normalized)] }, ensure);
   }
 
   async findPrincipalByEmail(email: string): Promise<Principal | undefined> {
@@ -40,10 +36,10 @@ export class PrincipalService {
     return this.store.principals.get(id);
   }
 
-  /** Sees principals queued in `uow` too, so one created by email in the same batch keeps its email. */
-  async ensurePrincipalRecord(uow: UnitOfWork, id: string): Promise<void> {
-    if ((await uow.get(this.store.principals, id)) === undefined)
-      await uow.put(this.store.principals, { id, email: null, created_at: nowIso() });
+  /** Sees principals written earlier in `tx` too, so one created by email in the same transaction keeps its email. */
+  async ensurePrincipalRecord(tx: Tx, id: string): Promise<void> {
+    if ((await tx.get(this.store.principals, id)) === undefined)
+      await tx.put(this.store.principals, { id, email: null, created_at: nowIso() });
   }
 }
 

@@ -1,7 +1,7 @@
 import { Collection } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
-import { compositeKey } from '../../storage/keys.js';
 import { HourlyLog } from '../../storage/hourly-log.js';
+import { compositeKey } from '../../storage/keys.js';
+import type { Storage } from '../../storage/port.js';
 import type { ApiKeyRecord, Grant, Membership, Organization, OrganizationCreate, Principal, Team } from './types.js';
 
 /** The identity tables and their indexes (names declared in storage/keyspace.ts). */
@@ -20,8 +20,13 @@ function active(key: ApiKeyRecord, value: string[]): string[] | undefined {
   return key.revoked_at === null ? value : undefined;
 }
 
-/** Identity records are read on every request, so their tables keep a read cache (Storage.read). */
+/** Identity records are read on every request, so their tables keep a read cache (where the engine has one). */
 const cached = { cache: true };
+
+/** The `scope` value of a membership: its organization, its team (null: organization-level), its principal. */
+export function scopeKey(organizationId: string, teamId: string | null, principalId: string): string {
+  return compositeKey(organizationId, teamId ?? '-', principalId);
+}
 
 export function createIdentityStore(storage: Storage): IdentityStore {
   return {
@@ -54,7 +59,7 @@ export function createIdentityStore(storage: Storage): IdentityStore {
         { name: 'principal', value: (m) => m.principal_id, sort: (m) => m.organization_id },
         { name: 'organization', value: (m) => m.organization_id, sort: (m) => m.created_at },
         // One membership per (organization, team or none, principal).
-        { name: 'scope', value: (m) => compositeKey(m.organization_id, m.team_id ?? '-', m.principal_id), unique: true },
+        { name: 'scope', value: (m) => scopeKey(m.organization_id, m.team_id, m.principal_id), unique: true },
         {
           name: 'team',
           value: (m) => (m.team_id === null ? undefined : [m.organization_id, m.team_id]),

@@ -1,11 +1,11 @@
 import { notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Storage } from '../../storage/port.js';
 import type { Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { removeDepartedAccess } from './departures.js';
+import { membersLock } from './memberships.js';
 import type { IdentityStore } from './store.js';
 import type { Team } from './types.js';
 
@@ -20,10 +20,7 @@ export class TeamService {
   async createTeam(actor: Actor, organizationId: string, input: { name: string }): Promise<Team> {
     await this.permissions.authorize(actor, 'team.create', organizationRef(organizationId));
     const team: Team = { id: newId(), organization_id: organizationId, name: input.name.trim(), created_at: nowIso() };
-    const uow = new UnitOfWork(this.storage);
-    await uow.put(this.store.teams, team);
-    await uow.commit();
-    return team;
+    return this.storage.transaction({}, (tx) => tx.put(this.store.teams, team));
   }
 
   async listTeams(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<Team>> {
@@ -37,24 +34,22 @@ export class TeamService {
     return team;
   }
 
-  /** Deletes the team and its memberships in one batch. */
+  /** Deletes the team and its memberships in one transaction. */
   async deleteTeam(actor: Actor, organizationId: string, teamId: string): Promise<Team> {
     const team = await this.requireTeam(organizationId, teamId);
     await this.permissions.authorize(actor, 'team.delete', { type: 'team', id: team.id });
-    return this.storage.locks.run(`org-members:${organizationId}`, async () => {
-      const uow = new UnitOfWork(this.storage);
+    return this.storage.transaction({ locks: [membersLock(organizationId)] }, async (tx) => {
       const members: string[] = [];
       for (const id of await this.store.memberships.idsBy('team', [organizationId, team.id])) {
-        const membership = await uow.get(this.store.memberships, id);
+        const membership = await tx.get(this.store.memberships, id);
         if (membership !== undefined) members.push(membership.principal_id);
-        await uow.delete(this.store.memberships, id);
+        await tx.delete(this.store.memberships, id);
       }
       // A member whose only membership was this team leaves the organization with it.
-      await removeDepartedAccess(this.store, uow, organizationId, members);
+      await removeDepartedAccess(this.store, tx, organizationId, members);
       // Grants on the team go with it, so nothing dangles in the grant list.
-      for (const id of await this.store.grants.idsBy('resource', ['team', team.id])) await uow.delete(this.store.grants, id);
-      await uow.delete(this.store.teams, team.id);
-      await uow.commit();
+      for (const id of await this.store.grants.idsBy('resource', ['team', team.id])) await tx.delete(this.store.grants, id);
+      await tx.delete(this.store.teams, team.id);
       return team;
     });
   }

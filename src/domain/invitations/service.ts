@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { AppError, fieldReasons, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
-import type { OutboxService } from '../email/outbox.js';
+import type { Storage, Tx } from '../../storage/port.js';
+import { outboxEntryLock, type OutboxService } from '../email/outbox.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor, type Caller } from '../identity/caller.js';
-import type { MembershipService } from '../identity/memberships.js';
+import { membersLock, type MembershipService } from '../identity/memberships.js';
 import {
   atOrganization,
   organizationRef,
@@ -62,15 +61,20 @@ function rateLimited(limit: InvitationLimit, max: number, retryAfterMs: number):
   });
 }
 
+/** The lock every change to an organization's invitations holds (its pending limit, its hourly send log). */
+function invitationsLock(organizationId: string): string {
+  return `invitations:${organizationId}`;
+}
+
 /** The lock of one recipient address's hourly send log (taken with the organization's invitation lock). */
 function recipientLock(email: string): string {
   return `invite-recipient:${email}`;
 }
 
 /**
- * The invitation workflow (spec 3.1). Every change to an organization's invitations runs under
- * that organization's lock and commits one batch: the record, its indexes, the send log, the
- * queued mail and the domain event. So limits are checked and consumed atomically.
+ * The invitation workflow (spec 3.1). Every change to an organization's invitations is one
+ * transaction under that organization's lock: the record, its indexes, the send log, the queued
+ * mail (and the cancelled one) and the domain event. So limits are checked and consumed atomically.
  */
 export class InvitationService {
   readonly store: InvitationStore;
@@ -91,8 +95,8 @@ export class InvitationService {
   }
 
   /** Where an invitation lives (its organization). */
-  locateInvitation(id: string): ResourceLocation | undefined {
-    const invitation = this.store.invitations.read(id);
+  async locateInvitation(id: string): Promise<ResourceLocation | undefined> {
+    const invitation = await this.store.invitations.get(id);
     return invitation && atOrganization(invitation.organization_id);
   }
 
@@ -104,13 +108,31 @@ export class InvitationService {
     return this.store.invitations.countBy('expiry', 'pending');
   }
 
-  private lock<T>(organizationId: string, fn: () => Promise<T>): Promise<T> {
-    return this.storage.locks.run(`invitations:${organizationId}`, fn);
-  }
-
-  /** The organization's lock and the recipient's: a send is counted against both hourly limits. */
-  private lockForSend<T>(organizationId: string, email: string, fn: () => Promise<T>): Promise<T> {
-    return this.storage.locks.runAll([`invitations:${organizationId}`, recipientLock(email)], fn);
+  /**
+   * Runs `fn` in one transaction holding `locks` (the organization's invitation lock among them) and
+   * the lock of the mail of the invitation `find` answers, so that `fn` may cancel that mail. Which
+   * mail it is can only be read before the locks are held; it changes only under the organization's
+   * lock (a resend), so a transaction that finds another one inside starts again with it.
+   */
+  private async withMailLocked<T>(
+    locks: string[],
+    find: () => Promise<Invitation | undefined>,
+    fn: (tx: Tx, invitation: Invitation | undefined) => Promise<T>,
+  ): Promise<T> {
+    let mail = (await find())?.outbox_entry_id ?? null;
+    for (;;) {
+      const locked = mail;
+      const outcome = await this.storage.transaction(
+        { locks: locked === null ? locks : [...locks, outboxEntryLock(locked)] },
+        async (tx): Promise<{ done: T } | { mail: string | null }> => {
+          const invitation = await find();
+          const current = invitation?.outbox_entry_id ?? null;
+          return current === locked ? { done: await fn(tx, invitation) } : { mail: current };
+        },
+      );
+      if ('done' in outcome) return outcome.done;
+      mail = outcome.mail;
+    }
   }
 
   // -- create ----------------------------------------------------------------------------------
@@ -126,89 +148,91 @@ export class InvitationService {
     await this.permissions.authorize(actor, 'invitation.create', organizationRef(organizationId));
     await this.permissions.requireAssignable(actor, organizationId, role, 'invite');
 
-    return this.lockForSend(organizationId, email, async () => {
-      const now = Date.now();
-      const nowText = new Date(now).toISOString();
-
-      const duplicate = await this.store.findPending(organizationId, email);
-      if (duplicate !== undefined) {
-        if (Date.parse(duplicate.expires_at) > now) {
-          throw new AppError('conflict', 'a pending invitation for this email already exists in the organization', {
-            details: { invitation_id: duplicate.id },
-          });
+    // A send is counted against the organization's and the recipient's hourly limits: both locks.
+    const locks = [invitationsLock(organizationId), recipientLock(email)];
+    const invitation = await this.withMailLocked(
+      locks,
+      () => this.store.findPending(organizationId, email),
+      async (tx, duplicate) => {
+        const now = Date.now();
+        const nowText = new Date(now).toISOString();
+        if (duplicate !== undefined) {
+          if (Date.parse(duplicate.expires_at) > now) {
+            throw new AppError('conflict', 'a pending invitation for this email already exists in the organization', {
+              details: { invitation_id: duplicate.id },
+            });
+          }
+          // Past its expiry but not yet swept: expired here, making way for the new one.
+          await this.expireInto(tx, duplicate, nowText);
         }
-        // Past its expiry but not yet swept: expire it now (its own batch), making way for the new one.
-        await this.commitWithMailCancelled(duplicate.outbox_entry_id, (w) => this.expireInto(w, duplicate, nowText));
-      }
-      const uow = new UnitOfWork(this.storage);
 
-      const settings = await this.settings.resolveSettings(organizationId);
-      const pending = await this.store.countLivePending(organizationId, nowText, settings.max_pending_invitations);
-      if (pending.count >= settings.max_pending_invitations) {
-        // No slot frees on its own before the first pending invitation expires.
-        throw rateLimited('max_pending_invitations', settings.max_pending_invitations, Date.parse(pending.firstExpiry!) - now);
-      }
-      const id = newId();
-      await this.consumeSendSlots(uow, { organization_id: organizationId, id, email }, settings.max_invitations_per_hour, now);
+        const settings = await this.settings.resolveSettings(organizationId);
+        const pending = await this.store.countLivePending(organizationId, nowText, settings.max_pending_invitations);
+        if (pending.count >= settings.max_pending_invitations) {
+          // No slot frees on its own before the first pending invitation expires.
+          throw rateLimited('max_pending_invitations', settings.max_pending_invitations, Date.parse(pending.firstExpiry!) - now);
+        }
+        const id = newId();
+        await this.consumeSendSlots(tx, { organization_id: organizationId, id, email }, settings.max_invitations_per_hour, now);
 
-      const token = this.tokens.issue();
-      const invitation: Invitation = {
-        id,
-        organization_id: organizationId,
-        email,
-        role,
-        status: 'pending',
-        expires_at: new Date(now + this.config.ttlMs).toISOString(),
-        created_at: nowText,
-        updated_at: nowText,
-        created_by: isOperator(actor) ? null : actor.principalId,
-        token_hash: token.hash,
-        outbox_entry_id: null,
-        send_count: 1,
-        accepted_at: null,
-        accepted_by: null,
-        membership_id: null,
-        revoked_at: null,
-        revoked_by: null,
-        expired_at: null,
-      };
-      const mail = await this.queueMail(uow, invitation, token.raw);
-      invitation.outbox_entry_id = mail;
-      await uow.put(this.store.invitations, invitation);
-      await this.events.append(uow, {
-        kind: 'invitation.created',
-        organization_id: organizationId,
-        payload: { invitation_id: id, email, role },
-      });
-      await uow.commit();
-      this.log.info({ invitation_id: id, organization_id: organizationId, role }, 'invitation created');
-      return viewInvitation(invitation);
-    });
+        const token = this.tokens.issue();
+        const created: Invitation = {
+          id,
+          organization_id: organizationId,
+          email,
+          role,
+          status: 'pending',
+          expires_at: new Date(now + this.config.ttlMs).toISOString(),
+          created_at: nowText,
+          updated_at: nowText,
+          created_by: isOperator(actor) ? null : actor.principalId,
+          token_hash: token.hash,
+          outbox_entry_id: null,
+          send_count: 1,
+          accepted_at: null,
+          accepted_by: null,
+          membership_id: null,
+          revoked_at: null,
+          revoked_by: null,
+          expired_at: null,
+        };
+        created.outbox_entry_id = await this.queueMail(tx, created, token.raw);
+        await tx.put(this.store.invitations, created);
+        this.events.append(tx, {
+          kind: 'invitation.created',
+          organization_id: organizationId,
+          payload: { invitation_id: id, email, role },
+        });
+        return created;
+      },
+    );
+    this.log.info({ invitation_id: invitation.id, organization_id: organizationId, role }, 'invitation created');
+    return viewInvitation(invitation);
   }
 
   /**
    * Checks both sliding hours of a mail (creates and resends): the organization's and the
-   * recipient's, across organizations. Records the send in both logs in `uow`; 429 when either is full.
-   * Callers hold lockForSend.
+   * recipient's, across organizations. Records the send in both logs in `tx`; 429 when either is full.
+   * `tx` holds the organization's invitation lock and the recipient's.
    */
   private async consumeSendSlots(
-    uow: UnitOfWork,
+    tx: Tx,
     invitation: Pick<Invitation, 'organization_id' | 'id' | 'email'>,
     organizationMax: number,
     now: number,
   ): Promise<void> {
     const fields = { organization_id: invitation.organization_id, invitation_id: invitation.id };
-    const orgWait = await this.store.sends.tryConsume(uow, invitation.organization_id, organizationMax, now, fields);
+    const orgWait = await this.store.sends.tryConsume(tx, invitation.organization_id, organizationMax, now, fields);
     if (orgWait !== null) throw rateLimited('max_invitations_per_hour', organizationMax, orgWait);
     const max = this.config.perRecipientPerHour;
-    const recipientWait = await this.store.recipientSends.tryConsume(uow, invitation.email, max, now, fields);
+    const recipientWait = await this.store.recipientSends.tryConsume(tx, invitation.email, max, now, fields);
     if (recipientWait !== null) throw rateLimited('invitations_per_recipient_per_hour', max, recipientWait);
   }
 
-  /** Queues the invitation mail in `uow`; returns the outbox entry id. */
-  private async queueMail(uow: UnitOfWork, invitation: Invitation, rawToken: string): Promise<string> {
+  /** Queues the invitation mail in `tx`; returns the outbox entry id. */
+  private async queueMail(tx: Tx, invitation: Invitation, rawToken: string): Promise<string> {
     const settings = await this.settings.resolveSettings(invitation.organization_id);
-    const entry = await this.outbox.enqueueInvitationMail(uow, {
+    const entry = await this.outbox.enqueueInvitationMail(tx, {
       organizationId: invitation.organization_id,
       to: invitation.email,
       rawToken,
@@ -257,32 +281,35 @@ export class InvitationService {
 
   async revokeInvitation(actor: Actor, id: string): Promise<InvitationView> {
     const found = await this.authorizedInvitation(actor, 'invitation.revoke', id);
-    return this.lock(found.organization_id, async () => {
-      const invitation = (await this.store.invitations.get(id))!;
-      const status = effectiveStatus(invitation);
-      if (status !== 'pending') {
-        throw new AppError('invalid_state', `only a pending invitation can be revoked (this one is ${status})`, {
-          details: { status },
+    const next = await this.withMailLocked(
+      [invitationsLock(found.organization_id)],
+      () => this.store.invitations.get(id),
+      async (tx, current) => {
+        const invitation = current!;
+        const status = effectiveStatus(invitation);
+        if (status !== 'pending') {
+          throw new AppError('invalid_state', `only a pending invitation can be revoked (this one is ${status})`, {
+            details: { status },
+          });
+        }
+        const now = nowIso();
+        await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
+        const revoked = await tx.put(this.store.invitations, {
+          ...invitation,
+          status: 'revoked',
+          revoked_at: now,
+          revoked_by: isOperator(actor) ? null : actor.principalId,
+          updated_at: now,
         });
-      }
-      const now = nowIso();
-      const next: Invitation = {
-        ...invitation,
-        status: 'revoked',
-        revoked_at: now,
-        revoked_by: isOperator(actor) ? null : actor.principalId,
-        updated_at: now,
-      };
-      await this.commitWithMailCancelled(invitation.outbox_entry_id, async (uow) => {
-        await uow.put(this.store.invitations, next);
-        await this.events.append(uow, {
+        this.events.append(tx, {
           kind: 'invitation.revoked',
-          organization_id: next.organization_id,
-          payload: { invitation_id: next.id, email: next.email, role: next.role },
+          organization_id: revoked.organization_id,
+          payload: { invitation_id: revoked.id, email: revoked.email, role: revoked.role },
         });
-      });
-      return viewInvitation(next);
-    });
+        return revoked;
+      },
+    );
+    return viewInvitation(next);
   }
 
   /**
@@ -291,45 +318,36 @@ export class InvitationService {
    */
   async resendInvitation(actor: Actor, id: string): Promise<InvitationView> {
     const found = await this.authorizedInvitation(actor, 'invitation.revoke', id);
-    return this.lockForSend(found.organization_id, found.email, async () => {
-      const invitation = (await this.store.invitations.get(id))!;
-      const now = Date.now();
-      if (invitation.status !== 'pending' || Date.parse(invitation.expires_at) <= now) {
-        const status = invitation.status === 'pending' ? 'expired' : invitation.status;
-        throw new AppError('invalid_state', `only a pending invitation can be re-sent (this one is ${status})`, {
-          details: { status },
-        });
-      }
-      const settings = await this.settings.resolveSettings(invitation.organization_id);
-      const nowText = new Date(now).toISOString();
-      let next!: Invitation;
-      await this.commitWithMailCancelled(invitation.outbox_entry_id, async (uow) => {
-        await this.consumeSendSlots(uow, invitation, settings.max_invitations_per_hour, now);
+    const locks = [invitationsLock(found.organization_id), recipientLock(found.email)];
+    const next = await this.withMailLocked(
+      locks,
+      () => this.store.invitations.get(id),
+      async (tx, current) => {
+        const invitation = current!;
+        const now = Date.now();
+        if (invitation.status !== 'pending' || Date.parse(invitation.expires_at) <= now) {
+          const status = invitation.status === 'pending' ? 'expired' : invitation.status;
+          throw new AppError('invalid_state', `only a pending invitation can be re-sent (this one is ${status})`, {
+            details: { status },
+          });
+        }
+        const settings = await this.settings.resolveSettings(invitation.organization_id);
+        await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
+        await this.consumeSendSlots(tx, invitation, settings.max_invitations_per_hour, now);
         const token = this.tokens.issue();
-        next = {
+        const resent: Invitation = {
           ...invitation,
           token_hash: token.hash,
           expires_at: new Date(now + this.config.ttlMs).toISOString(),
           send_count: invitation.send_count + 1,
-          updated_at: nowText,
+          updated_at: new Date(now).toISOString(),
         };
-        next.outbox_entry_id = await this.queueMail(uow, next, token.raw);
-        await uow.put(this.store.invitations, next);
-      });
-      this.log.info({ invitation_id: id, organization_id: next.organization_id }, 'invitation re-sent');
-      return viewInvitation(next);
-    });
-  }
-
-  /** Builds and commits one batch that also cancels the invitation's unsent mail (under its lock). */
-  private async commitWithMailCancelled(outboxEntryId: string | null, build: (uow: UnitOfWork) => Promise<void>): Promise<void> {
-    const run = async () => {
-      const uow = new UnitOfWork(this.storage);
-      await this.outbox.cancelOutboxEntry(uow, outboxEntryId);
-      await build(uow);
-      await uow.commit();
-    };
-    await (outboxEntryId === null ? run() : this.outbox.lockOutboxEntry(outboxEntryId, run));
+        resent.outbox_entry_id = await this.queueMail(tx, resent, token.raw);
+        return tx.put(this.store.invitations, resent);
+      },
+    );
+    this.log.info({ invitation_id: id, organization_id: next.organization_id }, 'invitation re-sent');
+    return viewInvitation(next);
   }
 
   // -- accept ----------------------------------------------------------------------------------
@@ -348,25 +366,27 @@ export class InvitationService {
       throw new AppError('forbidden', 'an API key acts only inside its own organization; accept without it or as a user');
     }
     const organizationId = found.organization_id;
-    const locks = [`invitations:${organizationId}`, `org-members:${organizationId}`];
-    // An anonymous accept may create the invited email's principal, in the acceptance batch itself.
+    const locks = [invitationsLock(organizationId), membersLock(organizationId)];
+    // An anonymous accept may create the invited email's principal, in the acceptance transaction itself.
     if (caller === null) locks.push(principalEmailLock(found.email));
-    return this.storage.locks.runAll(locks, async () => {
-      const invitation = (await this.store.invitations.get(id))!;
-      if (!this.tokens.matches(token, invitation.token_hash)) throw invalid();
-      if (invitation.status === 'accepted') throw new AppError('already_accepted', 'this invitation has already been accepted');
-      if (invitation.status === 'revoked') throw new AppError('revoked', 'this invitation has been revoked');
-      if (invitation.status === 'expired' || Date.parse(invitation.expires_at) <= Date.now()) {
-        throw new AppError('expired', 'this invitation has expired; ask for a new one');
-      }
-      let result!: AcceptResult;
-      await this.commitWithMailCancelled(invitation.outbox_entry_id, async (uow) => {
-        // One batch: the invited email's principal (when new), the membership, the invitation, the
-        // event and the cancelled mail. writeMembership sees the principal queued here (uow.get).
-        const principalId = caller?.principalId ?? (await this.principals.ensurePrincipalByEmail(invitation.email, uow)).id;
-        const membership = await this.memberships.writeMembership(uow, organizationId, principalId, invitation.role);
+    const result = await this.withMailLocked(
+      locks,
+      () => this.store.invitations.get(id),
+      async (tx, current): Promise<AcceptResult> => {
+        const invitation = current!;
+        if (!this.tokens.matches(token, invitation.token_hash)) throw invalid();
+        if (invitation.status === 'accepted') throw new AppError('already_accepted', 'this invitation has already been accepted');
+        if (invitation.status === 'revoked') throw new AppError('revoked', 'this invitation has been revoked');
+        if (invitation.status === 'expired' || Date.parse(invitation.expires_at) <= Date.now()) {
+          throw new AppError('expired', 'this invitation has expired; ask for a new one');
+        }
+        // One transaction: the invited email's principal (when new), the membership, the invitation,
+        // the event and the cancelled mail. writeMembership sees the principal written here (tx.get).
+        await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
+        const principalId = caller?.principalId ?? (await this.principals.ensurePrincipalByEmail(invitation.email, tx)).id;
+        const membership = await this.memberships.writeMembership(tx, organizationId, principalId, invitation.role);
         const now = nowIso();
-        await uow.put(this.store.invitations, {
+        await tx.put(this.store.invitations, {
           ...invitation,
           status: 'accepted',
           accepted_at: now,
@@ -374,7 +394,7 @@ export class InvitationService {
           membership_id: membership.id,
           updated_at: now,
         });
-        await this.events.append(uow, {
+        this.events.append(tx, {
           kind: 'invitation.accepted',
           organization_id: organizationId,
           payload: {
@@ -385,16 +405,16 @@ export class InvitationService {
             principal_id: principalId,
           },
         });
-        result = { status: 'accepted', invitation_id: id, organization_id: organizationId, membership_id: membership.id };
-      });
-      this.log.info({ invitation_id: id, organization_id: organizationId }, 'invitation accepted');
-      return result;
-    });
+        return { status: 'accepted', invitation_id: id, organization_id: organizationId, membership_id: membership.id };
+      },
+    );
+    this.log.info({ invitation_id: id, organization_id: organizationId }, 'invitation accepted');
+    return result;
   }
 
   // -- expiry ----------------------------------------------------------------------------------
 
-  /** One sweep batch: overdue pending invitations become expired, each in its own batch under its organization's lock. */
+  /** One sweep batch: overdue pending invitations become expired, each in its own transaction under its organization's lock. */
   async expireOverdueInvitations(limit = EXPIRY_BATCH): Promise<{ expired: number; more: boolean }> {
     const ids = await this.store.overdueIds(nowIso(), limit);
     let expired = 0;
@@ -409,12 +429,15 @@ export class InvitationService {
   private async expireIfOverdue(id: string): Promise<boolean> {
     const found = await this.store.invitations.get(id);
     if (found === undefined) return false;
-    return this.lock(found.organization_id, async () => {
-      const invitation = await this.store.invitations.get(id);
-      if (invitation?.status !== 'pending' || Date.parse(invitation.expires_at) > Date.now()) return false;
-      await this.commitWithMailCancelled(invitation.outbox_entry_id, (uow) => this.expireInto(uow, invitation, nowIso()));
-      return true;
-    });
+    return this.withMailLocked(
+      [invitationsLock(found.organization_id)],
+      () => this.store.invitations.get(id),
+      async (tx, invitation) => {
+        if (invitation?.status !== 'pending' || Date.parse(invitation.expires_at) > Date.now()) return false;
+        await this.expireInto(tx, invitation, nowIso());
+        return true;
+      },
+    );
   }
 
   /** Records the expiry of one organization's overdue invitations (all of them, in batches). */
@@ -426,8 +449,9 @@ export class InvitationService {
     }
   }
 
-  /** The expiry itself; callers run it through commitWithMailCancelled, which also cancels the mail. */
-  private async expireInto(uow: UnitOfWork, invitation: Invitation, now: string): Promise<void> {
-    await uow.put(this.store.invitations, { ...invitation, status: 'expired', expired_at: now, updated_at: now });
+  /** The expiry itself, and its mail cancelled: `tx` is one of withMailLocked's. */
+  private async expireInto(tx: Tx, invitation: Invitation, now: string): Promise<void> {
+    await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
+    await tx.put(this.store.invitations, { ...invitation, status: 'expired', expired_at: now, updated_at: now });
   }
 }

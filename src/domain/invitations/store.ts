@@ -1,8 +1,7 @@
 import { Collection } from '../../storage/collection.js';
-import type { Storage, Sublevel } from '../../storage/db.js';
-import { indexSublevelName } from '../../storage/keyspace.js';
-import { compositeKey, lastPart, prefixRange } from '../../storage/keys.js';
 import { HourlyLog } from '../../storage/hourly-log.js';
+import { compositeKey } from '../../storage/keys.js';
+import type { Storage } from '../../storage/port.js';
 import type { Invitation, InvitationSend, InvitationStatus, RecipientSend } from './types.js';
 
 /**
@@ -13,8 +12,6 @@ export class InvitationStore {
   readonly invitations: Collection<Invitation>;
   readonly sends: HourlyLog<InvitationSend>;
   readonly recipientSends: HourlyLog<RecipientSend>;
-  private readonly orgPending: Sublevel;
-  private readonly expiry: Sublevel;
 
   constructor(storage: Storage) {
     const pending = (i: Invitation) => i.status === 'pending';
@@ -27,8 +24,6 @@ export class InvitationStore {
     ]);
     this.sends = new HourlyLog<InvitationSend>(storage, 'invitation_sends');
     this.recipientSends = new HourlyLog<RecipientSend>(storage, 'invitation_recipient_sends');
-    this.orgPending = storage.sublevel(indexSublevelName('invitations', 'org_pending'));
-    this.expiry = storage.sublevel(indexSublevelName('invitations', 'expiry'));
   }
 
   async findPending(organizationId: string, email: string): Promise<Invitation | undefined> {
@@ -44,23 +39,20 @@ export class InvitationStore {
     nowIso: string,
     max: number,
   ): Promise<{ count: number; firstExpiry: string | undefined }> {
-    const { lt } = prefixRange(organizationId);
-    const keys = await this.orgPending.keys({ gt: compositeKey(organizationId, nowIso) + '\x01', lt, limit: max }).all();
-    return { count: keys.length, firstExpiry: keys[0]?.split('\x00')[1] };
+    const live = await this.invitations.range('org_pending', organizationId, { after: nowIso, limit: max });
+    return { count: live.length, firstExpiry: live[0]?.sort };
   }
 
   /** One organization's pending invitations whose expiry has passed, soonest first. */
   async overdueIdsIn(organizationId: string, nowIso: string, limit: number): Promise<string[]> {
-    const { gt } = prefixRange(organizationId);
-    const keys = await this.orgPending.keys({ gt, lt: compositeKey(organizationId, nowIso) + '\x01', limit }).all();
-    return keys.map(lastPart);
+    const overdue = await this.invitations.range('org_pending', organizationId, { upTo: nowIso, limit });
+    return overdue.map((e) => e.id);
   }
 
   /** Pending invitations whose expiry has passed, soonest first. */
   async overdueIds(nowIso: string, limit: number): Promise<string[]> {
-    const { gt } = prefixRange('pending');
-    const keys = await this.expiry.keys({ gt, lt: compositeKey('pending', nowIso) + '\x01', limit }).all();
-    return keys.map(lastPart);
+    const overdue = await this.invitations.range('expiry', 'pending', { upTo: nowIso, limit });
+    return overdue.map((e) => e.id);
   }
 }
 

@@ -1,8 +1,7 @@
 import { fieldReasons, notFound, validationFailed } from '../../errors.js';
 import type { Collection } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
 import { nowIso } from '../../storage/keys.js';
-import { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Storage } from '../../storage/port.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
 import type { OrganizationService } from '../identity/organizations.js';
@@ -35,7 +34,7 @@ export class SettingsService {
       throw validationFailed(fieldReasons(parsed.error.issues));
     }
     const patch = parsed.data;
-    return this.storage.locks.run(`settings:${organizationId}`, async () => {
+    await this.storage.transaction({ locks: [`settings:${organizationId}`] }, async (tx) => {
       const current = await this.store.get(organizationId);
       const next: StoredSettings = {
         ...current,
@@ -46,11 +45,9 @@ export class SettingsService {
       for (const [key, value] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
         if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
       }
-      const uow = new UnitOfWork(this.storage);
-      await uow.put(this.store, next);
-      await uow.commit();
-      return this.resolveSettings(organizationId);
+      await tx.put(this.store, next);
     });
+    return this.resolveSettings(organizationId);
   }
 
   async countSettings(): Promise<number> {
@@ -59,7 +56,7 @@ export class SettingsService {
 
   /** Effective settings for domain use (no permission check): stored values over defaults. */
   async resolveSettings(organizationId: string): Promise<OrganizationSettings> {
-    const org = this.organizations.readOrganization(organizationId);
+    const org = await this.organizations.readOrganization(organizationId);
     if (org === undefined) throw notFound('organization');
     const stored = await this.store.get(organizationId);
     return {

@@ -1,5 +1,5 @@
 import { Collection } from '../../storage/collection.js';
-import type { Storage } from '../../storage/db.js';
+import type { Storage } from '../../storage/port.js';
 import type { StoredSettings } from './types.js';
 
 export function createSettingsStore(storage: Storage): Collection<StoredSettings> {
