@@ -25,12 +25,12 @@ export const collections = {
   // Invitations (docs/invitations.md): list by org; by org and status; pending by org in expiry order
   // (limit count, Retry-After); one pending per org and email (unique); all pending by expiry (sweep).
   invitations: { indexes: ['organization', 'org_status', 'org_pending', 'pending_email', 'expiry'] },
-  /** Per-organization sliding-hour log of invitation sends, keyed organization, time, id (no indexes). */
-  invitation_sends: { indexes: [] },
-  /** Per-address sliding-hour log of invitation mail, all organizations together (no indexes). */
-  invitation_recipient_sends: { indexes: [] },
-  /** Per-principal sliding-hour log of organizations created over /v1 (no indexes). */
-  organization_creates: { indexes: [] },
+  /** Per-organization sliding-hour log of invitation sends, by organization in time order. */
+  invitation_sends: { indexes: ['subject'] },
+  /** Per-address sliding-hour log of invitation mail, all organizations together, by address in time order. */
+  invitation_recipient_sends: { indexes: ['subject'] },
+  /** Per-principal sliding-hour log of organizations created over /v1, by principal in time order. */
+  organization_creates: { indexes: ['subject'] },
   /** Organization settings, one record per configured organization (id = organization id). */
   organization_settings: { indexes: [] },
   /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */

@@ -35,9 +35,10 @@ export interface Membership {
 }
 
 /** One organization created over /v1, counted against its creator's hourly limit. */
+/** One organization created over /v1 (`subject`: the principal), counted per hour. */
 export interface OrganizationCreate {
-  /** compositeKey(principal id, zero-padded epoch ms, sortable id). */
-  key: string;
+  id: string;
+  subject: string;
   organization_id: string;
   at: string;
 }

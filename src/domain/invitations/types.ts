@@ -46,8 +46,9 @@ export function viewInvitation(invitation: Invitation): InvitationView {
 
 /** One counted send (create or resend) in an organization's sliding-hour log. */
 export interface InvitationSend {
-  /** compositeKey(organization_id, zero-padded epoch ms, sortable id): key order is time order. */
-  key: string;
+  id: string;
+  /** The organization. */
+  subject: string;
   organization_id: string;
   invitation_id: string;
   at: string;
@@ -55,8 +56,9 @@ export interface InvitationSend {
 
 /** One invitation mail to an address, whatever the organization (the per-recipient hourly limit). */
 export interface RecipientSend {
-  /** compositeKey(email, zero-padded epoch ms, sortable id). */
-  key: string;
+  id: string;
+  /** The recipient's address. */
+  subject: string;
   organization_id: string;
   invitation_id: string;
   at: string;

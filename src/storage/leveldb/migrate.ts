@@ -3,7 +3,9 @@ import { createEventStore } from '../../domain/events/store.js';
 import { createIdentityStore } from '../../domain/identity/store.js';
 import type { Collection } from '../collection.js';
 import { NewerSchemaError } from '../errors.js';
+import { HourlyLog } from '../hourly-log.js';
 import { indexSublevelName } from '../keyspace.js';
+import { newSortableId, SEP } from '../keys.js';
 import type { BatchOp, LevelStorage } from './engine.js';
 
 /** One LevelDB data migration: the batch operations it writes (the version bump joins them). */
@@ -66,6 +68,7 @@ export const migrations: Migration[] = [
     name: 'grants by principal and resource (permission checks read only the grants that apply)',
     up: async (storage) => rebuildIndex(storage, createIdentityStore(storage).grants, 'principal_resource'),
   },
+  { version: 4, name: 'hourly logs keyed by entry id, with a subject index in time order', up: rekeyHourlyLogs },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {
@@ -73,6 +76,28 @@ export async function readSchemaVersion(storage: LevelStorage): Promise<number> 
 }
 
 /** Applies every migration above the stored version, each in its own batch with its version bump. */
+/**
+ * Hourly logs used to key each entry by subject, time and id, with that key inside the record too;
+ * they become records with an id of their own and a `subject` index in time order (no NUL byte in a
+ * record, which PostgreSQL's JSONB cannot hold).
+ */
+async function rekeyHourlyLogs(storage: LevelStorage): Promise<BatchOp[]> {
+  const ops: BatchOp[] = [];
+  for (const name of ['invitation_sends', 'invitation_recipient_sends', 'organization_creates'] as const) {
+    const log = new HourlyLog(storage, name);
+    const records = storage.sublevel(name);
+    const index = storage.sublevel(indexSublevelName(name, 'subject'));
+    for await (const [key, value] of records.iterator()) {
+      ops.push({ type: 'del', sublevel: records, key });
+      const { key: _old, ...rest } = value as { key?: string; at: string };
+      const entry = { ...rest, id: newSortableId(), subject: key.split(SEP)[0] };
+      ops.push({ type: 'put', sublevel: records, key: entry.id, value: entry });
+      ops.push({ type: 'put', sublevel: index, key: log.entries.indexKeyOf('subject', entry)!, value: '' });
+    }
+  }
+  return ops;
+}
+
 export async function migrate(storage: LevelStorage, list: Migration[] = migrations): Promise<{ from: number; to: number }> {
   const from = await readSchemaVersion(storage);
   const latest = list.reduce((max, m) => Math.max(max, m.version), 0);

@@ -103,16 +103,22 @@ ALTER TABLE invitations ADD CONSTRAINT invitations__pending_email UNIQUE (ix_pen
 CREATE INDEX invitations__expiry ON invitations (ix_expiry) WHERE ix_expiry IS NOT NULL;
 CREATE TABLE invitation_sends (
   id bytea PRIMARY KEY,
-  data jsonb NOT NULL
+  data jsonb NOT NULL,
+  ix_subject bytea
 );
+CREATE INDEX invitation_sends__subject ON invitation_sends (ix_subject) WHERE ix_subject IS NOT NULL;
 CREATE TABLE invitation_recipient_sends (
   id bytea PRIMARY KEY,
-  data jsonb NOT NULL
+  data jsonb NOT NULL,
+  ix_subject bytea
 );
+CREATE INDEX invitation_recipient_sends__subject ON invitation_recipient_sends (ix_subject) WHERE ix_subject IS NOT NULL;
 CREATE TABLE organization_creates (
   id bytea PRIMARY KEY,
-  data jsonb NOT NULL
+  data jsonb NOT NULL,
+  ix_subject bytea
 );
+CREATE INDEX organization_creates__subject ON organization_creates (ix_subject) WHERE ix_subject IS NOT NULL;
 CREATE TABLE organization_settings (
   id bytea PRIMARY KEY,
   data jsonb NOT NULL
