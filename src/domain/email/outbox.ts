@@ -64,9 +64,9 @@ export function outboxEntryLock(id: string): string {
 
 /**
  * The email outbox. Entries are queued inside the caller's transaction (with the invitation),
- * claimed with a lease by the poller (sendDueMail), sent through the configured
- * transport and retried on the configured schedule. Without a transport (development) they are
- * `held`. Every operation takes an Actor, so the operator (gRPC/CLI) can list and retry.
+ * claimed with a lease by the poller (sendDueMail), sent through the configured transport and
+ * retried on the configured schedule. Without a transport (development) they are `held`. Every
+ * operation takes an Actor, so the operator (gRPC/CLI) can list and retry.
  */
 export class OutboxService {
   /**
