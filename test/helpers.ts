@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import path from 'node:path';
+import pg from 'pg';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Test } from 'tap';
 import { loadConfig } from '../src/config/load.js';
@@ -61,6 +63,29 @@ export async function runOwned(
   return { code, stdout, stderr };
 }
 
+/**
+ * The engine test daemons use. Unset: LevelDB in the daemon's temp data dir. Set to a PostgreSQL URL
+ * (test/on-postgres.test.ts runs files so), each daemon gets a fresh database on that server, so the
+ * same tests prove the same behaviour on PostgreSQL.
+ */
+export const testPostgres = process.env.SWITCHYARD_TEST_POSTGRES || undefined;
+
+/** `env` plus a fresh PostgreSQL database when the tests run on PostgreSQL (and none is named). */
+export async function withTestEngine(env: Record<string, string>): Promise<Record<string, string>> {
+  if (testPostgres === undefined || env.SERVICE_DATABASE_URL !== undefined) return env;
+  const name = `t_${randomUUID().replaceAll('-', '')}`;
+  const client = new pg.Client({ connectionString: testPostgres });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(testPostgres);
+  url.pathname = `/${name}`;
+  return { ...env, SERVICE_DATABASE_URL: url.toString() };
+}
+
 /** Config for a test daemon: its own temp data dir, a free port, short delays, quiet logs. */
 export function testConfig(t: Test, env: Record<string, string> = {}): Config {
   const dataDir = t.testdir();
@@ -69,9 +94,9 @@ export function testConfig(t: Test, env: Record<string, string> = {}): Config {
   });
 }
 
-/** An in-process daemon with real LevelDB and a real HTTP listener on 127.0.0.1, stopped at teardown. */
+/** An in-process daemon with real storage (see testPostgres) and a real HTTP listener on 127.0.0.1, stopped at teardown. */
 export async function startTestDaemon(t: Test, env: Record<string, string> = {}): Promise<Daemon> {
-  const config = testConfig(t, env);
+  const config = testConfig(t, await withTestEngine(env));
   const daemon = await startDaemon(config, { log: createLogger(config.logLevel) });
   t.teardown(() => daemon.stop());
   return daemon;
@@ -139,6 +164,7 @@ export async function waitForExit(
 
 /** Runs `switchyard serve` as a real child process and waits for its listening line. */
 export async function spawnDaemon(t: Test, args: string[] = [], env: Record<string, string> = {}): Promise<ChildDaemon> {
+  env = await withTestEngine(env);
   const dataDir = env.SERVICE_DATA_DIR ?? t.testdir();
   const child = spawnOwned(
     t,
@@ -215,7 +241,7 @@ export async function startTestDaemonWithLogs(
   t: Test,
   env: Record<string, string> = {},
 ): Promise<{ daemon: Daemon; logs: () => string }> {
-  const config = testConfig(t, { ...env, SERVICE_LOG_LEVEL: 'debug' });
+  const config = testConfig(t, await withTestEngine({ ...env, SERVICE_LOG_LEVEL: 'debug' }));
   let text = '';
   const { Writable } = await import('node:stream');
   const sink = new Writable({
@@ -229,10 +255,35 @@ export async function startTestDaemonWithLogs(
   return { daemon, logs: () => text };
 }
 
-/** Every key and value in a daemon's LevelDB as text (e.g. to prove a secret is never stored). */
+/** Every key and value the daemon stores, as text (e.g. to prove a secret is never stored), on either engine. */
 export async function dumpStorage(daemon: Daemon): Promise<string> {
   const lines: string[] = [];
-  for await (const [key, value] of (daemon.storage as LevelStorage).db.iterator()) lines.push(`${key} ${JSON.stringify(value)}`);
+  if (daemon.storage.engine === 'leveldb') {
+    for await (const [key, value] of (daemon.storage as LevelStorage).db.iterator())
+      lines.push(`${key} ${JSON.stringify(value)}`);
+    return lines.join('\n');
+  }
+  const client = new pg.Client({ connectionString: daemon.config.databaseUrl });
+  await client.connect();
+  try {
+    const { rows: tables } = await client.query<{ name: string }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+    );
+    for (const { name } of tables) {
+      // Every row as text, and its bytea columns (ids, index keys) decoded, so they are searched as written.
+      const { rows: columns } = await client.query<{ name: string }>(
+        "SELECT column_name AS name FROM information_schema.columns WHERE table_name = $1 AND data_type = 'bytea'",
+        [name],
+      );
+      const decoded = columns.map((c) => `coalesce(encode("${c.name}", 'escape'), '')`);
+      const { rows } = await client.query<{ row: string }>(
+        `SELECT concat_ws(' ', ${['t::text', ...decoded].join(', ')}) AS row FROM "${name}" t`,
+      );
+      for (const { row } of rows) lines.push(`${name} ${row}`);
+    }
+  } finally {
+    await client.end();
+  }
   return lines.join('\n');
 }
 
