@@ -302,31 +302,31 @@ function suite(t: Test, engine: EngineUnderTest): void {
             ? { ...job, status: 'sending' as const, lease_owner: owner, lease_until: iso(Date.now() + leaseMs) }
             : undefined,
       });
-    const rounds = await Promise.all([claimer('a', 50), claimer('b', 50), claimer('a', 50), claimer('b', 50)]);
+    const rounds = await Promise.all([claimer('a', 10_000), claimer('b', 10_000), claimer('a', 10_000), claimer('b', 10_000)]);
     const ids = rounds.flat().map((j) => j.id);
     t.equal(new Set(ids).size, ids.length, 'no job claimed twice');
     t.equal(ids.length, 30, 'every due job claimed');
     t.notOk(ids.includes('later'), 'work not yet due is left');
 
-    const takeover = (owner: string) =>
+    // A claim's clock is its `upTo`: a takeover at a later time is a claim with a later upTo (no sleeping).
+    const takeover = (owner: string, at: number) =>
       s.claim(jobs, {
         index: 'queue',
         value: 'sending',
-        upTo: iso(Date.now()),
+        upTo: iso(at),
         limit: 50,
         lockOf: (id) => `job:${id}`,
-        take: (job) =>
-          job.status === 'sending' ? { ...job, lease_owner: owner, lease_until: iso(Date.now() + 60_000) } : undefined,
+        take: (job) => (job.status === 'sending' ? { ...job, lease_owner: owner, lease_until: iso(at + 60_000) } : undefined),
       });
-    t.same(await takeover('c'), [], 'a live lease is not taken over');
-    await sleep(80);
-    const taken = await takeover('c');
+    t.same(await takeover('c', Date.now()), [], 'a live lease is not taken over');
+    const later = Date.now() + 20_000;
+    const taken = await takeover('c', later);
     t.equal(taken.length, 30, 'expired leases are');
     t.ok(
       taken.every((j) => j.lease_owner === 'c'),
       'now held by the new owner',
     );
-    t.same(await takeover('d'), [], 'and not again while the new lease lives');
+    t.same(await takeover('d', later + 1000), [], 'and not again while the new lease lives');
   });
 
   t.test('claims skip a record whose lock another transaction holds', async (t) => {
