@@ -29,7 +29,7 @@ if ('missing' in found) {
   for (const name of files) {
     const file = path.join(repoRoot, 'test', `${name}.test.ts`);
     // The same loader flags tap gave this process (TypeScript, coverage), so the child runs as tap would.
-    t.spawn(
+    void t.spawn(
       process.execPath,
       [...process.execArgv, file],
       {
