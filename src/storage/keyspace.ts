@@ -33,6 +33,13 @@ export const collections = {
   organization_creates: { indexes: ['subject'] },
   /** Organization settings, one record per configured organization (id = organization id). */
   organization_settings: { indexes: [] },
+  /** Webhooks (not deleted) by organization, in creation order. */
+  webhooks: { indexes: ['organization'] },
+  /**
+   * Webhook deliveries: by webhook (newest last); the due/lease queue; those held while their webhook
+   * is paused, by webhook; failed ones by webhook in creation order (recovery windows).
+   */
+  webhook_deliveries: { indexes: ['webhook', 'queue', 'held', 'webhook_failed'] },
   /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */
   email_outbox: { indexes: ['queue', 'status', 'organization', 'created', 'organization_status'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;

@@ -139,4 +139,28 @@ CREATE INDEX email_outbox__created ON email_outbox (ix_created) WHERE ix_created
 CREATE INDEX email_outbox__organization_status ON email_outbox (ix_organization_status) WHERE ix_organization_status IS NOT NULL;
 `,
   },
+  {
+    version: 2,
+    name: 'webhooks and their deliveries',
+    sql: `
+CREATE TABLE webhooks (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea
+);
+CREATE INDEX webhooks__organization ON webhooks (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE TABLE webhook_deliveries (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_webhook bytea,
+  ix_queue bytea,
+  ix_held bytea,
+  ix_webhook_failed bytea
+);
+CREATE INDEX webhook_deliveries__webhook ON webhook_deliveries (ix_webhook) WHERE ix_webhook IS NOT NULL;
+CREATE INDEX webhook_deliveries__queue ON webhook_deliveries (ix_queue) WHERE ix_queue IS NOT NULL;
+CREATE INDEX webhook_deliveries__held ON webhook_deliveries (ix_held) WHERE ix_held IS NOT NULL;
+CREATE INDEX webhook_deliveries__webhook_failed ON webhook_deliveries (ix_webhook_failed) WHERE ix_webhook_failed IS NOT NULL;
+`,
+  },
 ];

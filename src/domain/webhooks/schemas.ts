@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { eventKinds } from '../events/types.js';
+import { cleanText, idSchema as id, timestampSchema as timestamp } from '../schemas.js';
+import { deliveryStatuses, resourceFilterFields } from './types.js';
+
+// Request and record schemas of webhooks: HTTP and gRPC input, types and OpenAPI from one place.
+
+/** Spec 8: a webhook's state is at most 16 KB (its JSON, as UTF-8). */
+export const MAX_STATE_BYTES = 16 * 1024;
+/** Retries a webhook may ask for: the backoff caps at 2^10 x base, so more would only repeat the cap. */
+export const MAX_RETRIES = 20;
+export const DEFAULT_MAX_RETRIES = 3;
+const MAX_URL_LENGTH = 2048;
+
+const eventKind = z.enum(eventKinds);
+/** Every kind once; empty means every kind. */
+const eventFilter = z
+  .array(eventKind)
+  .max(eventKinds.length)
+  .transform((kinds) => [...new Set(kinds)]);
+const resourceFilter = z
+  .object(
+    Object.fromEntries(Object.keys(resourceFilterFields).map((key) => [key, z.string().min(1).max(200).optional()])) as Record<
+      keyof typeof resourceFilterFields,
+      z.ZodOptional<z.ZodString>
+    >,
+  )
+  .strict();
+/** Opaque JSON echoed in every delivery; its size is checked by the service (MAX_STATE_BYTES). */
+const state = z.json().nullable();
+
+export const createWebhookBody = z.object({
+  url: z.string().min(1).max(MAX_URL_LENGTH),
+  event_filter: eventFilter.optional(),
+  resource_filter: resourceFilter.optional(),
+  state: state.optional(),
+  max_retries: z.number().int().min(0).max(MAX_RETRIES).optional(),
+  description: cleanText(500).nullable().optional(),
+  active: z.boolean().optional(),
+  /** A secret of the caller's own, `whsec_` + 64 hex; generated when absent. */
+  secret: z.string().max(200).optional(),
+});
+export type CreateWebhookInput = z.infer<typeof createWebhookBody>;
+
+export const updateWebhookBody = z
+  .object({
+    active: z.boolean().optional(),
+    description: cleanText(500).nullable().optional(),
+    event_filter: eventFilter.optional(),
+    resource_filter: resourceFilter.optional(),
+    state: state.optional(),
+    max_retries: z.number().int().min(0).max(MAX_RETRIES).optional(),
+  })
+  .strict();
+export type UpdateWebhookInput = z.infer<typeof updateWebhookBody>;
+
+export const recoverBody = z.object({ since: timestamp, until: timestamp.optional() });
+export const rotateSecretBody = z.object({ grace_seconds: z.number().int().min(0).max(7 * 86_400).optional() });
+
+export const webhookSchema = z.object({
+  id,
+  organization_id: id,
+  url: z.string(),
+  event_filter: z.array(eventKind),
+  resource_filter: resourceFilter,
+  state: z.unknown(),
+  max_retries: z.number().int(),
+  active: z.boolean(),
+  description: z.string().nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  deleted_at: timestamp.nullable(),
+});
+
+export const webhookWithSecretSchema = webhookSchema.extend({ secret: z.string(), standard_secret: z.string() });
+
+export const deliveryAttemptSchema = z.object({
+  attempt: z.number().int(),
+  at: timestamp,
+  status_code: z.number().int().nullable(),
+  duration_ms: z.number().int(),
+  error: z.string().nullable(),
+  response: z.string().nullable(),
+});
+
+export const deliverySchema = z.object({
+  id: z.string(),
+  webhook_id: id,
+  event_id: z.string(),
+  event_kind: eventKind,
+  status: z.enum(deliveryStatuses),
+  status_code: z.number().int().nullable(),
+  error_message: z.string().nullable(),
+  attempt: z.number().int(),
+  attempts: z.array(deliveryAttemptSchema),
+  next_attempt_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const recoverResultSchema = z.object({ recovered: z.number().int() });

@@ -1,0 +1,380 @@
+import { AppError, validationFailed } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { Page, PageOptions } from '../../storage/collection.js';
+import { newId, nowIso } from '../../storage/keys.js';
+import type { Storage, Tx } from '../../storage/port.js';
+import type { SecretSealer } from '../email/seal.js';
+import type { Actor } from '../identity/caller.js';
+import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
+import {
+  DEFAULT_MAX_RETRIES,
+  MAX_STATE_BYTES,
+  type CreateWebhookInput,
+  type UpdateWebhookInput,
+} from './schemas.js';
+import { generateSecret, isWellFormedSecret, standardSecret } from './signing.js';
+import { WebhookStore } from './store.js';
+import { validateWebhookUrl } from './target-guard.js';
+import type { Delivery, DeliveryView, Webhook, WebhookView, WebhookWithSecret } from './types.js';
+
+export interface WebhookSettings {
+  /** SERVICE_ENV=production: `https` targets only. */
+  production: boolean;
+  /** SERVICE_WEBHOOK_ALLOW_PRIVATE. */
+  allowPrivate: boolean;
+}
+
+/** A rotation's default grace window: both secrets sign for a day. */
+const DEFAULT_GRACE_SECONDS = 86_400;
+/** Deliveries changed per transaction by resume, delete and recover (the rest follow in the next ones). */
+const BATCH = 200;
+
+export function webhookLock(id: string): string {
+  return `webhook:${id}`;
+}
+
+export function deliveryLock(id: string): string {
+  return `webhook-delivery:${id}`;
+}
+
+export function viewWebhook(w: Webhook): WebhookView {
+  return {
+    id: w.id,
+    organization_id: w.organization_id,
+    url: w.url,
+    event_filter: w.event_filter,
+    resource_filter: w.resource_filter,
+    state: w.state,
+    max_retries: w.max_retries,
+    active: w.active,
+    description: w.description,
+    created_at: w.created_at,
+    updated_at: w.updated_at,
+    deleted_at: w.deleted_at,
+  };
+}
+
+export function viewDelivery(d: Delivery): DeliveryView {
+  return {
+    id: d.id,
+    webhook_id: d.webhook_id,
+    event_id: d.event_id,
+    event_kind: d.event_kind,
+    status: d.status,
+    status_code: d.status_code,
+    error_message: d.error_message,
+    attempt: d.attempt,
+    attempts: d.attempts,
+    next_attempt_at: d.next_attempt_at,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+  };
+}
+
+function stateBytes(state: unknown): number {
+  return state === null || state === undefined ? 0 : Buffer.byteLength(JSON.stringify(state), 'utf8');
+}
+
+/**
+ * Webhook subscriptions (spec 2.7, 3.3, 4.5) and their delivery records (2.8, 3.4): create, read,
+ * change, pause and resume, delete, redeliver, recover, rotate. Admins manage them (`webhook.*`);
+ * another organization's webhook is 404. Secrets are sealed at rest and shown once.
+ */
+export class WebhookService {
+  readonly store: WebhookStore;
+  private wakeSender: () => void = () => {};
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly permissions: PermissionEngine,
+    private readonly sealer: SecretSealer,
+    private readonly settings: WebhookSettings,
+    private readonly log: Logger,
+  ) {
+    this.store = new WebhookStore(storage);
+  }
+
+  /** The sender registers here: woken when deliveries become due (resume, retry, recover). */
+  onDue(listener: () => void): void {
+    this.wakeSender = listener;
+  }
+
+  async locateWebhook(id: string): Promise<ResourceLocation | undefined> {
+    const webhook = await this.store.webhooks.get(id);
+    return webhook === undefined || webhook.deleted_at !== null ? undefined : atOrganization(webhook.organization_id);
+  }
+
+  async countWebhooks(): Promise<Record<string, number>> {
+    return { webhooks: await this.store.webhooks.count(), webhook_deliveries: await this.store.deliveries.count() };
+  }
+
+  /** The secrets a delivery is signed with now: the current one, and a rotated one in its grace window. */
+  secretsOf(webhook: Webhook, now = Date.now()): string[] {
+    const current = this.unseal(webhook, webhook.secret_sealed, 'current');
+    const previous =
+      webhook.previous_secret_sealed !== null &&
+      webhook.previous_secret_expires_at !== null &&
+      Date.parse(webhook.previous_secret_expires_at) > now
+        ? this.unseal(webhook, webhook.previous_secret_sealed, 'previous')
+        : undefined;
+    return previous === undefined ? [current] : [current, previous];
+  }
+
+  // -- subscriptions -----------------------------------------------------------------------------
+
+  async createWebhook(actor: Actor, organizationId: string, input: CreateWebhookInput): Promise<WebhookWithSecret> {
+    await this.permissions.authorize(actor, 'webhook.create', organizationRef(organizationId));
+    const url = this.checkUrl(input.url);
+    if (input.secret !== undefined && !isWellFormedSecret(input.secret))
+      throw validationFailed('secret must be whsec_ followed by 64 lower-case hex characters', { secret: 'bad format' });
+    this.checkState(input.state);
+    const secret = input.secret ?? generateSecret();
+    const id = newId();
+    const now = nowIso();
+    const webhook: Webhook = {
+      id,
+      organization_id: organizationId,
+      url,
+      event_filter: input.event_filter ?? [],
+      resource_filter: input.resource_filter ?? {},
+      state: input.state ?? null,
+      max_retries: input.max_retries ?? DEFAULT_MAX_RETRIES,
+      active: input.active ?? true,
+      description: input.description ?? null,
+      secret_sealed: this.sealer.seal(secret, `${id}:current`),
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    await this.storage.transaction({}, async (tx) => void (await tx.put(this.store.webhooks, webhook)));
+    this.log.info({ webhook_id: id, organization_id: organizationId }, 'webhook created');
+    return { ...viewWebhook(webhook), secret, standard_secret: standardSecret(secret) };
+  }
+
+  async listWebhooks(actor: Actor, organizationId: string, page: PageOptions): Promise<Page<WebhookView>> {
+    await this.permissions.authorize(actor, 'webhook.read', organizationRef(organizationId));
+    const found = await this.store.webhooks.listBy('organization', organizationId, page);
+    return { items: found.items.map(viewWebhook), nextCursor: found.nextCursor };
+  }
+
+  async getWebhook(actor: Actor, id: string): Promise<WebhookView> {
+    return viewWebhook(await this.authorized(actor, 'webhook.read', id));
+  }
+
+  /** PATCH: active (pause and resume), description, filters, state, max_retries. */
+  async updateWebhook(actor: Actor, id: string, patch: UpdateWebhookInput): Promise<WebhookView> {
+    await this.authorized(actor, 'webhook.update', id);
+    if (patch.state !== undefined) this.checkState(patch.state);
+    const updated = await this.storage.transaction({ locks: [webhookLock(id)] }, async (tx) => {
+      const current = await this.live(id);
+      const next: Webhook = {
+        ...current,
+        ...(patch.active === undefined ? {} : { active: patch.active }),
+        ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(patch.event_filter === undefined ? {} : { event_filter: patch.event_filter }),
+        ...(patch.resource_filter === undefined ? {} : { resource_filter: patch.resource_filter }),
+        ...(patch.state === undefined ? {} : { state: patch.state }),
+        ...(patch.max_retries === undefined ? {} : { max_retries: patch.max_retries }),
+        updated_at: nowIso(),
+      };
+      await tx.put(this.store.webhooks, next);
+      return next;
+    });
+    if (updated.active) await this.releaseHeld(id);
+    return viewWebhook(updated);
+  }
+
+  /**
+   * Soft delete (200 with `deleted_at`, then 404): nothing more is sent, and every delivery still
+   * pending ends `failed` ("webhook deleted"). The sender re-reads the webhook before each attempt, so
+   * a delivery claimed on another daemon is not sent either.
+   */
+  async deleteWebhook(actor: Actor, id: string): Promise<WebhookView> {
+    await this.authorized(actor, 'webhook.delete', id);
+    const deleted = await this.storage.transaction({ locks: [webhookLock(id)] }, async (tx) => {
+      const current = await this.live(id);
+      const now = nowIso();
+      const next: Webhook = { ...current, active: false, deleted_at: now, updated_at: now };
+      await tx.put(this.store.webhooks, next);
+      return next;
+    });
+    // Held deliveries (paused webhook) are failed here; due and leased ones as the sender meets them.
+    for (let ids = await this.store.heldIds(id, BATCH); ids.length > 0; ids = await this.store.heldIds(id, BATCH)) {
+      await this.storage.transaction({ locks: ids.map(deliveryLock) }, async (tx) => {
+        for (const deliveryId of ids) {
+          const d = await tx.get(this.store.deliveries, deliveryId);
+          if (d?.status === 'pending') await tx.put(this.store.deliveries, failedByDeletion(d));
+        }
+      });
+    }
+    this.wakeSender();
+    this.log.info({ webhook_id: id }, 'webhook deleted');
+    return viewWebhook(deleted);
+  }
+
+  /** A new secret, shown once; the old one keeps signing (beside it) for `grace_seconds`. */
+  async rotateSecret(actor: Actor, id: string, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<WebhookWithSecret> {
+    await this.authorized(actor, 'webhook.update', id);
+    const secret = generateSecret();
+    const rotated = await this.storage.transaction({ locks: [webhookLock(id)] }, async (tx) => {
+      const current = await this.live(id);
+      const old = this.unseal(current, current.secret_sealed, 'current');
+      const now = Date.now();
+      const next: Webhook = {
+        ...current,
+        secret_sealed: this.sealer.seal(secret, `${id}:current`),
+        previous_secret_sealed: graceSeconds > 0 ? this.sealer.seal(old, `${id}:previous`) : null,
+        previous_secret_expires_at: graceSeconds > 0 ? new Date(now + graceSeconds * 1000).toISOString() : null,
+        updated_at: new Date(now).toISOString(),
+      };
+      await tx.put(this.store.webhooks, next);
+      return next;
+    });
+    this.log.info({ webhook_id: id, grace_seconds: graceSeconds }, 'webhook secret rotated');
+    return { ...viewWebhook(rotated), secret, standard_secret: standardSecret(secret) };
+  }
+
+  // -- deliveries --------------------------------------------------------------------------------
+
+  async listDeliveries(actor: Actor, webhookId: string, page: PageOptions): Promise<Page<DeliveryView>> {
+    await this.authorized(actor, 'webhook.read', webhookId);
+    const found = await this.store.deliveries.listBy('webhook', webhookId, page);
+    return { items: found.items.map(viewDelivery), nextCursor: found.nextCursor };
+  }
+
+  async getDelivery(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+    await this.authorized(actor, 'webhook.read', webhookId);
+    const d = await this.store.deliveries.get(deliveryId);
+    if (d?.webhook_id !== webhookId) throw new AppError('not_found', 'delivery not found');
+    return viewDelivery(d);
+  }
+
+  /**
+   * Manual redelivery of a delivered or failed delivery: due now, its history kept, with a fresh
+   * retry budget (max_retries more retries after this attempt).
+   */
+  async retryDelivery(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+    await this.authorized(actor, 'webhook.update', webhookId);
+    const requeued = await this.storage.transaction({ locks: [deliveryLock(deliveryId)] }, async (tx) => {
+      const d = await tx.get(this.store.deliveries, deliveryId);
+      if (d?.webhook_id !== webhookId) throw new AppError('not_found', 'delivery not found');
+      if (d.status === 'pending')
+        throw new AppError('invalid_state', 'this delivery is still pending: it will be attempted', { details: { status: d.status } });
+      const webhook = await this.live(webhookId);
+      return tx.put(this.store.deliveries, requeue(d, webhook));
+    });
+    this.wakeSender();
+    return viewDelivery(requeued);
+  }
+
+  /** Re-queues every failed delivery of the webhook created in [since, until] (until: now). */
+  async recoverDeliveries(actor: Actor, webhookId: string, since: string, until?: string): Promise<{ recovered: number }> {
+    await this.authorized(actor, 'webhook.update', webhookId);
+    const end = until ?? nowIso();
+    if (end < since) throw validationFailed('until must not be before since', { until: 'before since' });
+    let recovered = 0;
+    for (;;) {
+      const ids = await this.store.failedIn(webhookId, since, end, BATCH);
+      if (ids.length === 0) break;
+      recovered += await this.storage.transaction({ locks: ids.map(deliveryLock) }, async (tx) => {
+        const webhook = await this.live(webhookId);
+        let n = 0;
+        for (const id of ids) {
+          const d = await tx.get(this.store.deliveries, id);
+          if (d?.status !== 'failed') continue;
+          await tx.put(this.store.deliveries, requeue(d, webhook));
+          n++;
+        }
+        return n;
+      });
+    }
+    this.wakeSender();
+    return { recovered };
+  }
+
+  // -- internals ---------------------------------------------------------------------------------
+
+  /** Resume: deliveries held while the webhook was paused go back to the queue, due now. */
+  private async releaseHeld(webhookId: string): Promise<void> {
+    let released = 0;
+    for (let ids = await this.store.heldIds(webhookId, BATCH); ids.length > 0; ids = await this.store.heldIds(webhookId, BATCH)) {
+      await this.storage.transaction({ locks: ids.map(deliveryLock) }, async (tx) => {
+        const now = nowIso();
+        for (const id of ids) {
+          const d = await tx.get(this.store.deliveries, id);
+          if (d?.status === 'pending' && d.held) {
+            await tx.put(this.store.deliveries, { ...d, held: false, next_attempt_at: now, updated_at: now });
+            released++;
+          }
+        }
+      });
+    }
+    if (released > 0) this.wakeSender();
+  }
+
+  /** The webhook when the actor may act on it; another organization's (or a deleted one) is 404. */
+  private async authorized(actor: Actor, action: 'webhook.read' | 'webhook.update' | 'webhook.delete', id: string): Promise<Webhook> {
+    await this.permissions.authorize(actor, action, { type: 'webhook', id });
+    return this.live(id);
+  }
+
+  private async live(id: string): Promise<Webhook> {
+    const webhook = await this.store.webhooks.get(id);
+    if (webhook === undefined || webhook.deleted_at !== null) throw new AppError('not_found', 'webhook not found');
+    return webhook;
+  }
+
+  private checkUrl(raw: string): string {
+    const checked = validateWebhookUrl(raw, { production: this.settings.production, allowPrivate: this.settings.allowPrivate });
+    if (!checked.ok) throw validationFailed(checked.message, { url: checked.message });
+    return checked.url.toString();
+  }
+
+  private checkState(state: unknown): void {
+    if (stateBytes(state) > MAX_STATE_BYTES)
+      throw validationFailed(`state must be at most ${MAX_STATE_BYTES} bytes of JSON`, { state: 'too large' });
+  }
+
+  private unseal(webhook: Webhook, sealed: string, which: 'current' | 'previous'): string {
+    const secret = this.sealer.unseal(sealed, `${webhook.id}:${which}`);
+    if (secret === undefined) throw new AppError('internal', 'webhook secret cannot be unsealed (was the sealing key changed?)');
+    return secret;
+  }
+}
+
+/** A delivery of a deleted webhook: failed, never sent again. */
+export function failedByDeletion(d: Delivery): Delivery {
+  const now = nowIso();
+  return {
+    ...d,
+    status: 'failed',
+    error_message: 'webhook deleted',
+    held: false,
+    next_attempt_at: null,
+    lease_owner: null,
+    lease_until: null,
+    updated_at: now,
+  };
+}
+
+/** Due now again, history kept; `budget_from` restarts the retry count at this attempt. */
+function requeue(d: Delivery, webhook: Webhook): Delivery {
+  const now = nowIso();
+  return {
+    ...d,
+    status: 'pending',
+    held: !webhook.active,
+    next_attempt_at: now,
+    lease_owner: null,
+    lease_until: null,
+    budget_from: d.attempt,
+    updated_at: now,
+  };
+}
+
+/** Adds a delivery inside the fan-out's transaction. */
+export async function putDelivery(tx: Tx, store: WebhookStore, delivery: Delivery): Promise<void> {
+  await tx.put(store.deliveries, delivery);
+}

@@ -1,0 +1,40 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+// Contract 7 and spec 5.5: the secret format and the two signatures every delivery carries.
+
+const SECRET = /^whsec_[0-9a-f]{64}$/;
+
+/** A new secret: `whsec_` + 64 hex characters (32 random bytes). */
+export function generateSecret(): string {
+  return `whsec_${randomBytes(32).toString('hex')}`;
+}
+
+/** Whether a supplied secret has the service's format (lower-case hex, as generated ones have). */
+export function isWellFormedSecret(secret: string): boolean {
+  return SECRET.test(secret);
+}
+
+/** The secret's 32 bytes. */
+function secretBytes(secret: string): Buffer {
+  return Buffer.from(secret.slice('whsec_'.length), 'hex');
+}
+
+/** The same 32 bytes as Standard Webhooks libraries take them: `whsec_` + base64. */
+export function standardSecret(secret: string): string {
+  return `whsec_${secretBytes(secret).toString('base64')}`;
+}
+
+/** `X-Service-Signature`: `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the whole secret string. */
+export function serviceSignature(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/**
+ * `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the secret's
+ * 32 bytes; several secrets (a rotation's grace window) give several signatures, space-separated.
+ */
+export function standardSignature(secrets: string[], id: string, timestamp: number, body: string): string {
+  return secrets
+    .map((secret) => `v1,${createHmac('sha256', secretBytes(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`)
+    .join(' ');
+}

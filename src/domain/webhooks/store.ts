@@ -1,0 +1,63 @@
+import { Collection, type IndexEntry } from '../../storage/collection.js';
+import type { Storage } from '../../storage/port.js';
+import type { Delivery, Webhook } from './types.js';
+
+/** Where a delivery sits in the queue: waiting for its time, leased to a daemon, or out of it. */
+function queueOf(d: Delivery): { value: string; sort: string } | undefined {
+  if (d.status !== 'pending' || d.held) return undefined;
+  if (d.lease_until !== null) return { value: 'leased', sort: d.lease_until };
+  return { value: 'due', sort: d.next_attempt_at ?? d.created_at };
+}
+
+/** Webhooks and their deliveries, with the named queries of the fan-out and the sender. */
+export class WebhookStore {
+  readonly webhooks: Collection<Webhook>;
+  readonly deliveries: Collection<Delivery>;
+
+  constructor(storage: Storage) {
+    this.webhooks = new Collection<Webhook>(storage, 'webhooks', (w) => w.id, [
+      { name: 'organization', value: (w) => (w.deleted_at === null ? w.organization_id : undefined), sort: (w) => w.created_at },
+    ]);
+    this.deliveries = new Collection<Delivery>(storage, 'webhook_deliveries', (d) => d.id, [
+      // Delivery ids are time-sortable: index order is creation order.
+      { name: 'webhook', value: (d) => d.webhook_id },
+      { name: 'queue', value: (d) => queueOf(d)?.value, sort: (d) => queueOf(d)?.sort ?? '' },
+      { name: 'held', value: (d) => (d.status === 'pending' && d.held ? d.webhook_id : undefined) },
+      { name: 'webhook_failed', value: (d) => (d.status === 'failed' ? d.webhook_id : undefined), sort: (d) => d.created_at },
+    ]);
+  }
+
+  /** The organization's live webhooks, all of them (fan-out matches each event against every one). */
+  async liveWebhookIds(organizationId: string): Promise<string[]> {
+    return this.webhooks.idsBy('organization', organizationId);
+  }
+
+  /** Deliveries due at or before `nowIso`, soonest first. */
+  async due(nowIso: string, limit: number): Promise<IndexEntry[]> {
+    return this.deliveries.range('queue', 'due', { upTo: nowIso, limit });
+  }
+
+  /** When the next delivery is due, if any (ISO). */
+  async nextDueAt(): Promise<string | undefined> {
+    const [first] = await this.deliveries.range('queue', 'due', { limit: 1 });
+    return first?.sort;
+  }
+
+  /** Deliveries held while their webhook is paused, oldest first. */
+  async heldIds(webhookId: string, limit: number): Promise<string[]> {
+    return (await this.deliveries.range('held', webhookId, { limit })).map((e) => e.id);
+  }
+
+  /** A webhook's failed deliveries created in [since, until], oldest first. */
+  async failedIn(webhookId: string, since: string, until: string, limit: number): Promise<string[]> {
+    return (await this.deliveries.range('webhook_failed', webhookId, { from: since, upTo: until, limit })).map((e) => e.id);
+  }
+
+  /** How many deliveries are waiting (due or leased), counted up to `max`; and the oldest due time. */
+  async backlog(max: number): Promise<{ pending: number; oldestDue: string | undefined }> {
+    const due = await this.deliveries.countRange('queue', 'due', { limit: max });
+    const leased = await this.deliveries.countRange('queue', 'leased', { limit: max });
+    const [oldest] = await this.deliveries.range('queue', 'due', { limit: 1 });
+    return { pending: due + leased, oldestDue: oldest?.sort };
+  }
+}

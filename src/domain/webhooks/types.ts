@@ -1,0 +1,109 @@
+// Spec 2.7 (webhook), 2.8 (delivery record), 3.3-3.4 (states), 6.4-6.6; contract section 7.
+
+import type { EventKind } from '../events/types.js';
+
+/** Spec 6.4: filter keys and the event field each one matches. */
+export const resourceFilterFields = {
+  workflow_definition_id: 'workflow_id',
+  workflow_run_id: 'run_id',
+  job_id: 'job_id',
+} as const;
+
+export type ResourceFilterKey = keyof typeof resourceFilterFields;
+export type ResourceFilter = Partial<Record<ResourceFilterKey, string>>;
+
+/** A webhook as stored: its secrets sealed (never in clear at rest). */
+export interface Webhook {
+  id: string;
+  organization_id: string;
+  url: string;
+  event_filter: EventKind[];
+  resource_filter: ResourceFilter;
+  /** Consumer state echoed in every delivery (spec 6.5); null: none, the event alone is the body. */
+  state: unknown;
+  max_retries: number;
+  active: boolean;
+  description: string | null;
+  secret_sealed: string;
+  /** The secret a rotation replaced, still signed with until `previous_secret_expires_at`. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** What a client sees: no secret (it is shown once, at creation and at rotation). */
+export interface WebhookView {
+  id: string;
+  organization_id: string;
+  url: string;
+  event_filter: EventKind[];
+  resource_filter: ResourceFilter;
+  state: unknown;
+  max_retries: number;
+  active: boolean;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** The creation (and rotation) answer: the only time the secret is shown. */
+export interface WebhookWithSecret extends WebhookView {
+  secret: string;
+  /** The same 32 bytes for Standard Webhooks libraries: `whsec_` + base64. */
+  standard_secret: string;
+}
+
+export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  /** The first 1 KB of the answer, scrubbed of secrets. */
+  response: string | null;
+}
+
+/** One (webhook, event) pair: the same id on every attempt (X-Service-Delivery). */
+export interface Delivery {
+  id: string;
+  webhook_id: string;
+  organization_id: string;
+  event_id: string;
+  event_kind: EventKind;
+  status: DeliveryStatus;
+  /** Attempts made so far. */
+  attempt: number;
+  status_code: number | null;
+  error_message: string | null;
+  attempts: DeliveryAttempt[];
+  /** When the next attempt is due (pending), else null. */
+  next_attempt_at: string | null;
+  /** Pending while its webhook is paused: out of the queue until resumed. */
+  held: boolean;
+  /** A daemon is attempting it until then (pending only). */
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_kind: EventKind;
+  status: DeliveryStatus;
+  status_code: number | null;
+  error_message: string | null;
+  attempt: number;
+  attempts: DeliveryAttempt[];
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
