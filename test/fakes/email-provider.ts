@@ -43,6 +43,8 @@ export class FakeEmailProvider {
   private fallback: Behaviour = { kind: 'ok' };
   private readonly byKey = new Map<string, string>();
   private readonly hanging = new Set<ServerResponse>();
+  /** How long every well-formed request waits before its behaviour applies (a slow provider); 0 = none. */
+  delayMs = 0;
 
   private constructor(
     private readonly server: http.Server,
@@ -52,7 +54,11 @@ export class FakeEmailProvider {
   static async start(apiKey = 're_test_fake_key'): Promise<FakeEmailProvider> {
     const server = http.createServer();
     const fake = new FakeEmailProvider(server, apiKey);
-    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => void fake.handle(req, res));
+    // A client that dies mid-request (a SIGKILLed daemon) aborts the body read: drop that exchange.
+    server.on(
+      'request',
+      (req: http.IncomingMessage, res: http.ServerResponse) => void fake.handle(req, res).catch(() => res.destroy()),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return fake;
   }
@@ -123,6 +129,7 @@ export class FakeEmailProvider {
       return answer(422, { statusCode: 422, name: 'validation_error', message: 'Content-Type must be application/json.' });
     const problem = validate(body);
     if (problem !== undefined) return answer(422, { statusCode: 422, name: 'validation_error', message: problem });
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
 
     const behaviour = this.script.shift() ?? this.fallback;
     if (behaviour.kind === 'hang') {

@@ -15,6 +15,12 @@ import { sqlMigrations, type SqlMigration } from './migrations.js';
 
 /** The channel every daemon listens on: cache invalidations and loop wake-ups. */
 const CHANNEL = 'switchyard_changes';
+/** Where a daemon says it has applied another's cache invalidation. */
+const ACK_CHANNEL = 'switchyard_acks';
+/** The application name of every daemon's notification connection: how a daemon counts its peers. */
+const LISTENER_NAME = 'switchyard-listen';
+/** A commit that changed cached records waits at most this long for every peer to drop them. */
+const ACK_TIMEOUT_MS = 2_000;
 /** pg_notify payloads must stay under 8000 bytes; a larger change set drops whole table caches. */
 const MAX_PAYLOAD = 7_000;
 /** The session advisory lock migrations run under (an arbitrary constant: "switchyard schema"). */
@@ -50,6 +56,8 @@ interface TxContext {
 interface Notice {
   /** The daemon that committed (it applied the notice already). */
   i: string;
+  /** Set when cached records changed: the notice every peer acknowledges once it has dropped them. */
+  n?: string;
   /** table -> ids and unique keys ([index, key]) to drop; '*' drops the whole table. */
   c: Record<string, { ids: string[]; keys: [string, string][] } | '*'>;
   w: string[];
@@ -137,6 +145,11 @@ export class PostgresStorage implements Storage {
   private closed = false;
   private lastWriteOk = true;
   private retryTimer: NodeJS.Timeout | undefined;
+  private notices = 0;
+  /** Notices of this daemon waiting for their peers' acknowledgements: notice id -> peers that acked. */
+  private readonly awaitingAcks = new Map<string, { acked: Set<string>; expected: number; done: () => void }>();
+  /** The backend pid of this daemon's notification connection (not counted as a peer). */
+  private listenerPid = -1;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -211,7 +224,7 @@ export class PostgresStorage implements Storage {
 
   /** Connects the LISTEN client; on loss, drops every cache and reconnects. */
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'switchyard-listen' });
+    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_NAME });
     const lost = (err?: Error): void => {
       if (this.listener !== client) return;
       this.listener = undefined;
@@ -230,17 +243,32 @@ export class PostgresStorage implements Storage {
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', (msg) => {
-      if (msg.channel !== CHANNEL || msg.payload === undefined) return;
+      if (msg.payload === undefined) return;
+      if (msg.channel === ACK_CHANNEL) {
+        this.acknowledged(msg.payload);
+        return;
+      }
+      if (msg.channel !== CHANNEL) return;
+      let notice: Notice;
       try {
-        this.apply(JSON.parse(msg.payload) as Notice, false);
+        notice = JSON.parse(msg.payload) as Notice;
+        this.apply(notice, false);
       } catch (err) {
         this.log.warn({ err }, 'unreadable change notice; dropping every cache');
         this.dropAllCaches();
+        return;
       }
+      // Dropped: tell the daemon that committed, which answers its caller only once every peer has.
+      if (notice.n !== undefined && notice.i !== this.instance)
+        client
+          .query('SELECT pg_notify($1, $2)', [ACK_CHANNEL, JSON.stringify({ n: notice.n, i: this.instance })])
+          .catch((err: unknown) => this.log.warn({ err }, 'could not acknowledge a change notice'));
     });
     this.listener = client;
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${ACK_CHANNEL}`);
+    this.listenerPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     // Anything cached before now may have missed a notice.
     this.dropAllCaches();
     this.listening = true;
@@ -257,6 +285,7 @@ export class PostgresStorage implements Storage {
     for (let attempt = 1; ; attempt++) {
       const client = await this.connect();
       let broken: Error | undefined;
+      let acks: { settled: Promise<void>; cancel: () => void } | undefined;
       try {
         await client.query('BEGIN');
         for (const id of locks) await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [id.toString()]);
@@ -264,23 +293,87 @@ export class PostgresStorage implements Storage {
         const tx = new BufferedTx(ctx.reader);
         const result = await this.context.run(ctx, () => fn(tx));
         const notice = await this.flush(client, tx.commitSet);
+        if (notice?.n !== undefined) acks = await this.expectAcks(client, notice.n);
         await client.query('COMMIT');
         this.lastWriteOk = true;
         if (notice !== undefined) this.apply(notice, true);
+        client.release();
+        // A revoked key or a changed role applies on the next request whichever daemon answers it:
+        // the caller hears of this commit once every peer has dropped what it changed.
+        if (acks !== undefined) await acks.settled;
         tx.committed(this.log);
         return result;
       } catch (err) {
+        acks?.cancel();
         await client.query('ROLLBACK').catch((e: unknown) => (broken = e as Error));
         const code = (err as { code?: string }).code;
         if (code !== undefined && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
           await sleep(Math.random() * 10 * attempt);
           continue;
         }
-        throw this.translate(err);
-      } finally {
         client.release(broken);
+        throw this.translate(err);
       }
     }
+  }
+
+  /**
+   * Before a commit that changed cached records: counts the peers listening on this database and
+   * returns a promise that resolves once each has acknowledged the notice (at most ACK_TIMEOUT_MS; a
+   * peer that does not answer in time is logged, and its own reconnect drops its caches).
+   */
+  private async expectAcks(
+    client: pg.PoolClient,
+    notice: string,
+  ): Promise<{ settled: Promise<void>; cancel: () => void } | undefined> {
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> $2',
+      [LISTENER_NAME, this.listenerPid],
+    );
+    const expected = rows[0].n;
+    if (expected === 0) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const settled = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        const waiting = this.awaitingAcks.get(notice);
+        this.awaitingAcks.delete(notice);
+        this.log.warn(
+          { expected, acknowledged: waiting?.acked.size ?? 0 },
+          'a peer daemon did not acknowledge a cache change in time',
+        );
+        resolve();
+      }, ACK_TIMEOUT_MS);
+      timer.unref();
+      this.awaitingAcks.set(notice, {
+        acked: new Set(),
+        expected,
+        done: () => {
+          clearTimeout(timer);
+          this.awaitingAcks.delete(notice);
+          resolve();
+        },
+      });
+    });
+    return {
+      settled,
+      cancel: () => {
+        clearTimeout(timer);
+        this.awaitingAcks.delete(notice);
+      },
+    };
+  }
+
+  private acknowledged(payload: string): void {
+    let ack: { n?: string; i?: string };
+    try {
+      ack = JSON.parse(payload) as { n?: string; i?: string };
+    } catch {
+      return;
+    }
+    const waiting = ack.n === undefined ? undefined : this.awaitingAcks.get(ack.n);
+    if (waiting === undefined || ack.i === undefined) return;
+    waiting.acked.add(ack.i);
+    if (waiting.acked.size >= waiting.expected) waiting.done();
   }
 
   async readMeta(key: string): Promise<unknown> {
@@ -457,6 +550,7 @@ export class PostgresStorage implements Storage {
       await client.query('UPDATE meta SET value = $2::jsonb WHERE key = $1', [metaKey, JSON.stringify(last)]);
     }
     if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return undefined;
+    if (Object.keys(notice.c).length > 0) notice.n = `${this.instance}:${++this.notices}`;
     let payload = JSON.stringify(notice);
     if (payload.length > MAX_PAYLOAD) {
       for (const table of Object.keys(notice.c)) notice.c[table] = '*';
