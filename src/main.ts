@@ -8,6 +8,7 @@ import { EventLog } from './domain/events/service.js';
 import { createIdentity } from './domain/identity/index.js';
 import { createInvitations } from './domain/invitations/index.js';
 import { createSettings } from './domain/settings/index.js';
+import { createWebhooks } from './domain/webhooks/index.js';
 import { startGrpcServer, type RunningGrpcServer } from './grpc/server.js';
 import { rawHeader } from './http/headers.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -29,6 +30,7 @@ function composeAreas(base: AreaBase) {
     .add(createEmail)
     .add(createInvitations)
     .add(createEvents)
+    .add(createWebhooks)
     .done();
 }
 

@@ -172,9 +172,7 @@ export const optionSpecs = {
     { secret: true },
   ),
   inviteRedirectUrl: opt(optionalUrl, 'SERVICE_INVITE_REDIRECT_URL', 'redirect target after accept'),
-  webhookAllowPrivate: opt(flag01, 'SERVICE_WEBHOOK_ALLOW_PRIVATE', '1 lets webhook URLs reach loopback and private addresses', {
-    planned: 'webhooks',
-  }),
+  webhookAllowPrivate: opt(flag01, 'SERVICE_WEBHOOK_ALLOW_PRIVATE', '1 lets webhook URLs reach loopback and private addresses'),
   assetSigningKey: opt(
     z.string().min(32, 'must be at least 32 characters').optional(),
     'SERVICE_ASSET_SIGNING_KEY',
@@ -249,8 +247,8 @@ export const optionSpecs = {
     'SERVICE_OUTBOX_RETRY_DELAYS_MS',
     'comma list: the delay before each email retry',
   ),
-  webhookTimeoutMs: opt(ms(10_000), 'SERVICE_WEBHOOK_TIMEOUT_MS', 'webhook per-attempt timeout', { planned: 'webhooks' }),
-  webhookRetryBaseMs: opt(ms(30_000), 'SERVICE_WEBHOOK_RETRY_BASE_MS', 'webhook backoff base', { planned: 'webhooks' }),
+  webhookTimeoutMs: opt(ms(10_000), 'SERVICE_WEBHOOK_TIMEOUT_MS', 'webhook per-attempt timeout'),
+  webhookRetryBaseMs: opt(ms(30_000), 'SERVICE_WEBHOOK_RETRY_BASE_MS', 'webhook backoff base'),
   providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period', {
     planned: 'AI providers',
   }),

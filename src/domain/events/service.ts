@@ -26,6 +26,9 @@ const EVENT_ID_PREFIX = 'evt_';
  * Subscribers are a latency hint; durable consumers keep their own cursor (saveCursor/readCursor)
  * and catch up from the log after a restart.
  */
+/** The storage wake-up topic of every event commit (storage.onWake), on whichever daemon it committed. */
+export const EVENTS_TOPIC = 'events';
+
 export class EventLog {
   private readonly store: Collection<DomainEvent>;
   private readonly subscribers = new Set<EventSubscriber>();
@@ -59,6 +62,8 @@ export class EventLog {
       };
       return appended;
     });
+    // Consumers of the log on every daemon sharing the storage (the webhook fan-out) hear of it.
+    tx.wake(EVENTS_TOPIC);
     tx.afterCommit(() => {
       if (appended === undefined) return;
       this.metrics.eventAppended(appended.kind);
@@ -77,6 +82,11 @@ export class EventLog {
 
   async get(id: string): Promise<DomainEvent | undefined> {
     return this.store.get(id);
+  }
+
+  /** The id of the last event committed, if any. */
+  async lastEventId(): Promise<string | undefined> {
+    return (await this.store.list({ reverse: true, limit: 1 })).items[0]?.id;
   }
 
   /**

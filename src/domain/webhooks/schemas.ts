@@ -55,7 +55,14 @@ export const updateWebhookBody = z
 export type UpdateWebhookInput = z.infer<typeof updateWebhookBody>;
 
 export const recoverBody = z.object({ since: timestamp, until: timestamp.optional() });
-export const rotateSecretBody = z.object({ grace_seconds: z.number().int().min(0).max(7 * 86_400).optional() });
+export const rotateSecretBody = z.object({
+  grace_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .optional(),
+});
 
 export const webhookSchema = z.object({
   id,

@@ -6,12 +6,7 @@ import type { Storage, Tx } from '../../storage/port.js';
 import type { SecretSealer } from '../email/seal.js';
 import type { Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
-import {
-  DEFAULT_MAX_RETRIES,
-  MAX_STATE_BYTES,
-  type CreateWebhookInput,
-  type UpdateWebhookInput,
-} from './schemas.js';
+import { DEFAULT_MAX_RETRIES, MAX_STATE_BYTES, type CreateWebhookInput, type UpdateWebhookInput } from './schemas.js';
 import { generateSecret, isWellFormedSecret, standardSecret } from './signing.js';
 import { WebhookStore } from './store.js';
 import { validateWebhookUrl } from './target-guard.js';
@@ -126,7 +121,7 @@ export class WebhookService {
     await this.permissions.authorize(actor, 'webhook.create', organizationRef(organizationId));
     const url = this.checkUrl(input.url);
     if (input.secret !== undefined && !isWellFormedSecret(input.secret))
-      throw validationFailed('secret must be whsec_ followed by 64 lower-case hex characters', { secret: 'bad format' });
+      throw validationFailed({ secret: 'bad format' }, 'secret must be whsec_ followed by 64 lower-case hex characters');
     this.checkState(input.state);
     const secret = input.secret ?? generateSecret();
     const id = newId();
@@ -261,7 +256,9 @@ export class WebhookService {
       const d = await tx.get(this.store.deliveries, deliveryId);
       if (d?.webhook_id !== webhookId) throw new AppError('not_found', 'delivery not found');
       if (d.status === 'pending')
-        throw new AppError('invalid_state', 'this delivery is still pending: it will be attempted', { details: { status: d.status } });
+        throw new AppError('invalid_state', 'this delivery is still pending: it will be attempted', {
+          details: { status: d.status },
+        });
       const webhook = await this.live(webhookId);
       return tx.put(this.store.deliveries, requeue(d, webhook));
     });
@@ -273,7 +270,7 @@ export class WebhookService {
   async recoverDeliveries(actor: Actor, webhookId: string, since: string, until?: string): Promise<{ recovered: number }> {
     await this.authorized(actor, 'webhook.update', webhookId);
     const end = until ?? nowIso();
-    if (end < since) throw validationFailed('until must not be before since', { until: 'before since' });
+    if (end < since) throw validationFailed({ until: 'before since' }, 'until must not be before since');
     let recovered = 0;
     for (;;) {
       const ids = await this.store.failedIn(webhookId, since, end, BATCH);
@@ -315,7 +312,11 @@ export class WebhookService {
   }
 
   /** The webhook when the actor may act on it; another organization's (or a deleted one) is 404. */
-  private async authorized(actor: Actor, action: 'webhook.read' | 'webhook.update' | 'webhook.delete', id: string): Promise<Webhook> {
+  private async authorized(
+    actor: Actor,
+    action: 'webhook.read' | 'webhook.update' | 'webhook.delete',
+    id: string,
+  ): Promise<Webhook> {
     await this.permissions.authorize(actor, action, { type: 'webhook', id });
     return this.live(id);
   }
@@ -328,13 +329,13 @@ export class WebhookService {
 
   private checkUrl(raw: string): string {
     const checked = validateWebhookUrl(raw, { production: this.settings.production, allowPrivate: this.settings.allowPrivate });
-    if (!checked.ok) throw validationFailed(checked.message, { url: checked.message });
+    if (!checked.ok) throw validationFailed({ url: checked.message }, checked.message);
     return checked.url.toString();
   }
 
   private checkState(state: unknown): void {
     if (stateBytes(state) > MAX_STATE_BYTES)
-      throw validationFailed(`state must be at most ${MAX_STATE_BYTES} bytes of JSON`, { state: 'too large' });
+      throw validationFailed({ state: 'too large' }, `state must be at most ${MAX_STATE_BYTES} bytes of JSON`);
   }
 
   private unseal(webhook: Webhook, sealed: string, which: 'current' | 'previous'): string {

@@ -79,6 +79,8 @@ export interface Delivery {
   status: DeliveryStatus;
   /** Attempts made so far. */
   attempt: number;
+  /** The attempt count when the delivery was last queued by hand: retries are counted from there. */
+  budget_from: number;
   status_code: number | null;
   error_message: string | null;
   attempts: DeliveryAttempt[];

@@ -5,9 +5,10 @@ import { eventRoutes } from './events.js';
 import { identityRoutes } from './identity.js';
 import { invitationRoutes } from './invitations.js';
 import { settingsRoutes } from './settings.js';
+import { webhookRoutes } from './webhooks.js';
 
 /** An area's /v1 routes, built from the services (and the few settings a route reads itself). */
 export type RouteModule = (services: Services, config: Config) => RouteDef[];
 
 /** Every /v1 route module. A new area appends its module here (health routes are the daemon's own). */
-export const routeModules: readonly RouteModule[] = [identityRoutes, settingsRoutes, invitationRoutes, eventRoutes];
+export const routeModules: readonly RouteModule[] = [identityRoutes, settingsRoutes, invitationRoutes, eventRoutes, webhookRoutes];

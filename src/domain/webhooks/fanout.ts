@@ -1,0 +1,124 @@
+import type { Logger } from '../../log.js';
+import { Loop } from '../../loops/loop.js';
+import { newSortableId, nowIso } from '../../storage/keys.js';
+import type { Storage } from '../../storage/port.js';
+import { EVENTS_TOPIC, type EventLog } from '../events/service.js';
+import type { DomainEvent } from '../events/types.js';
+import type { WebhookStore } from './store.js';
+import { resourceFilterFields, type Delivery, type ResourceFilterKey, type Webhook } from './types.js';
+
+/** The fan-out's position in the event log (a durable consumer cursor). */
+const CONSUMER = 'webhook-fanout';
+/** One daemon fans out at a time; the others wait and find the work done. */
+const FANOUT_LOCK = 'webhook-fanout';
+/** Events read per transaction. */
+const STEP = 200;
+/** The storage wake-up topic of new deliveries: every daemon's sender. */
+export const DELIVERIES_TOPIC = 'webhook-deliveries';
+
+/** Whether `event` is owed to `webhook` (spec 6.1, 6.4; contract 7). */
+export function matches(webhook: Webhook, event: DomainEvent): boolean {
+  // An exhaustion is never delivered to the webhook it is about.
+  if (event.kind === 'webhook.delivery.exhausted' && event.payload.webhook_id === webhook.id) return false;
+  if (webhook.event_filter.length > 0 && !webhook.event_filter.includes(event.kind)) return false;
+  for (const [key, value] of Object.entries(webhook.resource_filter)) {
+    if (value === undefined) continue;
+    if (event[resourceFilterFields[key as ResourceFilterKey]] !== value) return false;
+  }
+  return true;
+}
+
+function newDelivery(webhook: Webhook, event: DomainEvent, now: string): Delivery {
+  return {
+    id: newSortableId('dlv_'),
+    webhook_id: webhook.id,
+    organization_id: event.organization_id,
+    event_id: event.id,
+    event_kind: event.kind,
+    status: 'pending',
+    attempt: 0,
+    budget_from: 0,
+    status_code: null,
+    error_message: null,
+    attempts: [],
+    next_attempt_at: now,
+    held: !webhook.active,
+    lease_owner: null,
+    lease_until: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * Fan-out that cannot lose: a consumer of the event log, which is gap-free in commit order, so it
+ * sees every committed event once. For each event it writes one delivery per matching webhook (live
+ * or paused) in the same transaction that moves its cursor past the event: a crash either did both or
+ * neither. The webhooks are read as the event is fanned out, which is after it committed, so a
+ * webhook created before an event committed always receives it, whichever daemon wrote the event.
+ */
+export class WebhookFanout {
+  constructor(
+    private readonly storage: Storage,
+    private readonly eventLog: EventLog,
+    private readonly store: WebhookStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** First start: the cursor begins at the log's end (events from before webhooks existed are owed to none). */
+  async init(): Promise<void> {
+    await this.storage.transaction({ locks: [FANOUT_LOCK] }, async (tx) => {
+      if ((await this.eventLog.readCursor(CONSUMER)) !== undefined) return;
+      this.eventLog.saveCursor(tx, CONSUMER, (await this.eventLog.lastEventId()) ?? '');
+    });
+  }
+
+  /** Fans out every event past the cursor; returns how many events it read. */
+  async catchUp(): Promise<number> {
+    let total = 0;
+    for (let n = await this.step(); n > 0; n = await this.step()) total += n;
+    return total;
+  }
+
+  /** One transaction: up to STEP events past the cursor, their deliveries, the cursor after them. */
+  async step(): Promise<number> {
+    return this.storage.transaction({ locks: [FANOUT_LOCK] }, async (tx) => {
+      const after = await this.eventLog.readCursor(CONSUMER);
+      const page = await this.eventLog.read({ after: after === '' ? undefined : after, limit: STEP });
+      if (page.items.length === 0) return 0;
+      const hooksOf = new Map<string, Webhook[]>();
+      const now = nowIso();
+      let created = 0;
+      for (const event of page.items) {
+        let hooks = hooksOf.get(event.organization_id);
+        if (hooks === undefined) {
+          const ids = await this.store.liveWebhookIds(event.organization_id);
+          hooks = (await this.store.webhooks.getMany(ids)).filter((w): w is Webhook => w !== undefined && w.deleted_at === null);
+          hooksOf.set(event.organization_id, hooks);
+        }
+        for (const webhook of hooks) {
+          if (!matches(webhook, event)) continue;
+          await tx.put(this.store.deliveries, newDelivery(webhook, event, now));
+          created++;
+        }
+      }
+      this.eventLog.saveCursor(tx, CONSUMER, page.items[page.items.length - 1].id);
+      if (created > 0) tx.wake(DELIVERIES_TOPIC);
+      if (created > 0) this.log.debug({ events: page.items.length, deliveries: created }, 'webhook deliveries queued');
+      return page.items.length;
+    });
+  }
+}
+
+/** The fan-out loop: woken by every event commit (any daemon), else every `intervalMs`. */
+export function createFanoutLoop(fanout: WebhookFanout, storage: Storage, intervalMs: number, log: Logger): Loop {
+  const loop = new Loop({
+    name: 'webhook-fanout',
+    intervalMs,
+    immediate: true,
+    log,
+    tick: async () => void (await fanout.catchUp()),
+  });
+  storage.onWake(EVENTS_TOPIC, () => loop.wake());
+  return loop;
+}

@@ -1,0 +1,69 @@
+import type { Area, AreaBase } from '../area.js';
+import { SecretSealer } from '../email/seal.js';
+import type { IdentityServices } from '../identity/index.js';
+import { deriveKey, openSecretKey } from '../secrets.js';
+import { createFanoutLoop, WebhookFanout } from './fanout.js';
+import { createSenderLoop, WebhookSender } from './sender.js';
+import { WebhookService } from './service.js';
+import { createGuardedDispatcher } from './target-guard.js';
+
+export interface WebhookServices {
+  webhooks: WebhookService;
+  webhookSender: WebhookSender;
+}
+
+/** The key webhook secrets are sealed with at rest (generated once, kept in the meta store). */
+const WEBHOOK_SEAL_KEY = 'webhook_seal_key';
+/** Attempts in flight at once, all webhooks together, and to one webhook. */
+const MAX_IN_FLIGHT = 64;
+const MAX_PER_WEBHOOK = 8;
+/** Loops also run this often without being woken (a lost wake-up costs at most this much). */
+const POLL_MS = 1_000;
+
+/** Webhooks (spec 2.7-2.8, 3.3-3.4, 4.5, 6; contract 7): subscriptions, fan-out, signed delivery. */
+export async function createWebhooks({
+  storage,
+  config,
+  log,
+  eventLog,
+  permissions,
+}: AreaBase & Pick<IdentityServices, 'permissions'>): Promise<Area<WebhookServices>> {
+  const webhookLog = log.child({ module: 'webhooks' });
+  const sealer = new SecretSealer(
+    deriveKey(await openSecretKey(storage, WEBHOOK_SEAL_KEY, undefined), 'switchyard/webhook-secret-seal/v1'),
+  );
+  const settings = { production: config.env === 'production', allowPrivate: config.webhookAllowPrivate };
+  const webhooks = new WebhookService(storage, permissions, sealer, settings, webhookLog);
+  const fanout = new WebhookFanout(storage, eventLog, webhooks.store, webhookLog);
+  await fanout.init();
+  const dispatcher = createGuardedDispatcher({
+    allowPrivate: config.webhookAllowPrivate,
+    connectTimeoutMs: config.webhookTimeoutMs,
+    connectionsPerOrigin: MAX_PER_WEBHOOK,
+  });
+  const sender = new WebhookSender(
+    storage,
+    webhooks,
+    eventLog,
+    dispatcher,
+    {
+      timeoutMs: config.webhookTimeoutMs,
+      retryBaseMs: config.webhookRetryBaseMs,
+      maxInFlight: MAX_IN_FLIGHT,
+      maxPerWebhook: MAX_PER_WEBHOOK,
+    },
+    webhookLog,
+  );
+  const senderLoop = createSenderLoop(sender, storage, POLL_MS, webhookLog);
+  webhooks.onDue(() => senderLoop.wake());
+  return {
+    services: { webhooks, webhookSender: sender },
+    loops: [createFanoutLoop(fanout, storage, POLL_MS, webhookLog), senderLoop],
+    resources: { webhook: (id) => webhooks.locateWebhook(id) },
+    count: () => webhooks.countWebhooks(),
+    close: async () => {
+      await sender.drain();
+      await dispatcher.close();
+    },
+  };
+}

@@ -1,0 +1,355 @@
+import { randomUUID } from 'node:crypto';
+import { request, type Dispatcher } from 'undici';
+import type { Logger } from '../../log.js';
+import { Loop } from '../../loops/loop.js';
+import { scrubErrorText } from '../../redact.js';
+import { nowIso } from '../../storage/keys.js';
+import type { Storage, Tx } from '../../storage/port.js';
+import { version } from '../../version.js';
+import type { EventLog } from '../events/service.js';
+import { DELIVERIES_TOPIC } from './fanout.js';
+import { deliveryLock, failedByDeletion, type WebhookService } from './service.js';
+import { serviceSignature, standardSignature } from './signing.js';
+import { TargetRefusedError } from './target-guard.js';
+import type { Delivery, DeliveryAttempt, Webhook } from './types.js';
+
+export interface SenderSettings {
+  /** SERVICE_WEBHOOK_TIMEOUT_MS: one attempt, connect to answer. */
+  timeoutMs: number;
+  /** SERVICE_WEBHOOK_RETRY_BASE_MS: the first retry's delay; each next one doubles, up to 2^10 x. */
+  retryBaseMs: number;
+  /** Attempts in flight at once, all webhooks together. */
+  maxInFlight: number;
+  /** Attempts in flight at once to one webhook, so one slow receiver cannot take every slot. */
+  maxPerWebhook: number;
+}
+
+/** The first 1 KB of an answer is kept on the attempt. */
+const RESPONSE_BYTES = 1024;
+const MAX_BACKOFF_DOUBLINGS = 10;
+/** A sort value past every ISO time: every lease is a candidate (exclusive storage takes them at once). */
+const END_OF_TIME = '9999';
+
+interface Outcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  response: string | null;
+}
+
+/** The delay before the attempt after failed attempt `k` (k = 1, 2, ...): base x 2^(k-1), capped at base x 2^10. */
+export function retryDelayMs(k: number, baseMs: number): number {
+  return baseMs * 2 ** Math.min(Math.max(0, k - 1), MAX_BACKOFF_DOUBLINGS);
+}
+
+/** What an attempt's failure is called on the delivery (never a secret: callers scrub). */
+function describeFailure(err: unknown, timeoutMs: number): string {
+  if (err instanceof TargetRefusedError) return err.message;
+  const e = err as Error & { code?: string; cause?: unknown; name?: string };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')
+    return `timed out after ${timeoutMs} ms`;
+  if (e.cause instanceof TargetRefusedError) return e.cause.message;
+  const code = e.code ?? (e.cause as { code?: string } | undefined)?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset before an answer';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  return code === undefined ? e.message : `${e.message} (${code})`;
+}
+
+/**
+ * The delivery loop: claims due deliveries with a lease (several daemons share the work; a dead
+ * daemon's claims are taken over once their lease expires), POSTs each signed event, records every
+ * attempt, and retries on the contract's schedule until `max_retries` is spent, then emits
+ * `webhook.delivery.exhausted` in the same transaction that fails the delivery.
+ */
+export class WebhookSender {
+  readonly instanceId = randomUUID();
+  private inFlight = 0;
+  private readonly perWebhook = new Map<string, number>();
+  private readonly attempts = new Set<Promise<void>>();
+  /** Aborted at shutdown: attempts in flight stop, unrecorded, and are taken over like a crash's. */
+  private readonly stopping = new AbortController();
+  private wakeListener: () => void = () => {};
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly webhooks: WebhookService,
+    private readonly eventLog: EventLog,
+    private readonly dispatcher: Dispatcher,
+    private readonly settings: SenderSettings,
+    private readonly log: Logger,
+  ) {}
+
+  /** A lease outlives the longest attempt, with room for its record. */
+  private get leaseMs(): number {
+    return this.settings.timeoutMs * 3;
+  }
+
+  onWake(listener: () => void): void {
+    this.wakeListener = listener;
+  }
+
+  /** Shutdown: stops attempts in flight (their leases are taken over, as after a crash) and waits for them. */
+  async drain(): Promise<void> {
+    this.stopping.abort();
+    while (this.attempts.size > 0) await Promise.allSettled([...this.attempts]);
+  }
+
+  get busy(): number {
+    return this.inFlight;
+  }
+
+  /**
+   * One pass: claims as many due deliveries as there are free slots and starts their attempts (not
+   * awaited). Returns when the next delivery falls due (ISO), so the loop can wake then.
+   */
+  async sendDue(): Promise<string | undefined> {
+    const store = this.webhooks.store;
+    const now = Date.now();
+    const free = this.settings.maxInFlight - this.inFlight;
+    if (free <= 0) return undefined;
+    for (const [value, upTo] of [
+      ['due', new Date(now).toISOString()],
+      ['leased', this.storage.exclusive ? END_OF_TIME : new Date(now).toISOString()],
+    ] as const) {
+      const room = this.settings.maxInFlight - this.inFlight;
+      if (room <= 0) break;
+      // The webhooks of the candidates, read first: a claim decides synchronously.
+      const candidates = await store.deliveries.getMany(
+        (await store.deliveries.range('queue', value, { upTo, limit: room * 2 })).map((e) => e.id),
+      );
+      const hooks = new Map<string, Webhook | null>();
+      for (const id of new Set(candidates.flatMap((d) => (d === undefined ? [] : [d.webhook_id])))) {
+        const webhook = await store.webhooks.get(id);
+        hooks.set(id, webhook === undefined || webhook.deleted_at !== null ? null : webhook);
+      }
+      const reserved = new Map<string, number>();
+      let taken = 0;
+      const claimed = await this.storage.claim(store.deliveries, {
+        index: 'queue',
+        value,
+        upTo,
+        limit: room * 2,
+        lockOf: deliveryLock,
+        take: (d) => {
+          if (d.status !== 'pending' || d.held) return undefined;
+          if (d.lease_until !== null) {
+            if (d.lease_owner === this.instanceId) return undefined; // ours, in flight
+            if (!this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
+          }
+          const webhook = hooks.get(d.webhook_id);
+          if (webhook === undefined) return undefined; // not read above: the next pass
+          if (webhook === null) return failedByDeletion(d);
+          if (!webhook.active) return { ...d, held: true, lease_owner: null, lease_until: null, updated_at: nowIso() };
+          const busy = (this.perWebhook.get(webhook.id) ?? 0) + (reserved.get(webhook.id) ?? 0);
+          if (busy >= this.settings.maxPerWebhook || taken >= room) return undefined;
+          reserved.set(webhook.id, (reserved.get(webhook.id) ?? 0) + 1);
+          taken++;
+          return {
+            ...d,
+            lease_owner: this.instanceId,
+            lease_until: new Date(now + this.leaseMs).toISOString(),
+            updated_at: nowIso(),
+          };
+        },
+      });
+      for (const d of claimed)
+        if (d.lease_owner === this.instanceId && d.status === 'pending') this.start(d, hooks.get(d.webhook_id)!);
+    }
+    return this.webhooks.store.nextDueAt();
+  }
+
+  private start(delivery: Delivery, webhook: Webhook): void {
+    this.inFlight++;
+    this.perWebhook.set(webhook.id, (this.perWebhook.get(webhook.id) ?? 0) + 1);
+    const run = this.attempt(delivery)
+      .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
+      .finally(() => {
+        this.inFlight--;
+        const left = (this.perWebhook.get(webhook.id) ?? 1) - 1;
+        if (left === 0) this.perWebhook.delete(webhook.id);
+        else this.perWebhook.set(webhook.id, left);
+        this.attempts.delete(run);
+        this.wakeListener();
+      });
+    this.attempts.add(run);
+  }
+
+  /** One attempt of a delivery leased to this daemon, and its record. */
+  private async attempt(leased: Delivery): Promise<void> {
+    const store = this.webhooks.store;
+    // Read again right before sending: a webhook paused or deleted on any daemon sends nothing more.
+    const webhook = await store.webhooks.get(leased.webhook_id);
+    if (webhook === undefined || webhook.deleted_at !== null || !webhook.active) {
+      await this.record(leased, (d) =>
+        webhook === undefined || webhook.deleted_at !== null
+          ? failedByDeletion(d)
+          : { ...d, held: true, lease_owner: null, lease_until: null, updated_at: nowIso() },
+      );
+      return;
+    }
+    const event = await this.eventLog.get(leased.event_id);
+    const number = leased.attempt + 1;
+    const started = Date.now();
+    let outcome: Outcome;
+    let secrets: string[] = [];
+    if (event === undefined) outcome = { ok: false, statusCode: null, error: 'the event is no longer stored', response: null };
+    else {
+      secrets = this.webhooks.secretsOf(webhook, started);
+      const body = JSON.stringify(webhook.state === null ? event : { event, state: webhook.state });
+      const timestamp = Math.floor(started / 1000);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': `Switchyard-Webhooks/${version}`,
+        'x-service-signature': serviceSignature(secrets[0], body),
+        'x-service-event': event.kind,
+        'x-service-delivery': leased.id,
+        'webhook-id': leased.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': standardSignature(secrets, leased.id, timestamp, body),
+      };
+      if (number > 1) headers['x-service-retry'] = String(number);
+      outcome = await this.post(webhook.url, body, headers);
+    }
+    if (this.stopping.signal.aborted) return;
+    const attempt: DeliveryAttempt = {
+      attempt: number,
+      at: new Date(started).toISOString(),
+      status_code: outcome.statusCode,
+      duration_ms: Date.now() - started,
+      error: outcome.error === null ? null : this.scrub(outcome.error, secrets),
+      response: outcome.response === null ? null : this.scrub(outcome.response, secrets, RESPONSE_BYTES),
+    };
+    const next = await this.record(leased, (d, tx) => {
+      const attempts = [...d.attempts, attempt];
+      const base = {
+        ...d,
+        attempt: number,
+        attempts,
+        status_code: attempt.status_code,
+        lease_owner: null,
+        lease_until: null,
+        updated_at: nowIso(),
+      };
+      if (outcome.ok) return { ...base, status: 'delivered' as const, error_message: null, next_attempt_at: null };
+      const k = number - d.budget_from;
+      if (k <= webhook.max_retries) {
+        const due = new Date(Date.now() + retryDelayMs(k, this.settings.retryBaseMs)).toISOString();
+        return { ...base, status: 'pending' as const, error_message: attempt.error, next_attempt_at: due };
+      }
+      // Spent: failed, and (unless this was itself about an exhaustion) the event that says so.
+      if (d.event_kind !== 'webhook.delivery.exhausted')
+        this.eventLog.append(tx, {
+          kind: 'webhook.delivery.exhausted',
+          organization_id: d.organization_id,
+          payload: {
+            webhook_id: d.webhook_id,
+            delivery_id: d.id,
+            event_id: d.event_id,
+            event_kind: d.event_kind,
+            attempts: number,
+            status_code: attempt.status_code,
+            error_message: attempt.error,
+          },
+        });
+      return { ...base, status: 'failed' as const, error_message: attempt.error, next_attempt_at: null };
+    });
+    if (next === undefined) return;
+    const fields = { delivery_id: next.id, webhook_id: next.webhook_id, attempt: number, status_code: attempt.status_code };
+    if (next.status === 'delivered') this.log.debug(fields, 'webhook delivered');
+    else
+      this.log.info(
+        { ...fields, status: next.status, error: attempt.error, next_attempt_at: next.next_attempt_at },
+        'webhook attempt failed',
+      );
+  }
+
+  /** Writes the outcome under the delivery's lock, if the lease is still this daemon's. */
+  private async record(leased: Delivery, change: (current: Delivery, tx: Tx) => Delivery): Promise<Delivery | undefined> {
+    const store = this.webhooks.store;
+    return this.storage.transaction({ locks: [deliveryLock(leased.id)] }, async (tx) => {
+      const current = await tx.get(store.deliveries, leased.id);
+      if (current?.status !== 'pending' || current.lease_owner !== this.instanceId) {
+        this.log.warn({ delivery_id: leased.id }, 'webhook delivery lease lost before the attempt was recorded');
+        return undefined;
+      }
+      const next = change(current, tx);
+      await tx.put(store.deliveries, next);
+      if (next.status === 'pending' && !next.held) tx.wake(DELIVERIES_TOPIC);
+      return next;
+    });
+  }
+
+  /** POST within the timeout; a 2xx is success, a 3xx a failure never followed. */
+  private async post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
+    const signal = AbortSignal.any([AbortSignal.timeout(this.settings.timeoutMs), this.stopping.signal]);
+    try {
+      const res = await request(url, { method: 'POST', body, headers, dispatcher: this.dispatcher, signal });
+      const response = await readSome(res.body, RESPONSE_BYTES);
+      const code = res.statusCode;
+      if (code >= 200 && code < 300) return { ok: true, statusCode: code, error: null, response };
+      const error = code >= 300 && code < 400 ? `redirect (${code}) not followed` : `receiver answered ${code}`;
+      return { ok: false, statusCode: code, error, response };
+    } catch (err) {
+      return { ok: false, statusCode: null, error: describeFailure(err, this.settings.timeoutMs), response: null };
+    }
+  }
+
+  private scrub(text: string, secrets: string[], max = 500): string {
+    let out = text;
+    for (const secret of secrets) out = out.replaceAll(secret, '[redacted]');
+    return scrubErrorText(out, max);
+  }
+}
+
+/** Up to `max` bytes of a body as text; the rest is not read (the connection is not kept). */
+async function readSome(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      chunks.push(buf);
+      size += buf.length;
+      if (size >= max) break;
+    }
+  } catch {
+    // A body cut short (reset, timeout) keeps what arrived.
+  } finally {
+    if (!body.destroyed) body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+}
+
+/** The sender loop: woken by new deliveries (any daemon), finished attempts and due retries. */
+export function createSenderLoop(sender: WebhookSender, storage: Storage, intervalMs: number, log: Logger): Loop {
+  let dueTimer: NodeJS.Timeout | undefined;
+  const loop: Loop = new Loop({
+    name: 'webhook-delivery',
+    intervalMs,
+    immediate: true,
+    log,
+    tick: async () => {
+      const nextDue = await sender.sendDue();
+      if (dueTimer !== undefined) clearTimeout(dueTimer);
+      dueTimer = undefined;
+      const at = nextDue === undefined ? NaN : Date.parse(nextDue);
+      if (!Number.isNaN(at) && at - Date.now() < intervalMs) {
+        dueTimer = setTimeout(() => loop.wake(), Math.max(0, at - Date.now()));
+        dueTimer.unref();
+      }
+    },
+  });
+  let pending = false;
+  const wake = (): void => {
+    if (pending) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      loop.wake();
+    });
+  };
+  sender.onWake(wake);
+  storage.onWake(DELIVERIES_TOPIC, wake);
+  return loop;
+}

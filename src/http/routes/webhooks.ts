@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import {
+  createWebhookBody,
+  deliverySchema,
+  recoverBody,
+  recoverResultSchema,
+  rotateSecretBody,
+  updateWebhookBody,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from '../../domain/webhooks/schemas.js';
+import type { Services } from '../../main.js';
+import { defineRoute, idParams, pageQuery, Reply } from '../route.js';
+
+/** Delivery ids are `dlv_` + a time-sortable id (contract 3). */
+const deliveryParams = idParams('id').extend({ delivery_id: z.string().regex(/^dlv_[0-9A-Z]{26}$/, 'must be a delivery id') });
+
+/** Spec 4.5 and contract 7: webhooks of an organization, their deliveries, redelivery, rotation. */
+export function webhookRoutes({ webhooks }: Services) {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/organizations/:id/webhooks',
+      summary: 'Register a webhook (admin); the answer shows its secret, once',
+      tag: 'webhooks',
+      params: idParams('id'),
+      body: createWebhookBody,
+      response: webhookWithSecretSchema,
+      status: 201,
+      handler: async (ctx) => webhooks.createWebhook(ctx.caller, ctx.params.id, ctx.body),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/organizations/:id/webhooks',
+      summary: "The organization's webhooks, oldest first (admin)",
+      tag: 'webhooks',
+      params: idParams('id'),
+      query: pageQuery,
+      response: z.array(webhookSchema),
+      handler: async (ctx) => Reply.page(await webhooks.listWebhooks(ctx.caller, ctx.params.id, ctx.query)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/webhooks/:id',
+      summary: 'One webhook (admin)',
+      tag: 'webhooks',
+      params: idParams('id'),
+      response: webhookSchema,
+      handler: async (ctx) => webhooks.getWebhook(ctx.caller, ctx.params.id),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/v1/webhooks/:id',
+      summary: 'Change a webhook: active (false pauses, true resumes), description, filters, state, max_retries',
+      tag: 'webhooks',
+      params: idParams('id'),
+      body: updateWebhookBody,
+      response: webhookSchema,
+      handler: async (ctx) => webhooks.updateWebhook(ctx.caller, ctx.params.id, ctx.body),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/webhooks/:id',
+      summary: 'Delete a webhook (soft): nothing more is sent, pending deliveries end failed',
+      tag: 'webhooks',
+      params: idParams('id'),
+      response: webhookSchema,
+      handler: async (ctx) => webhooks.deleteWebhook(ctx.caller, ctx.params.id),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/webhooks/:id/deliveries',
+      summary: "A webhook's delivery records, oldest first, each with its attempts",
+      tag: 'webhooks',
+      params: idParams('id'),
+      query: pageQuery,
+      response: z.array(deliverySchema),
+      handler: async (ctx) => Reply.page(await webhooks.listDeliveries(ctx.caller, ctx.params.id, ctx.query)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/webhooks/:id/deliveries/:delivery_id',
+      summary: 'One delivery record',
+      tag: 'webhooks',
+      params: deliveryParams,
+      response: deliverySchema,
+      handler: async (ctx) => webhooks.getDelivery(ctx.caller, ctx.params.id, ctx.params.delivery_id),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/webhooks/:id/deliveries/:delivery_id/retry',
+      summary: 'Send a delivered or failed delivery again, now',
+      tag: 'webhooks',
+      params: deliveryParams,
+      response: deliverySchema,
+      handler: async (ctx) => webhooks.retryDelivery(ctx.caller, ctx.params.id, ctx.params.delivery_id),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/webhooks/:id/recover',
+      summary: 'Re-queue every failed delivery created in [since, until]',
+      tag: 'webhooks',
+      params: idParams('id'),
+      body: recoverBody,
+      response: recoverResultSchema,
+      handler: async (ctx) => webhooks.recoverDeliveries(ctx.caller, ctx.params.id, ctx.body.since, ctx.body.until),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/webhooks/:id/rotate-secret',
+      summary: 'A new secret, shown once; the old one also signs during the grace window',
+      tag: 'webhooks',
+      params: idParams('id'),
+      body: rotateSecretBody,
+      response: webhookWithSecretSchema,
+      handler: async (ctx) => webhooks.rotateSecret(ctx.caller, ctx.params.id, ctx.body.grace_seconds),
+    }),
+  ];
+}

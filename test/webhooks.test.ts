@@ -1,0 +1,326 @@
+// Spec 2.7-2.8, 3.3-3.4, 4.5, 5.5, 6 and contract 7: webhook subscriptions over /v1, and deliveries to
+// a real local receiver whose signatures are checked by third-party verifiers (GitHub-style
+// `sha256=` with @octokit/webhooks-methods, Standard Webhooks with the `standardwebhooks` package).
+import { randomUUID } from 'node:crypto';
+import { verify as verifyGithub } from '@octokit/webhooks-methods';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import t, { type Test } from 'tap';
+import type { Daemon } from '../src/main.js';
+import { asPrincipal, createOrganizationAs, request, startTestDaemon, waitFor } from './helpers.js';
+import { WebhookReceiver } from './fakes/webhook-receiver.js';
+
+const fast = { SERVICE_WEBHOOK_ALLOW_PRIVATE: '1', SERVICE_WEBHOOK_RETRY_BASE_MS: '100', SERVICE_WEBHOOK_TIMEOUT_MS: '1000' };
+
+interface World {
+  d: Daemon;
+  owner: Record<string, string>;
+  org: { id: string };
+  receiver: WebhookReceiver;
+  create: (body?: Record<string, unknown>) => Promise<any>;
+  invite: () => Promise<string>;
+  deliveries: (webhookId: string) => Promise<any[]>;
+}
+
+async function world(t: Test, env: Record<string, string> = {}): Promise<World> {
+  const d = await startTestDaemon(t, { ...fast, ...env });
+  const owner = asPrincipal(randomUUID());
+  const org = await createOrganizationAs(d.url, owner, `hooks-${randomUUID().slice(0, 8)}`);
+  const receiver = await WebhookReceiver.start(t);
+  const create = async (body: Record<string, unknown> = {}) =>
+    request(d.url, 'POST', `/v1/organizations/${org.id}/webhooks`, { headers: owner, body: { url: receiver.url, ...body } });
+  const invite = async () => {
+    const res = await request(d.url, 'POST', '/v1/invitations', {
+      headers: owner,
+      body: { organization_id: org.id, email: `${randomUUID().slice(0, 8)}@example.com`, role: 'member' },
+    });
+    return res.body.data.id as string;
+  };
+  const deliveries = async (webhookId: string) =>
+    (await request(d.url, 'GET', `/v1/webhooks/${webhookId}/deliveries?limit=200`, { headers: owner })).body.data as any[];
+  return { d, owner, org, receiver, create, invite, deliveries };
+}
+
+t.test('create, read, change, delete: the secret shown once; other organizations see 404', async (t) => {
+  const w = await world(t);
+  const created = await w.create({ description: 'ci', event_filter: ['invitation.created', 'invitation.created'] });
+  t.equal(created.status, 201);
+  const hook = created.body.data;
+  t.match(hook.secret, /^whsec_[0-9a-f]{64}$/);
+  t.equal(hook.standard_secret, `whsec_${Buffer.from(hook.secret.slice(6), 'hex').toString('base64')}`);
+  t.same(hook.event_filter, ['invitation.created'], 'each kind once');
+  t.equal(hook.max_retries, 3);
+  t.equal(hook.active, true);
+  const shown = await request(w.d.url, 'GET', `/v1/webhooks/${hook.id}`, { headers: w.owner });
+  t.equal(shown.status, 200);
+  t.notOk('secret' in shown.body.data, 'never shown again');
+  t.equal((await request(w.d.url, 'GET', `/v1/organizations/${w.org.id}/webhooks`, { headers: w.owner })).body.data.length, 1);
+
+  const stranger = asPrincipal(randomUUID());
+  await createOrganizationAs(w.d.url, stranger, `other-${randomUUID().slice(0, 8)}`);
+  t.equal(
+    (await request(w.d.url, 'GET', `/v1/webhooks/${hook.id}`, { headers: stranger })).status,
+    404,
+    "another organization's: 404",
+  );
+  t.equal(
+    (await request(w.d.url, 'PATCH', `/v1/webhooks/${hook.id}`, { headers: stranger, body: { active: false } })).status,
+    404,
+  );
+
+  const patched = await request(w.d.url, 'PATCH', `/v1/webhooks/${hook.id}`, {
+    headers: w.owner,
+    body: { description: 'changed', state: { cursor: 7 }, resource_filter: { job_id: 'j1' } },
+  });
+  t.equal(patched.status, 200);
+  t.same(patched.body.data.state, { cursor: 7 });
+  t.same(patched.body.data.resource_filter, { job_id: 'j1' });
+
+  const deleted = await request(w.d.url, 'DELETE', `/v1/webhooks/${hook.id}`, { headers: w.owner });
+  t.equal(deleted.status, 200);
+  t.ok(deleted.body.data.deleted_at);
+  t.equal((await request(w.d.url, 'GET', `/v1/webhooks/${hook.id}`, { headers: w.owner })).status, 404, 'then 404');
+  t.equal((await request(w.d.url, 'GET', `/v1/organizations/${w.org.id}/webhooks`, { headers: w.owner })).body.data.length, 0);
+});
+
+t.test('bad input is 422: secret format, state size, URL, unknown filter keys and kinds', async (t) => {
+  const w = await world(t);
+  const supplied = `whsec_${'ab'.repeat(32)}`;
+  t.equal((await w.create({ secret: supplied })).body.data.secret, supplied, 'a well-formed secret is honoured');
+  for (const [what, body] of [
+    ['a malformed secret', { secret: 'whsec_short' }],
+    ['state over 16 KB', { state: { blob: 'x'.repeat(16 * 1024) } }],
+    ['an ftp URL', { url: 'ftp://example.com/hook' }],
+    ['a relative URL', { url: '/hook' }],
+    ['an unknown filter key', { resource_filter: { colour: 'red' } }],
+    ['an unknown kind', { event_filter: ['no.such.kind'] }],
+    ['max_retries out of range', { max_retries: 99 }],
+  ] as const) {
+    const res = await w.create(body);
+    t.equal(res.status, 422, what);
+    t.equal(res.body.error.code, 'validation_failed', what);
+  }
+});
+
+t.test('a member may not manage webhooks (admin or higher)', async (t) => {
+  const w = await world(t);
+  const member = randomUUID();
+  await request(w.d.url, 'POST', `/v1/organizations/${w.org.id}/members`, {
+    headers: w.owner,
+    body: { principal_id: member, role: 'member' },
+  });
+  const res = await request(w.d.url, 'POST', `/v1/organizations/${w.org.id}/webhooks`, {
+    headers: asPrincipal(member),
+    body: { url: w.receiver.url },
+  });
+  t.equal(res.status, 403);
+});
+
+t.test('an event reaches the receiver signed both ways; the state envelope', async (t) => {
+  const w = await world(t);
+  const hook = (await w.create({ event_filter: ['invitation.created'] })).body.data;
+  const stateful = (await w.create({ event_filter: ['invitation.created'], state: { tenant: 'acme' } })).body.data;
+  const invitationId = await w.invite();
+  await waitFor(() => w.receiver.received.length >= 2, { what: 'two deliveries' });
+  for (const r of w.receiver.received) {
+    const mine = r.body.includes('"state"') ? stateful : hook;
+    t.equal(r.headers['content-type'], 'application/json');
+    t.equal(r.headers['x-service-event'], 'invitation.created');
+    t.match(r.headers['x-service-delivery'], /^dlv_/);
+    t.equal(r.headers['webhook-id'], r.headers['x-service-delivery']);
+    t.notOk('x-service-retry' in r.headers, 'no retry header on the first attempt');
+    t.ok(await verifyGithub(mine.secret, r.body, String(r.headers['x-service-signature'])), 'sha256= verifies (octokit)');
+    const verified = new StandardWebhook(mine.standard_secret).verify(r.body, r.headers as Record<string, string>);
+    t.ok(verified, 'Standard Webhooks signature verifies');
+  }
+  const plain = JSON.parse(w.receiver.received.find((r) => !r.body.includes('"state"'))!.body);
+  t.equal(plain.kind, 'invitation.created');
+  t.equal(plain.payload.invitation_id, invitationId);
+  t.match(plain.id, /^evt_/);
+  const enveloped = JSON.parse(w.receiver.received.find((r) => r.body.includes('"state"'))!.body);
+  t.same(enveloped.state, { tenant: 'acme' });
+  t.equal(enveloped.event.id, plain.id, 'the same event');
+  const [record] = await w.deliveries(hook.id);
+  t.equal(record.status, 'delivered');
+  t.equal(record.attempt, 1);
+  t.equal(record.status_code, 200);
+  t.equal(record.event_id, plain.id);
+  t.equal(record.attempts[0].response, 'ok', 'the answer is kept');
+});
+
+t.test('retries on the schedule, then exhaustion: the event goes to other webhooks, never to its own', async (t) => {
+  const w = await world(t);
+  w.receiver.setDefault({ kind: 'status', status: 500, body: 'boom' });
+  const failing = (await w.create({ event_filter: ['invitation.created'], max_retries: 2 })).body.data;
+  const watcher = await WebhookReceiver.start(t);
+  const other = (await w.create({ url: watcher.url, event_filter: ['webhook.delivery.exhausted'] })).body.data;
+  await w.invite();
+  await waitFor(async () => (await w.deliveries(failing.id))[0]?.status === 'failed', { what: 'exhaustion' });
+  const [d] = await w.deliveries(failing.id);
+  t.equal(d.attempt, 3, 'one attempt and max_retries (2) retries');
+  t.same(
+    d.attempts.map((a: any) => a.status_code),
+    [500, 500, 500],
+  );
+  t.equal(d.error_message, 'receiver answered 500');
+  const sent = w.receiver.deliveries(d.id);
+  t.same(
+    sent.map((r) => r.headers['x-service-retry']),
+    [undefined, '2', '3'],
+  );
+  const gaps = [sent[1].at - sent[0].at, sent[2].at - sent[1].at];
+  t.ok(gaps[0] >= 100 && gaps[1] >= 200, `retries wait 100 ms then 200 ms (${gaps.join(', ')})`);
+
+  await waitFor(() => watcher.received.length >= 1, { what: 'the exhaustion event delivered elsewhere' });
+  const exhausted = JSON.parse(watcher.received[0].body);
+  t.equal(exhausted.kind, 'webhook.delivery.exhausted');
+  t.same(exhausted.payload, {
+    webhook_id: failing.id,
+    delivery_id: d.id,
+    event_id: d.event_id,
+    event_kind: 'invitation.created',
+    attempts: 3,
+    status_code: 500,
+    error_message: 'receiver answered 500',
+  });
+  t.equal((await w.deliveries(other.id)).length, 1);
+  t.equal(
+    w.receiver.received.filter((r) => r.headers['x-service-event'] === 'webhook.delivery.exhausted').length,
+    0,
+    'not to its own',
+  );
+});
+
+t.test('pause holds deliveries as pending, resume sends them; delete fails them and sends nothing', async (t) => {
+  const w = await world(t);
+  const hook = (await w.create({ event_filter: ['invitation.created'] })).body.data;
+  await request(w.d.url, 'PATCH', `/v1/webhooks/${hook.id}`, { headers: w.owner, body: { active: false } });
+  await w.invite();
+  await waitFor(async () => (await w.deliveries(hook.id)).length === 1, { what: 'a delivery record' });
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal(w.receiver.received.length, 0, 'nothing sent while paused');
+  t.equal((await w.deliveries(hook.id))[0].status, 'pending');
+  await request(w.d.url, 'PATCH', `/v1/webhooks/${hook.id}`, { headers: w.owner, body: { active: true } });
+  await waitFor(() => w.receiver.received.length === 1, { what: 'the held delivery after resume' });
+  await waitFor(async () => (await w.deliveries(hook.id))[0].status === 'delivered', { what: 'delivered' });
+
+  w.receiver.setDefault({ kind: 'status', status: 503 });
+  await w.invite();
+  await waitFor(() => w.receiver.received.length >= 2, { what: 'a failing attempt' });
+  await request(w.d.url, 'DELETE', `/v1/webhooks/${hook.id}`, { headers: w.owner });
+  const seen = w.receiver.received.length;
+  await new Promise((r) => setTimeout(r, 500));
+  t.equal(w.receiver.received.length, seen, 'nothing more is sent after delete');
+  const failed = await w.d.services.webhooks.store.deliveries.listBy('webhook', hook.id);
+  const last = failed.items[failed.items.length - 1];
+  await waitFor(async () => (await w.d.services.webhooks.store.deliveries.get(last.id))?.status === 'failed', {
+    what: 'the pending delivery to fail',
+  });
+  t.equal((await w.d.services.webhooks.store.deliveries.get(last.id))?.error_message, 'webhook deleted');
+});
+
+t.test('receiver faults: 404, 302 (never followed), a hang past the timeout, a reset, a slow body, refused', async (t) => {
+  const w = await world(t);
+  w.receiver.enqueue(
+    { kind: 'status', status: 404, body: 'nope' },
+    { kind: 'status', status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } },
+    { kind: 'hang' },
+    { kind: 'reset' },
+    { kind: 'slow-body', status: 200, chunks: ['a', 'b', 'c'], gapMs: 50 },
+  );
+  const hook = (await w.create({ event_filter: ['invitation.created'], max_retries: 5 })).body.data;
+  await w.invite();
+  await waitFor(async () => (await w.deliveries(hook.id))[0]?.status === 'delivered', { what: 'delivery after the faults' });
+  const [d] = await w.deliveries(hook.id);
+  t.same(
+    d.attempts.map((a: any) => [a.status_code, a.error]),
+    [
+      [404, 'receiver answered 404'],
+      [302, 'redirect (302) not followed'],
+      [null, 'timed out after 1000 ms'],
+      [null, 'connection reset before an answer'],
+      [200, null],
+    ],
+    'every attempt recorded with what happened',
+  );
+  t.equal(d.attempts[0].response, 'nope');
+  t.ok(d.attempts[2].duration_ms >= 950, 'the hang was cut at the timeout');
+  t.equal(d.attempts[4].response, 'abc', 'the slow body was read');
+  t.equal(w.receiver.received.filter((r) => r.headers['x-service-delivery'] === d.id).length, 5, 'the redirect was not followed');
+
+  const refused = (await w.create({ url: 'http://127.0.0.1:1/closed', event_filter: ['invitation.created'], max_retries: 0 }))
+    .body.data;
+  await w.invite();
+  await waitFor(async () => (await w.deliveries(refused.id))[0]?.status === 'failed', { what: 'a refused connection' });
+  t.equal((await w.deliveries(refused.id))[0].error_message, 'connection refused');
+});
+
+t.test('manual retry, recovery of a window, and rotation with a grace window', async (t) => {
+  const w = await world(t);
+  w.receiver.setDefault({ kind: 'status', status: 500 });
+  const hook = (await w.create({ event_filter: ['invitation.created'], max_retries: 0 })).body.data;
+  const since = new Date().toISOString();
+  await w.invite();
+  await w.invite();
+  await waitFor(
+    async () => {
+      const all = await w.deliveries(hook.id);
+      return all.length === 2 && all.every((d) => d.status === 'failed');
+    },
+    { what: 'two failed deliveries' },
+  );
+  w.receiver.setDefault({ kind: 'status', status: 200 });
+  const [first] = await w.deliveries(hook.id);
+  const retried = await request(w.d.url, 'POST', `/v1/webhooks/${hook.id}/deliveries/${first.id}/retry`, { headers: w.owner });
+  t.equal(retried.status, 200);
+  await waitFor(async () => (await w.deliveries(hook.id))[0].status === 'delivered', { what: 'the manual retry' });
+  t.equal(w.receiver.deliveries(first.id).at(-1)!.headers['x-service-retry'], '2');
+  const recovered = await request(w.d.url, 'POST', `/v1/webhooks/${hook.id}/recover`, { headers: w.owner, body: { since } });
+  t.same(recovered.body.data, { recovered: 1 }, 'the other failed one');
+  await waitFor(async () => (await w.deliveries(hook.id)).every((d) => d.status === 'delivered'), { what: 'recovery' });
+
+  const rotated = await request(w.d.url, 'POST', `/v1/webhooks/${hook.id}/rotate-secret`, {
+    headers: w.owner,
+    body: { grace_seconds: 3600 },
+  });
+  t.equal(rotated.status, 200);
+  t.not(rotated.body.data.secret, hook.secret);
+  const before = w.receiver.received.length;
+  await w.invite();
+  await waitFor(() => w.receiver.received.length > before, { what: 'a delivery after rotation' });
+  const r = w.receiver.received.at(-1)!;
+  t.equal(String(r.headers['webhook-signature']).split(' ').length, 2, 'both signatures during the grace window');
+  t.ok(
+    new StandardWebhook(rotated.body.data.standard_secret).verify(r.body, r.headers as Record<string, string>),
+    'the new secret verifies',
+  );
+  t.ok(new StandardWebhook(hook.standard_secret).verify(r.body, r.headers as Record<string, string>), 'so does the old one');
+  t.ok(
+    await verifyGithub(rotated.body.data.secret, r.body, String(r.headers['x-service-signature'])),
+    'sha256= with the new secret',
+  );
+});
+
+t.test('without SERVICE_WEBHOOK_ALLOW_PRIVATE: loopback URLs refused at creation and at delivery time', async (t) => {
+  const w = await world(t, { SERVICE_WEBHOOK_ALLOW_PRIVATE: '0' });
+  for (const url of [
+    w.receiver.url,
+    'http://localhost:9/x',
+    'http://[::1]:9/x',
+    'http://10.0.0.1/x',
+    'http://169.254.169.254/latest',
+  ]) {
+    const res = await w.create({ url });
+    t.equal(res.status, 422, `${url} refused at creation`);
+  }
+  // A URL that passed the check when stored (as one whose DNS answer later changed would): the
+  // sender checks the address it connects to and refuses it.
+  const allowed = await w.create({ url: 'http://example.com/hook', event_filter: ['invitation.created'], max_retries: 0 });
+  t.equal(allowed.status, 201);
+  const store = w.d.services.webhooks.store;
+  const record = (await store.webhooks.get(allowed.body.data.id))!;
+  await w.d.storage.transaction({}, async (tx) => void (await tx.put(store.webhooks, { ...record, url: w.receiver.url })));
+  await w.invite();
+  await waitFor(async () => (await w.deliveries(record.id))[0]?.status === 'failed', { what: 'the refusal' });
+  t.match((await w.deliveries(record.id))[0].error_message, /127\.0\.0\.1.*loopback/);
+  t.equal(w.receiver.received.length, 0, 'no connection reached the receiver');
+});
