@@ -15,7 +15,7 @@ const plannedVariables = Object.values(optionSpecs)
 const noPlanned = Object.fromEntries(plannedVariables.map((name) => [name, '']));
 
 t.test('the not-built features are the planned ones', async (t) => {
-  for (const name of ['SERVICE_WEBHOOK_TIMEOUT_MS', 'OPENAI_API_KEY', 'SERVICE_ASSET_SIGNING_KEY']) {
+  for (const name of ['SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'OPENAI_API_KEY', 'SERVICE_ASSET_SIGNING_KEY']) {
     t.ok(plannedVariables.includes(name), `${name} is planned`);
   }
   for (const name of [
@@ -39,19 +39,19 @@ t.test('plannedSettingsSet names the planned settings that are set, from every l
     'built settings are not named',
   );
   t.same(
-    plannedSettingsSet({ env: { OPENAI_API_KEY: 'sk-x', SERVICE_WEBHOOK_TIMEOUT_MS: '5000' } }),
-    ['SERVICE_WEBHOOK_TIMEOUT_MS', 'OPENAI_API_KEY'],
+    plannedSettingsSet({ env: { OPENAI_API_KEY: 'sk-x', SERVICE_PROVIDER_HEALTH_INTERVAL_MS: '5000' } }),
+    ['SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'OPENAI_API_KEY'],
     'in table order',
   );
-  t.same(plannedSettingsSet({ env: { SERVICE_WEBHOOK_ALLOW_PRIVATE: '' } }), [], 'an empty value is unset');
+  t.same(plannedSettingsSet({ env: { SERVICE_OLLAMA_ENABLED: '' } }), [], 'an empty value is unset');
   t.same(
-    plannedSettingsSet({ env: { SERVICE_WEBHOOK_ALLOW_PRIVATE: '0' } }),
-    ['SERVICE_WEBHOOK_ALLOW_PRIVATE'],
+    plannedSettingsSet({ env: { SERVICE_OLLAMA_ENABLED: '0' } }),
+    ['SERVICE_OLLAMA_ENABLED'],
     'set to its default is still set',
   );
   const file = path.join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify({ SERVICE_WEBHOOK_TIMEOUT_MS: '5000', SERVICE_LOG_LEVEL: 'warn' }));
-  t.same(plannedSettingsSet({ env: {}, configFile: file }), ['SERVICE_WEBHOOK_TIMEOUT_MS'], 'from the config file');
+  writeFileSync(file, JSON.stringify({ SERVICE_PROVIDER_HEALTH_INTERVAL_MS: '5000', SERVICE_LOG_LEVEL: 'warn' }));
+  t.same(plannedSettingsSet({ env: {}, configFile: file }), ['SERVICE_PROVIDER_HEALTH_INTERVAL_MS'], 'from the config file');
 });
 
 t.test('planned settings are still validated', async (t) => {

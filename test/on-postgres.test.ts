@@ -1,5 +1,5 @@
 // Contract 11 and issue 10: every feature behaves the same on PostgreSQL. The identity, invitation,
-// permission and tenant-isolation test files run again here, unchanged, with their daemons on a
+// permission, tenant-isolation and webhook test files run again here, unchanged, with their daemons on a
 // throwaway PostgreSQL (each daemon on a fresh database: test/helpers.ts withTestEngine). Each file
 // runs as a child TAP process and shows up as a subtest, so a failure names the file and assertion.
 import path from 'node:path';
@@ -7,7 +7,7 @@ import t from 'tap';
 import { repoRoot } from './helpers.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
 
-/** The files that run on both engines: identity, permissions, invitations and tenant isolation. */
+/** The files that run on both engines: identity, permissions, invitations, tenant isolation, webhooks. */
 const files = [
   'organizations',
   'auth-api-keys',
@@ -19,6 +19,7 @@ const files = [
   'invitations-limits',
   'invitations-accept-confirm',
   'pagination',
+  'webhooks',
 ];
 
 const found = findPostgres();
