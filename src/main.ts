@@ -86,13 +86,15 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
               outbox: async () =>
                 late.services ? late.services.outbox.outboxFigures() : { byStatus: {}, oldestDueAgeSeconds: 0 },
               pendingInvitations: async () => (late.services ? late.services.invitations.countPendingInvitations() : 0),
+              webhooks: async () =>
+                late.services ? late.services.webhooks.backlogFigures() : { pending: 0, oldestDueAgeSeconds: 0 },
             },
             log.child({ module: 'metrics' }),
           );
     const metrics = scrape?.metrics ?? noMetrics;
     const eventLog = new EventLog(storage, log.child({ module: 'events' }), metrics);
     const publicUrl = () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`;
-    const areas = await composeAreas({ config, storage, eventLog, log, publicUrl });
+    const areas = await composeAreas({ config, storage, eventLog, log, publicUrl, metrics });
     closeAreas = areas.close;
     const { services } = areas;
     late.services = services;

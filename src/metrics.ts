@@ -14,6 +14,8 @@ export interface Metrics {
   grpcCall(method: string, code: string): void;
   loopTick(loop: string, seconds: number, ok: boolean): void;
   eventAppended(kind: string): void;
+  /** One webhook attempt: `delivered`, `retry` (failed, another is due) or `failed` (the last), and its time. */
+  webhookAttempt(outcome: 'delivered' | 'retry' | 'failed', seconds: number): void;
 }
 
 export const noMetrics: Metrics = Object.freeze({
@@ -24,6 +26,7 @@ export const noMetrics: Metrics = Object.freeze({
   grpcCall: () => undefined,
   loopTick: () => undefined,
   eventAppended: () => undefined,
+  webhookAttempt: () => undefined,
 });
 
 /** Figures read when scraped (counted by the areas, not pushed on every change). */
@@ -31,6 +34,8 @@ export interface ScrapedFigures {
   /** Outbox entries by status, and the age in seconds of the oldest due entry (0 when none). */
   outbox: () => Promise<{ byStatus: Record<string, number>; oldestDueAgeSeconds: number }>;
   pendingInvitations: () => Promise<number>;
+  /** Webhook deliveries waiting (due or being attempted), and the age in seconds of the oldest due one. */
+  webhooks: () => Promise<{ pending: number; oldestDueAgeSeconds: number }>;
 }
 
 export interface MetricsServer {
@@ -113,6 +118,34 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
       this.set((await figures.outbox()).oldestDueAgeSeconds);
     },
   });
+  const webhookAttempts = new client.Counter({
+    name: 'switchyard_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome: delivered, retry (failed, another attempt is due), failed (the last)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const webhookSeconds = new client.Histogram({
+    name: 'switchyard_webhook_attempt_duration_seconds',
+    help: 'Webhook attempt duration, connect to answer',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: 'switchyard_webhook_deliveries_pending',
+    help: 'Webhook deliveries waiting: due, retrying or being attempted (counted up to 100,000)',
+    registers: [registry],
+    async collect() {
+      this.set((await figures.webhooks()).pending);
+    },
+  });
+  new client.Gauge({
+    name: 'switchyard_webhook_oldest_due_age_seconds',
+    help: 'Age of the oldest webhook delivery that is due (0 when none)',
+    registers: [registry],
+    async collect() {
+      this.set((await figures.webhooks()).oldestDueAgeSeconds);
+    },
+  });
   new client.Gauge({
     name: 'switchyard_invitations_pending',
     help: 'Pending invitations',
@@ -133,6 +166,10 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
       loopSeconds.observe({ loop }, seconds);
     },
     eventAppended: (kind) => appends.inc({ kind }),
+    webhookAttempt: (outcome, seconds) => {
+      webhookAttempts.inc({ outcome });
+      webhookSeconds.observe(seconds);
+    },
   };
 
   const server = http.createServer((req, res) => {

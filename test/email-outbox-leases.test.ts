@@ -3,6 +3,7 @@
 // data dir) at once, since that instance was a run that stopped. And a wake-up through the storage
 // (another daemon queued mail) runs this daemon's poller.
 
+import { noMetrics } from '../src/metrics.js';
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { OutboxService } from '../src/domain/email/outbox.js';
@@ -66,6 +67,7 @@ t.test('a lease of another instance: taken over once expired on shared storage, 
     eventLog: new EventLog(level, silent),
     log: silent,
     publicUrl: () => 'http://127.0.0.1:8400',
+    metrics: noMetrics,
   }).services;
   const sent: string[] = [];
   const transport: EmailTransport = {

@@ -1,5 +1,6 @@
 // Email transports are closed at shutdown: the email area's close() closes the outbox's transport,
 // and the SMTP transport closes after real sends, leaving no connection open.
+import { noMetrics } from '../src/metrics.js';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -20,7 +21,14 @@ t.test('closing the outbox closes its transport', async (t) => {
   const log = createLogger('silent');
   const storage = await LevelStorage.open(config.dataDir, log);
   t.teardown(() => storage.close());
-  const base = { config, storage, eventLog: new EventLog(storage, log), log, publicUrl: () => 'http://127.0.0.1:8400' };
+  const base = {
+    config,
+    storage,
+    eventLog: new EventLog(storage, log),
+    log,
+    publicUrl: () => 'http://127.0.0.1:8400',
+    metrics: noMetrics,
+  };
   const { permissions } = createIdentity(base).services;
   let closed = 0;
   const transport: EmailTransport = {

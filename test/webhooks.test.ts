@@ -324,3 +324,22 @@ t.test('without SERVICE_WEBHOOK_ALLOW_PRIVATE: loopback URLs refused at creation
   t.match((await w.deliveries(record.id))[0].error_message, /127\.0\.0\.1.*loopback/);
   t.equal(w.receiver.received.length, 0, 'no connection reached the receiver');
 });
+
+t.test('metrics: attempts by outcome, attempt time, the pending backlog and its oldest age', async (t) => {
+  const w = await world(t, { SERVICE_METRICS_ADDR: '127.0.0.1:0' });
+  const scrape = async () => (await fetch(`http://${w.d.metricsAddress}/metrics`)).text();
+  const value = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  w.receiver.enqueue({ kind: 'status', status: 500 });
+  const hook = (await w.create({ event_filter: ['invitation.created'], max_retries: 1 })).body.data;
+  await request(w.d.url, 'PATCH', `/v1/webhooks/${hook.id}`, { headers: w.owner, body: { active: false } });
+  await w.invite();
+  await waitFor(async () => (await w.deliveries(hook.id)).length === 1, { what: 'a held delivery' });
+  await request(w.d.url, 'PATCH', `/v1/webhooks/${hook.id}`, { headers: w.owner, body: { active: true } });
+  await waitFor(async () => (await w.deliveries(hook.id))[0].status === 'delivered', { what: 'a retried delivery' });
+  const text = await scrape();
+  t.equal(value(text, 'switchyard_webhook_attempts_total\\{outcome="retry"\\}'), 1, 'one failed attempt with a retry due');
+  t.equal(value(text, 'switchyard_webhook_attempts_total\\{outcome="delivered"\\}'), 1, 'one delivered');
+  t.equal(value(text, 'switchyard_webhook_attempt_duration_seconds_count'), 2, 'both attempts timed');
+  t.equal(value(text, 'switchyard_webhook_deliveries_pending'), 0, 'nothing waiting');
+  t.equal(value(text, 'switchyard_webhook_oldest_due_age_seconds'), 0);
+});

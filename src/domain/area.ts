@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { Loop } from '../loops/loop.js';
+import type { Metrics } from '../metrics.js';
 import type { Storage } from '../storage/port.js';
 import type { EventLog } from './events/service.js';
 import type { ResourceResolver } from './identity/permissions.js';
@@ -14,6 +15,8 @@ export interface AreaBase {
   log: Logger;
   /** Absolute base for links the daemon hands out (accept links): SERVICE_PUBLIC_URL or the HTTP listener. */
   publicUrl: () => string;
+  /** Instruments the areas record into (no-ops unless SERVICE_METRICS_ADDR is set). */
+  metrics: Metrics;
 }
 
 /** What an area gives the daemon. `create<Area>(deps)` returns one; main.ts composes them. */

@@ -27,6 +27,7 @@ export async function createWebhooks({
   log,
   eventLog,
   permissions,
+  metrics,
 }: AreaBase & Pick<IdentityServices, 'permissions'>): Promise<Area<WebhookServices>> {
   const webhookLog = log.child({ module: 'webhooks' });
   const sealer = new SecretSealer(
@@ -53,6 +54,7 @@ export async function createWebhooks({
       maxPerWebhook: MAX_PER_WEBHOOK,
     },
     webhookLog,
+    metrics,
   );
   const senderLoop = createSenderLoop(sender, storage, POLL_MS, webhookLog);
   webhooks.onDue(() => senderLoop.wake());

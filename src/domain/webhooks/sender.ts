@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import type { Logger } from '../../log.js';
+import type { Metrics } from '../../metrics.js';
 import { Loop } from '../../loops/loop.js';
 import { scrubErrorText } from '../../redact.js';
 import { nowIso } from '../../storage/keys.js';
@@ -78,6 +79,7 @@ export class WebhookSender {
     private readonly dispatcher: Dispatcher,
     private readonly settings: SenderSettings,
     private readonly log: Logger,
+    private readonly metrics: Pick<Metrics, 'webhookAttempt'>,
   ) {}
 
   /** A lease outlives the longest attempt, with room for its record. */
@@ -255,6 +257,10 @@ export class WebhookSender {
       return { ...base, status: 'failed' as const, error_message: attempt.error, next_attempt_at: null };
     });
     if (next === undefined) return;
+    this.metrics.webhookAttempt(
+      next.status === 'delivered' ? 'delivered' : next.status === 'pending' ? 'retry' : 'failed',
+      attempt.duration_ms / 1000,
+    );
     const fields = { delivery_id: next.id, webhook_id: next.webhook_id, attempt: number, status_code: attempt.status_code };
     if (next.status === 'delivered') this.log.debug(fields, 'webhook delivered');
     else

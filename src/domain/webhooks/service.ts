@@ -99,6 +99,13 @@ export class WebhookService {
     return webhook === undefined || webhook.deleted_at !== null ? undefined : atOrganization(webhook.organization_id);
   }
 
+  /** Deliveries waiting (counted up to 100,000) and the age of the oldest due one (metrics). */
+  async backlogFigures(): Promise<{ pending: number; oldestDueAgeSeconds: number }> {
+    const { pending, oldestDue } = await this.store.backlog(100_000);
+    const due = oldestDue === undefined ? undefined : Date.parse(oldestDue);
+    return { pending, oldestDueAgeSeconds: due === undefined ? 0 : Math.max(0, (Date.now() - due) / 1000) };
+  }
+
   async countWebhooks(): Promise<Record<string, number>> {
     return { webhooks: await this.store.webhooks.count(), webhook_deliveries: await this.store.deliveries.count() };
   }
