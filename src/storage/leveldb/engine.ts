@@ -347,20 +347,33 @@ export class LevelStorage implements Storage {
   }
 
   private makeReader(): Reader {
-    const index = (table: TableDef, name: string) => this.sublevel(indexSublevelName(table.name, name));
+    // Sublevels by table object, found once: point reads are the hot path (no name lookups per read).
+    const resolved = new WeakMap<TableDef, { records: Sublevel; indexes: Map<string, Sublevel> }>();
+    const subs = (table: TableDef) => {
+      let found = resolved.get(table);
+      if (found === undefined) resolved.set(table, (found = { records: this.sublevel(table.name), indexes: new Map() }));
+      return found;
+    };
+    const records = (table: TableDef) => subs(table).records;
+    const index = (table: TableDef, name: string) => {
+      const indexes = subs(table).indexes;
+      let sub = indexes.get(name);
+      if (sub === undefined) indexes.set(name, (sub = this.sublevel(indexSublevelName(table.name, name))));
+      return sub;
+    };
     const countKeys = async (sub: Sublevel, range: KeyRange): Promise<number> => {
       let n = 0;
       for await (const _key of sub.keys(range)) n++;
       return n;
     };
     return {
-      record: (table, id) => Promise.resolve(this.read(this.sublevel(table.name), id, table.cache)),
+      record: (table, id) => Promise.resolve(this.read(records(table), id, table.cache)),
       uniqueId: (table, name, key) => Promise.resolve(this.read(index(table, name), key, table.cache) as string | undefined),
-      records: (table, range) => this.sublevel(table.name).iterator(range).all(),
-      recordIds: (table, range) => this.sublevel(table.name).keys(range).all(),
+      records: (table, range) => records(table).iterator(range).all(),
+      recordIds: (table, range) => records(table).keys(range).all(),
       indexKeys: (table, name, range) => index(table, name).keys(range).all(),
       countIndex: (table, name, range) => countKeys(index(table, name), range),
-      countRecords: (table) => countKeys(this.sublevel(table.name), {}),
+      countRecords: (table) => countKeys(records(table), {}),
       meta: (key) => Promise.resolve(this.meta.getSync(key)),
     };
   }
