@@ -21,8 +21,11 @@ export function calculateDelay(attempt: number, options: BackoffOptions): number
 export interface LoopOptions {
   name: string;
   intervalMs: number;
-  /** One tick of work. A thrown error is logged and the next tick is delayed by backoff. */
-  tick: () => Promise<void>;
+  /**
+   * One tick of work. A thrown error is logged and the next tick is delayed by backoff. A tick may
+   * answer when (epoch ms) work falls due: the next tick runs then when that is before the interval.
+   */
+  tick: () => Promise<void | number | undefined>;
   log: Logger;
   /** Run the first tick right away instead of after one interval. */
   immediate?: boolean;
@@ -59,6 +62,7 @@ export class Loop {
   private lastError: string | null = null;
   /** wake() arrived during a tick: run the next one right after it, not an interval later. */
   private wakeRequested = false;
+  private wakeQueued = false;
 
   private observer: LoopObserver | undefined;
 
@@ -84,6 +88,19 @@ export class Loop {
     if (!this.active) return;
     if (this.inFlight !== undefined) this.wakeRequested = true;
     else this.schedule(0);
+  }
+
+  /**
+   * wake() on the next turn of the event loop: wake-ups that arrive together (one commit heard
+   * in-process and through the storage) make one tick, and a tick that has just ended has let go.
+   */
+  wakeSoon(): void {
+    if (this.wakeQueued) return;
+    this.wakeQueued = true;
+    setImmediate(() => {
+      this.wakeQueued = false;
+      this.wake();
+    });
   }
 
   async stop(): Promise<void> {
@@ -123,11 +140,12 @@ export class Loop {
     const started = performance.now();
     let ok = false;
     try {
-      await this.options.tick();
+      const due = await this.options.tick();
       ok = true;
       this.consecutiveFailures = 0;
       this.lastError = null;
       if (this.wakeRequested) next = 0;
+      else if (typeof due === 'number' && !Number.isNaN(due)) next = Math.min(next, Math.max(0, due - Date.now()));
     } catch (err) {
       this.failures++;
       this.consecutiveFailures++;

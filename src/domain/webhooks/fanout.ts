@@ -119,6 +119,6 @@ export function createFanoutLoop(fanout: WebhookFanout, storage: Storage, interv
     log,
     tick: async () => void (await fanout.catchUp()),
   });
-  storage.onWake(EVENTS_TOPIC, () => loop.wake());
+  storage.onWake(EVENTS_TOPIC, () => loop.wakeSoon());
   return loop;
 }

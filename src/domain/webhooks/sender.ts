@@ -327,35 +327,19 @@ async function readSome(body: Dispatcher.ResponseData['body'], max: number): Pro
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
-/** The sender loop: woken by new deliveries (any daemon), finished attempts and due retries. */
+/** The sender loop: woken by new deliveries (any daemon) and finished attempts, and when a retry falls due. */
 export function createSenderLoop(sender: WebhookSender, storage: Storage, intervalMs: number, log: Logger): Loop {
-  let dueTimer: NodeJS.Timeout | undefined;
-  const loop: Loop = new Loop({
+  const loop = new Loop({
     name: 'webhook-delivery',
     intervalMs,
     immediate: true,
     log,
     tick: async () => {
       const nextDue = await sender.sendDue();
-      if (dueTimer !== undefined) clearTimeout(dueTimer);
-      dueTimer = undefined;
-      const at = nextDue === undefined ? NaN : Date.parse(nextDue);
-      if (!Number.isNaN(at) && at - Date.now() < intervalMs) {
-        dueTimer = setTimeout(() => loop.wake(), Math.max(0, at - Date.now()));
-        dueTimer.unref();
-      }
+      return nextDue === undefined ? undefined : Date.parse(nextDue);
     },
   });
-  let pending = false;
-  const wake = (): void => {
-    if (pending) return;
-    pending = true;
-    setImmediate(() => {
-      pending = false;
-      loop.wake();
-    });
-  };
-  sender.onWake(wake);
-  storage.onWake(DELIVERIES_TOPIC, wake);
+  sender.onWake(() => loop.wakeSoon());
+  storage.onWake(DELIVERIES_TOPIC, () => loop.wakeSoon());
   return loop;
 }

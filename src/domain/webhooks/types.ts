@@ -34,20 +34,7 @@ export interface Webhook {
 }
 
 /** What a client sees: no secret (it is shown once, at creation and at rotation). */
-export interface WebhookView {
-  id: string;
-  organization_id: string;
-  url: string;
-  event_filter: EventKind[];
-  resource_filter: ResourceFilter;
-  state: unknown;
-  max_retries: number;
-  active: boolean;
-  description: string | null;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
+export type WebhookView = Omit<Webhook, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_at'>;
 
 /** The creation (and rotation) answer: the only time the secret is shown. */
 export interface WebhookWithSecret extends WebhookView {
