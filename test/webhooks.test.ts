@@ -343,3 +343,55 @@ t.test('metrics: attempts by outcome, attempt time, the pending backlog and its 
   t.equal(value(text, 'switchyard_webhook_deliveries_pending'), 0, 'nothing waiting');
   t.equal(value(text, 'switchyard_webhook_oldest_due_age_seconds'), 0);
 });
+
+t.test('resource_filter: every key must match its event field; an exhaustion about an exhaustion emits nothing', async (t) => {
+  const w = await world(t);
+  const byRun = (await w.create({ resource_filter: { workflow_run_id: 'run-1' } })).body.data;
+  const byBoth = (await w.create({ resource_filter: { workflow_definition_id: 'wf-1', job_id: 'job-9' } })).body.data;
+  const append = async (fields: Record<string, string>) =>
+    w.d.storage.transaction({}, async (tx) =>
+      w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: {}, ...fields }),
+    );
+  // No workflow routes exist yet: the events are appended as the run engine will append them.
+  await append({ run_id: 'run-1', workflow_id: 'wf-1' });
+  await append({ run_id: 'run-2', workflow_id: 'wf-1', job_id: 'job-9' });
+  await append({ workflow_id: 'wf-2', job_id: 'job-9' });
+  await waitFor(() => w.receiver.received.length >= 2, { what: 'the matching deliveries' });
+  await new Promise((r) => setTimeout(r, 200));
+  const kinds = (id: string) =>
+    w.receiver.received.filter((r) => r.headers['x-service-delivery'] !== undefined && JSON.parse(r.body));
+  t.equal(kinds('').length, 2, 'two deliveries in all');
+  t.equal((await w.deliveries(byRun.id)).length, 1, 'run-1 only');
+  t.equal((await w.deliveries(byBoth.id)).length, 1, 'wf-1 and job-9 together only');
+  const matched = JSON.parse(w.receiver.deliveries((await w.deliveries(byBoth.id))[0].id)[0].body);
+  t.equal(matched.run_id, 'run-2');
+
+  // A catch-all webhook that always fails: its delivery of an exhaustion event exhausts too, and
+  // that emits no further event (no loop).
+  const receiver = await WebhookReceiver.start(t);
+  receiver.setDefault({ kind: 'status', status: 500 });
+  const all = (await w.create({ url: receiver.url, max_retries: 0 })).body.data;
+  const failing = (await w.create({ url: receiver.url, max_retries: 0, event_filter: ['invitation.created'] })).body.data;
+  await w.invite();
+  const events = async () =>
+    (
+      await request(w.d.url, 'GET', `/v1/organizations/${w.org.id}/events?kind=webhook.delivery.exhausted&limit=200`, {
+        headers: w.owner,
+      })
+    ).body.data as any[];
+  // `failing` and `all` both exhaust on invitation.created (two exhaustion events); `all` receives the
+  // one about `failing` (never its own) and exhausts on it too, which emits nothing.
+  await waitFor(async () => (await w.deliveries(all.id)).filter((d) => d.status === 'failed').length >= 2, {
+    what: "the catch-all's deliveries of the exhaustion events to fail",
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const exhausted = await events();
+  t.equal(exhausted.length, 2, 'one exhaustion event per exhausted delivery of a non-exhaustion event');
+  t.equal((await w.deliveries(all.id)).length, 2, 'the catch-all: the invitation and the other exhaustion');
+  t.same(exhausted.map((e) => e.payload.webhook_id).sort(), [all.id, failing.id].sort());
+  t.equal(
+    (await w.deliveries(all.id)).filter((d) => d.event_kind === 'webhook.delivery.exhausted').length,
+    1,
+    "the catch-all gets the other webhook's exhaustion, never its own",
+  );
+});
