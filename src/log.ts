@@ -20,12 +20,46 @@ const redactPaths = [
   'password',
 ];
 
-export function createLogger(level: LevelWithSilent, destination?: NodeJS.WritableStream): Logger {
-  const options = {
+function optionsOf(level: LevelWithSilent) {
+  return {
     level,
     base: { service: 'switchyard' },
     redact: { paths: redactPaths, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination === undefined ? pino(options) : pino(options, destination as pino.DestinationStream);
+}
+
+export function createLogger(level: LevelWithSilent, destination?: NodeJS.WritableStream): Logger {
+  return destination === undefined ? pino(optionsOf(level)) : pino(optionsOf(level), destination as pino.DestinationStream);
+}
+
+/** Lines are gathered up to this many bytes per write... */
+const BUFFER_BYTES = 8 * 1024;
+/** ...or for at most this long. */
+const FLUSH_EVERY_MS = 100;
+
+/**
+ * The daemon's log on stdout, written asynchronously: a request's access line is handed to the
+ * kernel after the answer, and lines logged together go out in one write, instead of one blocking
+ * write per line. What is still buffered is written synchronously when the process exits, however
+ * it exits (a signal's shutdown, process.exit, an uncaught exception); only SIGKILL can lose it.
+ */
+export function createDaemonLogger(level: LevelWithSilent): Logger {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
+  // A quiet daemon's lines still go out promptly: what is buffered is written at least this often.
+  setInterval(() => {
+    try {
+      destination.flush();
+    } catch {
+      // not open yet, or closed: the next tick or the exit flush writes it
+    }
+  }, FLUSH_EVERY_MS).unref();
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // stdout already closed: nothing more can be written anyway.
+    }
+  });
+  return pino(optionsOf(level), destination);
 }

@@ -163,6 +163,9 @@ export interface HttpApp {
 }
 
 export function createHttpApp(options: HttpAppOptions): HttpApp {
+  // The access line's own child: the same destination and level, without the redaction pass (its
+  // fields hold no secret) that costs every request's line about a fifth of the throughput.
+  const accessLog = options.log.child({}, { redact: [] });
   const { log } = options;
   const metrics = options.metrics ?? noMetrics;
   let inFlight = 0;
@@ -241,9 +244,17 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           metrics.httpInFlight(-1);
           const ms = performance.now() - started;
           metrics.httpRequest(route.path, route.method, res.statusCode, ms / 1000);
-          if (log.isLevelEnabled(level)) {
-            ctx.log[level](
-              { method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 },
+          // The access line: on the access logger (no per-request child logger, no redaction pass:
+          // its fields are these five, the URL already masked).
+          if (accessLog.isLevelEnabled(level)) {
+            accessLog[level](
+              {
+                request_id: ctx.requestId,
+                method: req.method,
+                url: redactUrl(req.url ?? ''),
+                status: res.statusCode,
+                ms: Math.round(ms * 100) / 100,
+              },
               'request',
             );
           }
