@@ -11,4 +11,10 @@ import { webhookRoutes } from './webhooks.js';
 export type RouteModule = (services: Services, config: Config) => RouteDef[];
 
 /** Every /v1 route module. A new area appends its module here (health routes are the daemon's own). */
-export const routeModules: readonly RouteModule[] = [identityRoutes, settingsRoutes, invitationRoutes, eventRoutes, webhookRoutes];
+export const routeModules: readonly RouteModule[] = [
+  identityRoutes,
+  settingsRoutes,
+  invitationRoutes,
+  eventRoutes,
+  webhookRoutes,
+];
