@@ -2,12 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Client, credentials, Metadata, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
 import type { MessageTypeDefinition as ProtoMessageType, MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
+import { fromStruct, fromValue } from '../grpc/json-value.js';
 import { ADMIN_PACKAGE, adminProtoFiles, loadProtos } from '../grpc/proto.js';
 import { socketAddress, type SocketAddress } from '../grpc/socket-path.js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../grpc/status.js';
 
-// The CLI's only way into the daemon: unary calls on the admin API, answers turned into the same
-// JSON shapes as the HTTP API (unset optional fields are null), failures into CliError.
+// The CLI's only way into the daemon: calls on the admin API (unary, and server streams such as the
+// event tail), answers turned into the same JSON shapes as the HTTP API (unset optional fields are
+// null, google.protobuf.Value and Struct plain JSON), failures into CliError.
 
 export type Target =
   | { kind: 'unix'; socketPath: string }
@@ -26,15 +28,24 @@ export class CliError extends Error {
   }
 }
 
-/** A message as JSON: virtual oneof fields dropped, unset `optional` fields null. */
+/**
+ * A message as JSON: virtual oneof fields dropped, unset `optional` fields null, maps as they are,
+ * and free-form JSON (google.protobuf.Value: any JSON; Struct, whose one field is `fields`: an object).
+ */
 export type Plain<T> = T extends readonly (infer U)[]
   ? Plain<U>[]
   : T extends object
-    ? {
-        [K in keyof T as K extends `_${string}` ? never : K]-?: undefined extends T[K]
-          ? Plain<Exclude<T[K], undefined>> | null
-          : Plain<T[K]>;
-      }
+    ? string extends keyof T
+      ? T // a map
+      : 'listValue' extends keyof T
+        ? unknown
+        : [keyof T] extends ['fields']
+          ? Record<string, unknown>
+          : {
+              [K in keyof T as K extends `_${string}` ? never : K]-?: undefined extends T[K]
+                ? Plain<Exclude<T[K], undefined>> | null
+                : Plain<T[K]>;
+            }
     : T;
 
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
@@ -44,6 +55,26 @@ type ServiceCalls<D> = {
   [M in KnownKeys<D>]: D[M] extends MethodDefinition<infer Req, object, object, infer Res>
     ? (request: Req) => Promise<Plain<Res>>
     : never;
+};
+
+export interface StreamOptions {
+  /** Ends the stream (the command was interrupted): the iteration then just stops. */
+  signal: AbortSignal;
+  /** Called once the daemon has opened the stream, before its first message. */
+  onOpen?: () => void;
+}
+
+/** A service's server-streaming methods as async iterables of their messages. */
+type StreamCalls<D> = {
+  [M in KnownKeys<D>]: D[M] extends MethodDefinition<infer Req, object, object, infer Res>
+    ? (request: Req, options: StreamOptions) => AsyncIterable<Plain<Res>>
+    : never;
+};
+
+/** Free-form JSON on the wire (json-value.ts): shown as the JSON itself. */
+const jsonTypes: Record<string, (value: never) => unknown> = {
+  'google.protobuf.Value': fromValue,
+  'google.protobuf.Struct': fromStruct,
 };
 
 interface FieldDescriptor {
@@ -120,13 +151,17 @@ export class AdminClient {
 
   /** Typed calls of one service, e.g. `client.service<OrganizationServiceDefinition>('OrganizationService')`. */
   service<D>(name: string): ServiceCalls<D> {
-    const definition = this.definitions[`${ADMIN_PACKAGE}.${name}`];
-    if (definition === undefined || 'format' in definition) throw new TypeError(`no service ${name} in ${ADMIN_PACKAGE}`);
     const calls: Record<string, (request: object) => Promise<unknown>> = {};
-    for (const [method, md] of Object.entries(definition as Record<string, AnyMethod>)) {
-      calls[method] = (request) => this.unary(md, request);
-    }
+    for (const [method, md] of this.methods(name)) if (!md.responseStream) calls[method] = (request) => this.unary(md, request);
     return calls as ServiceCalls<D>;
+  }
+
+  /** Typed server-streaming calls of one service, e.g. `client.streams<EventServiceDefinition>('EventService')`. */
+  streams<D>(name: string): StreamCalls<D> {
+    const calls: Record<string, (request: object, options: StreamOptions) => AsyncIterable<unknown>> = {};
+    for (const [method, md] of this.methods(name))
+      if (md.responseStream) calls[method] = (request, options) => this.serverStream(md, request, options);
+    return calls as StreamCalls<D>;
   }
 
   close(): void {
@@ -134,18 +169,28 @@ export class AdminClient {
     this.address?.release();
   }
 
-  private unary(md: AnyMethod, request: object): Promise<unknown> {
-    if (this.target.kind === 'unix' && !existsSync(this.target.socketPath)) return Promise.reject(noDaemon(this.target));
+  private methods(name: string): Array<[string, AnyMethod]> {
+    const definition = this.definitions[`${ADMIN_PACKAGE}.${name}`];
+    if (definition === undefined || 'format' in definition) throw new TypeError(`no service ${name} in ${ADMIN_PACKAGE}`);
+    return Object.entries(definition as Record<string, AnyMethod>);
+  }
+
+  private metadata(): Metadata {
     const metadata = new Metadata();
     if (this.target.kind === 'tcp' && this.target.token !== undefined)
       metadata.set('authorization', `Bearer ${this.target.token}`);
+    return metadata;
+  }
+
+  private unary(md: AnyMethod, request: object): Promise<unknown> {
+    if (this.target.kind === 'unix' && !existsSync(this.target.socketPath)) return Promise.reject(noDaemon(this.target));
     return new Promise((resolve, reject) => {
       this.client.makeUnaryRequest(
         md.path,
         md.requestSerialize,
         md.responseDeserialize,
         request,
-        metadata,
+        this.metadata(),
         { deadline: Date.now() + CALL_TIMEOUT_MS },
         (err, response) => {
           if (err) reject(this.toCliError(err));
@@ -153,6 +198,30 @@ export class AdminClient {
         },
       );
     });
+  }
+
+  /** A server stream's messages until it ends; no deadline (a tail runs until interrupted). */
+  private async *serverStream(md: AnyMethod, request: object, { signal, onOpen }: StreamOptions): AsyncGenerator<unknown> {
+    if (this.target.kind === 'unix' && !existsSync(this.target.socketPath)) throw noDaemon(this.target);
+    const call = this.client.makeServerStreamRequest(
+      md.path,
+      md.requestSerialize,
+      md.responseDeserialize,
+      request,
+      this.metadata(),
+    );
+    if (onOpen !== undefined) call.once('metadata', onOpen);
+    const cancel = (): void => call.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      for await (const message of call as AsyncIterable<Record<string, unknown>>) yield this.plain(md.responseType, message);
+    } catch (err) {
+      if (signal.aborted && (err as ServiceError).code === status.CANCELLED) return;
+      throw this.toCliError(err as ServiceError);
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      call.cancel();
+    }
   }
 
   private toCliError(err: ServiceError): CliError {
@@ -200,6 +269,11 @@ export class AdminClient {
       const v = value[field.name];
       if (v === undefined || v === null) {
         if (v === null || optional.has(`_${field.name}`)) out[field.name] = null;
+        continue;
+      }
+      const json = jsonTypes[field.typeName.replace(/^\./, '')];
+      if (json !== undefined) {
+        out[field.name] = json(v as never);
         continue;
       }
       const nested = field.type === 'TYPE_MESSAGE' ? this.messageType(field.typeName) : undefined;

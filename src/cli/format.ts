@@ -16,6 +16,12 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * UNIT_SECONDS[match[2] === '' ? 's' : match[2]];
 }
 
+/** An integer option value; a commander argument parser (the daemon checks the range). */
+export function parseInteger(text: string): number {
+  if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError('expected an integer');
+  return Number(text);
+}
+
 export function formatDuration(seconds: number): string {
   const s = Math.floor(seconds);
   const parts: Array<[number, string]> = [

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { registerCompletion } from './commands/completion.js';
+import { registerEvents } from './commands/events.js';
 import { registerGrant } from './commands/grant.js';
 import { registerInvite } from './commands/invite.js';
 import { registerKey } from './commands/key.js';
+import { registerListen } from './commands/listen.js';
 import { registerMember } from './commands/member.js';
 import { registerOrg } from './commands/org.js';
 import { registerOutbox } from './commands/outbox.js';
@@ -11,6 +13,7 @@ import { registerServe } from './commands/serve.js';
 import { registerStatus } from './commands/status.js';
 import { registerStorage } from './commands/storage.js';
 import { registerTeam } from './commands/team.js';
+import { registerWebhook } from './commands/webhook.js';
 import { CliError } from './client.js';
 import { writeJsonError } from './output.js';
 import { rootProgram, runProgram } from './run.js';
@@ -28,6 +31,9 @@ const commands = [
   registerKey,
   registerInvite,
   registerOutbox,
+  registerWebhook,
+  registerEvents,
+  registerListen,
   registerStorage,
   registerCompletion,
 ];

@@ -161,13 +161,54 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
       process.stdout.write(`${JSON.stringify(spec.json === undefined ? result : spec.json(result), null, 2)}\n`);
     else process.stdout.write(`${spec.view(result).map(renderPlain).join('\n\n')}\n`);
   } catch (err) {
-    const error = errorOf(err);
-    // Contract section 10: 1 the operation was refused or failed, 3 the daemon could not be reached.
-    process.exitCode = error.code === 'unavailable' ? DAEMON_UNREACHABLE_EXIT_CODE : 1;
-    if (mode === 'json') writeJsonError(error);
-    else if (mode === 'ink' && process.stderr.isTTY === true) {
-      const { renderError } = await import('./views/render.js');
-      await renderError(errorLine(error));
-    } else process.stderr.write(`${errorLine(error)}\n`);
+    await reportFailure(mode, err);
+  }
+}
+
+/** A failure as the output mode shows it, with the contract's exit code. */
+async function reportFailure(mode: OutputMode, err: unknown): Promise<void> {
+  const error = errorOf(err);
+  // Contract section 10: 1 the operation was refused or failed, 3 the daemon could not be reached.
+  process.exitCode = error.code === 'unavailable' ? DAEMON_UNREACHABLE_EXIT_CODE : 1;
+  if (mode === 'json') writeJsonError(error);
+  else if (mode === 'ink' && process.stderr.isTTY === true) {
+    const { renderError } = await import('./views/render.js');
+    await renderError(errorLine(error));
+  } else process.stderr.write(`${errorLine(error)}\n`);
+}
+
+/** Prints one item of a stream: its JSON on one line with --json, else its text line. */
+export type PrintLine = (json: unknown, text: string) => void;
+
+interface StreamSpec {
+  /**
+   * Runs until the daemon ends the stream or `signal` aborts (SIGINT or SIGTERM: the command then
+   * exits 0). Each item is printed as it comes, one line each.
+   */
+  run: (client: AdminClient, print: PrintLine, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * A command that follows a stream (`events tail`, `listen`): one line per item, JSON lines with
+ * --json (one JSON value per line, not one value in all), plain text otherwise, terminal or not.
+ */
+export async function executeStream(command: Command, spec: StreamSpec): Promise<void> {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  const mode = outputMode(options.json);
+  const print: PrintLine = (json, text) => process.stdout.write(`${mode === 'json' ? JSON.stringify(json) : text}\n`);
+  const interrupted = new AbortController();
+  const stop = (): void => interrupted.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  let client: AdminClient | undefined;
+  try {
+    client = new AdminClient(targetOf(options));
+    await spec.run(client, print, interrupted.signal);
+  } catch (err) {
+    await reportFailure(mode, err);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    client?.close();
   }
 }

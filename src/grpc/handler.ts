@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { handleUnaryCall } from '@grpc/grpc-js';
+import { Metadata, type handleServerStreamingCall, type handleUnaryCall } from '@grpc/grpc-js';
 import { z } from 'zod';
 import { operator } from '../domain/identity/caller.js';
 import type { IdentityServices } from '../domain/identity/index.js';
 import type { Organization } from '../domain/identity/types.js';
-import { fieldReasons, isAppError, validationFailed } from '../errors.js';
+import { AppError, fieldReasons, isAppError, validationFailed } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { PageOptions } from '../storage/collection.js';
 import { toStatus } from './status.js';
@@ -29,6 +29,82 @@ export function unary<Req, Res>(log: Logger, handler: (request: Req) => Promise<
         else log.error({ err, rpc }, 'rpc failed unexpectedly');
         callback(status);
       },
+    );
+  };
+}
+
+/** What a server-streaming handler is given beside its request. */
+export interface ServerStream<Res> {
+  /** Writes a message; waits while the client is behind. */
+  send: (message: Res) => Promise<void>;
+  /** Sends the response headers now: the client learns the stream is open before a first message. */
+  ready: () => void;
+  /** Aborts when the client cancels, the daemon starts shutting down, or the handler returns. */
+  signal: AbortSignal;
+}
+
+/**
+ * Adapts an async server-streaming handler: it writes until done and its error becomes the status.
+ * A daemon that starts shutting down (`closing`) ends the stream UNAVAILABLE, so a client can tell
+ * a stopped daemon from a finished stream.
+ */
+export function serverStream<Req, Res>(
+  log: Logger,
+  closing: AbortSignal,
+  handler: (request: Req, stream: ServerStream<Res>) => Promise<void>,
+): handleServerStreamingCall<Req, Res> {
+  return (call) => {
+    const started = performance.now();
+    const rpc = call.getPath();
+    const ended = new AbortController();
+    const end = (): void => ended.abort();
+    call.once('cancelled', end);
+    closing.addEventListener('abort', end, { once: true });
+    if (closing.aborted) end();
+    const send = (message: Res): Promise<void> =>
+      new Promise((resolve) => {
+        if (ended.signal.aborted || call.write(message)) return resolve();
+        // Backpressure: wait for room, or for the end of the call.
+        const done = (): void => {
+          call.off('drain', done);
+          ended.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        call.once('drain', done);
+        ended.signal.addEventListener('abort', done, { once: true });
+      });
+    let headersSent = false;
+    const ready = (): void => {
+      if (headersSent || ended.signal.aborted) return;
+      headersSent = true;
+      call.sendMetadata(new Metadata());
+    };
+    const finish = (err: unknown): void => {
+      closing.removeEventListener('abort', end);
+      const shuttingDown = closing.aborted;
+      end(); // whatever the handler left listening stops with it
+      const duration_ms = Math.round(performance.now() - started);
+      if (call.cancelled) {
+        log.info({ rpc, duration_ms }, 'rpc stream cancelled by the client');
+        return;
+      }
+      if (err === undefined && !shuttingDown) {
+        log.info({ rpc, duration_ms }, 'rpc');
+        call.end();
+        return;
+      }
+      // A read cut short by the shutdown is the shutdown too, not an internal error.
+      const failure =
+        err === undefined || (shuttingDown && !isAppError(err))
+          ? new AppError('unavailable', 'the daemon is shutting down')
+          : err;
+      if (isAppError(failure)) log.info({ rpc, code: failure.code, duration_ms }, 'rpc failed');
+      else log.error({ err: failure, rpc }, 'rpc failed unexpectedly');
+      call.emit('error', toStatus(failure));
+    };
+    handler(call.request, { send, ready, signal: ended.signal }).then(
+      () => finish(undefined),
+      (err: unknown) => finish(err),
     );
   };
 }

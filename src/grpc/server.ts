@@ -5,9 +5,11 @@ import {
   Server,
   ServerCredentials,
   status,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   type sendUnaryData,
   type ServerUnaryCall,
+  type ServerWritableStream,
   type ServerInterceptor,
   type ServiceDefinition,
   type UntypedServiceImplementation,
@@ -119,23 +121,44 @@ function serviceDefinition(definitions: ReturnType<typeof loadProtos>, module: A
   return definition;
 }
 
-/** Every unary handler of a service, with each call counted by method and status code. */
+/** Every handler of a service, with each call counted by method and status code (a stream once it ends). */
 function counted(
   serviceName: string,
+  definition: ServiceDefinition,
   implementation: UntypedServiceImplementation,
   metrics: Metrics,
 ): UntypedServiceImplementation {
   const short = serviceName.split('.').pop()!;
+  const codeName = (code: number | undefined): string => status[code ?? status.UNKNOWN] ?? 'UNKNOWN';
   return Object.fromEntries(
-    Object.entries(implementation).map(([name, handler]) => [
-      name,
-      (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-        (handler as handleUnaryCall<unknown, unknown>)(call, (err, value, ...rest) => {
-          metrics.grpcCall(`${short}/${name}`, err ? (status[err.code ?? status.UNKNOWN] ?? 'UNKNOWN') : 'OK');
-          callback(err, value, ...rest);
-        });
-      },
-    ]),
+    Object.entries(implementation).map(([name, handler]): [string, UntypedServiceImplementation[string]] => {
+      const method = `${short}/${name}`;
+      if (definition[name]?.responseStream === true)
+        return [
+          name,
+          (call: ServerWritableStream<unknown, unknown>) => {
+            let counted = false;
+            const count = (code: string): void => {
+              if (counted) return;
+              counted = true;
+              metrics.grpcCall(method, code);
+            };
+            call.once('error', (err: { code?: number }) => count(codeName(err.code)));
+            call.once('cancelled', () => count('CANCELLED'));
+            call.once('finish', () => count('OK'));
+            (handler as handleServerStreamingCall<unknown, unknown>)(call);
+          },
+        ];
+      return [
+        name,
+        (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+          (handler as handleUnaryCall<unknown, unknown>)(call, (err, value, ...rest) => {
+            metrics.grpcCall(method, err ? codeName(err.code) : 'OK');
+            callback(err, value, ...rest);
+          });
+        },
+      ];
+    }),
   );
 }
 
@@ -151,11 +174,12 @@ export async function startGrpcServer(
   const { config, log } = context;
   const definitions = loadProtos(modules.map((m) => m.protoFile));
   const listeners = { socketPath: config.grpcSocket, tcpAddress: null as string | null };
-  const serviceContext: ServiceContext = { ...context, listeners: () => ({ ...listeners }) };
-  const implementations: Array<[ServiceDefinition, UntypedServiceImplementation]> = modules.map((m) => [
-    serviceDefinition(definitions, m),
-    counted(m.serviceName, m.implement(serviceContext), context.metrics),
-  ]);
+  const stopping = new AbortController();
+  const serviceContext: ServiceContext = { ...context, listeners: () => ({ ...listeners }), closing: stopping.signal };
+  const implementations: Array<[ServiceDefinition, UntypedServiceImplementation]> = modules.map((m) => {
+    const definition = serviceDefinition(definitions, m);
+    return [definition, counted(m.serviceName, definition, m.implement(serviceContext), context.metrics)];
+  });
 
   const healthNames = ['', ...modules.map((m) => m.serviceName)];
   const health = new HealthImplementation(Object.fromEntries(healthNames.map((name) => [name, 'SERVING'])));
@@ -265,6 +289,8 @@ export async function startGrpcServer(
       (closing ??= (async () => {
         clearTimeout(watchTimer);
         for (const name of healthNames) health.setStatus(name, 'NOT_SERVING');
+        // Open streams (event tails) would hold the server until the deadline: they end now.
+        stopping.abort();
         await Promise.all(servers.map((server) => shutdown(server, timeoutMs)));
         address.release();
         await rm(socketPath, { force: true });

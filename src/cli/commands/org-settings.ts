@@ -1,21 +1,16 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { resettableSettings, settingsBounds, settingsDefaults } from '../../domain/settings/types.js';
 import type { OrganizationSettings__Output } from '../../grpc/generated/switchyard/admin/v1/OrganizationSettings.js';
 import type { SettingsServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/SettingsService.js';
 import type { UpdateSettingsRequest } from '../../grpc/generated/switchyard/admin/v1/UpdateSettingsRequest.js';
 import { CliError, type AdminClient, type Plain } from '../client.js';
-import { shortTime } from '../format.js';
+import { parseInteger, shortTime } from '../format.js';
 import { orgOption, repeatableChoiceOption } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type OrganizationSettings = Plain<OrganizationSettings__Output>;
 
 const settings = (client: AdminClient) => client.service<SettingsServiceDefinition>('SettingsService');
-
-function parseInteger(text: string): number {
-  if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError('expected an integer');
-  return Number(text);
-}
 
 function settingsRecord(s: OrganizationSettings): RecordView {
   const byDefault = (text: string) => ({ text, tone: 'muted' as const });

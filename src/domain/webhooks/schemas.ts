@@ -54,6 +54,9 @@ export const updateWebhookBody = z
   .strict();
 export type UpdateWebhookInput = z.infer<typeof updateWebhookBody>;
 
+/** Delivery ids are `dlv_` + a time-sortable id (contract 3). */
+export const deliveryIdSchema = z.string().regex(/^dlv_[0-9A-Z]{26}$/, 'must be a delivery id');
+
 export const recoverBody = z.object({ since: timestamp, until: timestamp.optional() });
 export const rotateSecretBody = z.object({
   grace_seconds: z

@@ -6,11 +6,10 @@ import { Loop } from '../../loops/loop.js';
 import { scrubErrorText } from '../../redact.js';
 import { nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
-import { version } from '../../version.js';
 import type { EventLog } from '../events/service.js';
 import { DELIVERIES_TOPIC } from './fanout.js';
 import { deliveryLock, failedByDeletion, type WebhookService } from './service.js';
-import { serviceSignature, standardSignature } from './signing.js';
+import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
 import type { Delivery, DeliveryAttempt, Webhook } from './types.js';
 
@@ -199,18 +198,14 @@ export class WebhookSender {
     else {
       secrets = this.webhooks.secretsOf(webhook, started);
       const body = JSON.stringify(webhook.state === null ? event : { event, state: webhook.state });
-      const timestamp = Math.floor(started / 1000);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'user-agent': `Switchyard-Webhooks/${version}`,
-        'x-service-signature': serviceSignature(secrets[0], body),
-        'x-service-event': event.kind,
-        'x-service-delivery': leased.id,
-        'webhook-id': leased.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': standardSignature(secrets, leased.id, timestamp, body),
-      };
-      if (number > 1) headers['x-service-retry'] = String(number);
+      const headers = deliveryHeaders({
+        secrets,
+        deliveryId: leased.id,
+        eventKind: event.kind,
+        body,
+        timestamp: Math.floor(started / 1000),
+        attempt: number,
+      });
       outcome = await this.post(webhook.url, body, headers);
     }
     if (this.stopping.signal.aborted) return;

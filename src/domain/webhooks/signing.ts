@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { version } from '../../version.js';
 
 // Contract 7 and spec 5.5: the secret format and the two signatures every delivery carries.
 
@@ -39,4 +40,40 @@ export function standardSignature(secrets: string[], id: string, timestamp: numb
       (secret) => `v1,${createHmac('sha256', secretBytes(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`,
     )
     .join(' ');
+}
+
+export interface SignedDelivery {
+  /** The current secret first; a rotated one still in its grace window after it. */
+  secrets: string[];
+  /** `dlv_...`: X-Service-Delivery and webhook-id. */
+  deliveryId: string;
+  eventKind: string;
+  /** The raw body, exactly as sent. */
+  body: string;
+  /** Unix seconds. */
+  timestamp: number;
+  /** 1 for the first attempt; later attempts carry X-Service-Retry. */
+  attempt: number;
+}
+
+/** Every header of a delivery attempt (contract 7): what the daemon sends, and `switchyard listen` too. */
+export function deliveryHeaders({
+  secrets,
+  deliveryId,
+  eventKind,
+  body,
+  timestamp,
+  attempt,
+}: SignedDelivery): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': `Switchyard-Webhooks/${version}`,
+    'x-service-signature': serviceSignature(secrets[0], body),
+    'x-service-event': eventKind,
+    'x-service-delivery': deliveryId,
+    ...(attempt > 1 ? { 'x-service-retry': String(attempt) } : {}),
+    'webhook-id': deliveryId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardSignature(secrets, deliveryId, timestamp, body),
+  };
 }

@@ -12,6 +12,9 @@ export const resourceFilterFields = {
 export type ResourceFilterKey = keyof typeof resourceFilterFields;
 export type ResourceFilter = Partial<Record<ResourceFilterKey, string>>;
 
+/** What a change can put back to its default (none, every kind, any resource): gRPC's `reset`, the CLI's `--reset`. */
+export const resettableWebhookFields = ['description', 'event_filter', 'resource_filter', 'state'] as const;
+
 /** A webhook as stored: its secrets sealed (never in clear at rest). */
 export interface Webhook {
   id: string;

@@ -25,6 +25,8 @@ export interface AdminContext {
 export interface ServiceContext extends AdminContext {
   /** Where the gRPC server listens; the TCP address carries the bound port. */
   listeners: () => { socketPath: string; tcpAddress: string | null };
+  /** Aborts when the server starts shutting down: streaming calls end (UNAVAILABLE) instead of holding it open. */
+  closing: AbortSignal;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { apiKeyService } from './api-keys.js';
 import type { AdminServiceModule } from './context.js';
 import { daemonService } from './daemon.js';
+import { eventService } from './events.js';
 import { grantService } from './grants.js';
 import { invitationService } from './invitations.js';
 import { memberService } from './members.js';
@@ -8,6 +9,7 @@ import { organizationService } from './organizations.js';
 import { outboxService } from './outbox.js';
 import { settingsService } from './settings.js';
 import { teamService } from './teams.js';
+import { webhookService } from './webhooks.js';
 
 /** Every service of the admin API. A new area appends its module here (and its proto file). */
 export const adminServices: readonly AdminServiceModule[] = [
@@ -20,4 +22,6 @@ export const adminServices: readonly AdminServiceModule[] = [
   invitationService,
   settingsService,
   outboxService,
+  webhookService,
+  eventService,
 ];

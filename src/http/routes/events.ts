@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { eventKinds } from '../../domain/events/types.js';
+import { eventIdSchema, eventKindSchema } from '../../domain/events/schemas.js';
 import type { Services } from '../../main.js';
 import { defineRoute, idParams, pageQuery, Reply } from '../route.js';
 
 const eventSchema = z.object({
   id: z.string(),
-  kind: z.enum(eventKinds),
+  kind: eventKindSchema,
   organization_id: z.string(),
   workflow_id: z.string().nullable(),
   run_id: z.string().nullable(),
@@ -24,11 +24,8 @@ export function eventRoutes({ events }: Services) {
       tag: 'events',
       params: idParams('id'),
       query: pageQuery.extend({
-        after: z
-          .string()
-          .regex(/^evt_[0-9A-Z]{26}$/, 'must be an event id')
-          .optional(),
-        kind: z.enum(eventKinds).optional(),
+        after: eventIdSchema.optional(),
+        kind: eventKindSchema.optional(),
       }),
       response: z.array(eventSchema),
       handler: async (ctx) => Reply.page(await events.listEvents(ctx.caller, ctx.params.id, ctx.query)),

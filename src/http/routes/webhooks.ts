@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   createWebhookBody,
+  deliveryIdSchema,
   deliverySchema,
   recoverBody,
   recoverResultSchema,
@@ -12,8 +13,7 @@ import {
 import type { Services } from '../../main.js';
 import { defineRoute, idParams, pageQuery, Reply } from '../route.js';
 
-/** Delivery ids are `dlv_` + a time-sortable id (contract 3). */
-const deliveryParams = idParams('id').extend({ delivery_id: z.string().regex(/^dlv_[0-9A-Z]{26}$/, 'must be a delivery id') });
+const deliveryParams = idParams('id').extend({ delivery_id: deliveryIdSchema });
 
 /** Spec 4.5 and contract 7: webhooks of an organization, their deliveries, redelivery, rotation. */
 export function webhookRoutes({ webhooks }: Services) {

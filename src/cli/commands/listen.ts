@@ -1,0 +1,126 @@
+import { performance } from 'node:perf_hooks';
+import { InvalidArgumentError, type Command } from 'commander';
+import { eventKinds } from '../../domain/events/types.js';
+import { orgOption } from '../options.js';
+import { executeStream } from '../output.js';
+import { tailEvents, type Event } from './events.js';
+
+/** A forward waits this long for the receiver's answer (the daemon's default attempt timeout). */
+const FORWARD_TIMEOUT_MS = 10_000;
+
+function parseUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    // reported below
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new InvalidArgumentError('expected an http or https URL, e.g. http://localhost:3000/webhooks');
+  return url.toString();
+}
+
+function parseKinds(text: string): string[] {
+  const kinds = [...new Set(text.split(',').map((kind) => kind.trim()))].filter((kind) => kind !== '');
+  const unknown = kinds.filter((kind) => !(eventKinds as readonly string[]).includes(kind));
+  if (kinds.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(
+      `${unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : ''}allowed: ${eventKinds.join(', ')}`,
+    );
+  return kinds;
+}
+
+interface Forwarded {
+  event_id: string;
+  event_kind: string;
+  /** A fresh `dlv_` id per forward: X-Service-Delivery and webhook-id. */
+  delivery_id: string;
+  /** The receiver's status, when it answered. */
+  status_code: number | null;
+  ok: boolean;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** Why a POST got no answer, in a few words. */
+function describeFailure(err: unknown): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError') return `timed out after ${FORWARD_TIMEOUT_MS / 1000} s`;
+  return e.cause?.code ?? e.cause?.message ?? e.message;
+}
+
+function forwardLine(event: Event, f: Forwarded): string {
+  const outcome =
+    f.status_code === null ? `failed: ${f.error}` : `${f.status_code}${f.ok ? '' : ` (${f.error})`}, ${f.duration_ms} ms`;
+  return `${event.timestamp}  ${event.kind}  ${event.id}  -> ${outcome}`;
+}
+
+export function registerListen(program: Command): void {
+  program
+    .command('listen')
+    .description("forward an organization's events to a URL, signed as real deliveries, until interrupted")
+    .addOption(orgOption())
+    .requiredOption('--forward-to <url>', 'where to POST each event (a local receiver under development)', parseUrl)
+    .option('--events <kinds>', 'only these kinds, comma-separated (default: every kind)', parseKinds)
+    .action((opts: { org: string; forwardTo: string; events?: string[] }, command: Command) =>
+      executeStream(command, {
+        run: async (client, print, signal) => {
+          // Loaded here, not at start-up: only `listen` signs and makes ids.
+          const [{ deliveryHeaders, generateSecret, standardSecret }, { ulid }] = await Promise.all([
+            import('../../domain/webhooks/signing.js'),
+            import('ulid'),
+          ]);
+          // A secret of its own, in the format and with the signatures of a real webhook's.
+          const secret = generateSecret();
+          const kinds = opts.events;
+          const url = opts.forwardTo;
+          const forward = async (event: Event): Promise<Forwarded | undefined> => {
+            const body = JSON.stringify(event);
+            const deliveryId = `dlv_${ulid()}`;
+            const headers = deliveryHeaders({
+              secrets: [secret],
+              deliveryId,
+              eventKind: event.kind,
+              body,
+              timestamp: Math.floor(Date.now() / 1000),
+              attempt: 1,
+            });
+            const base = { event_id: event.id, event_kind: event.kind, delivery_id: deliveryId };
+            const started = performance.now();
+            const took = () => Math.round(performance.now() - started);
+            try {
+              const res = await fetch(url, {
+                method: 'POST',
+                headers,
+                body,
+                redirect: 'manual', // as the daemon: a redirect is a failure, never followed
+                signal: AbortSignal.any([signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]),
+              });
+              await res.body?.cancel();
+              const ok = res.status >= 200 && res.status < 300;
+              const error = ok ? null : res.status >= 300 && res.status < 400 ? 'redirect not followed' : 'not 2xx';
+              return { ...base, status_code: res.status, ok, duration_ms: took(), error };
+            } catch (err) {
+              if (signal.aborted) return undefined; // interrupted mid-forward
+              return { ...base, status_code: null, ok: false, duration_ms: took(), error: describeFailure(err) };
+            }
+          };
+          const onOpen = (): void =>
+            print(
+              { secret, standard_secret: standardSecret(secret), forward_to: url },
+              [
+                `Signing secret: ${secret}`,
+                `Standard Webhooks secret: ${standardSecret(secret)}`,
+                `Forwarding events of ${opts.org} to ${url} (Ctrl-C to stop)`,
+              ].join('\n'),
+            );
+          const request = { organization: opts.org, ...(kinds?.length === 1 ? { kind: kinds[0] } : {}) };
+          for await (const event of tailEvents(client, request, { signal, onOpen })) {
+            if (kinds !== undefined && !kinds.includes(event.kind)) continue;
+            const forwarded = await forward(event);
+            if (forwarded !== undefined) print(forwarded, forwardLine(event, forwarded));
+          }
+        },
+      }),
+    );
+}
