@@ -1,7 +1,7 @@
 // Contract 11 and issue 10: every feature behaves the same on PostgreSQL. The identity, invitation,
 // permission, tenant-isolation and webhook test files run again here, unchanged, with their daemons on a
 // throwaway PostgreSQL (each daemon on a fresh database: test/helpers.ts withTestEngine). Each file
-// runs as a child TAP process and shows up as a subtest, so a failure names the file and assertion.
+// runs in one child TAP process whose tests show up as subtests, so a failure names the test and assertion.
 import path from 'node:path';
 import t from 'tap';
 import { repoRoot } from './helpers.js';
@@ -27,17 +27,19 @@ if ('missing' in found) {
   t.plan(0, `missing ${found.missing}`);
 } else {
   const cluster = await startPostgres(t);
-  for (const name of files) {
-    const file = path.join(repoRoot, 'test', `${name}.test.ts`);
-    // The same loader flags tap gave this process (TypeScript, coverage), so the child runs as tap would.
-    void t.spawn(
-      process.execPath,
-      [...process.execArgv, file],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, SWITCHYARD_TEST_POSTGRES: cluster.url },
+  // One child runs every file (one TypeScript start-up, not one per file), with the loader flags tap
+  // gave this process (TypeScript, coverage), so it runs as tap would; its tests show up here.
+  void t.spawn(
+    process.execPath,
+    [...process.execArgv, path.join(repoRoot, 'test', 'fixtures', 'run-files.ts')],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        SWITCHYARD_TEST_POSTGRES: cluster.url,
+        SWITCHYARD_TEST_FILES: files.map((name) => path.join(repoRoot, 'test', `${name}.test.ts`)).join(','),
       },
-      `${name} on PostgreSQL`,
-    );
-  }
+    },
+    'identity, invitation, permission, tenant and webhook tests on PostgreSQL',
+  );
 }
