@@ -148,6 +148,8 @@ export class PostgresStorage implements Storage {
   private notices = 0;
   /** Notices of this daemon waiting for their peers' acknowledgements: notice id -> peers that acked. */
   private readonly awaitingAcks = new Map<string, { acked: Set<string>; expected: number; done: () => void }>();
+  /** The acknowledgements being sent on the notification connection, one after another. */
+  private acks: Promise<void> = Promise.resolve();
   /** The backend pid of this daemon's notification connection (not counted as a peer). */
   private listenerPid = -1;
 
@@ -259,10 +261,16 @@ export class PostgresStorage implements Storage {
         return;
       }
       // Dropped: tell the daemon that committed, which answers its caller only once every peer has.
-      if (notice.n !== undefined && notice.i !== this.instance)
-        client
-          .query('SELECT pg_notify($1, $2)', [ACK_CHANNEL, JSON.stringify({ n: notice.n, i: this.instance })])
-          .catch((err: unknown) => this.log.warn({ err }, 'could not acknowledge a change notice'));
+      // One query at a time on the connection (acks of a burst of notices queue up behind each other).
+      if (notice.n !== undefined && notice.i !== this.instance) {
+        const ack = JSON.stringify({ n: notice.n, i: this.instance });
+        this.acks = this.acks
+          .then(() => client.query('SELECT pg_notify($1, $2)', [ACK_CHANNEL, ack]))
+          .then(
+            () => undefined,
+            (err: unknown) => this.log.warn({ err }, 'could not acknowledge a change notice'),
+          );
+      }
     });
     this.listener = client;
     await client.connect();
