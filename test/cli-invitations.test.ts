@@ -7,16 +7,8 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { bashCompletion } from '../src/cli/commands/completion.js';
 import { buildProgram } from '../src/cli/index.js';
-import { asPrincipal, request, runOwned, spawnDaemon, spawnSwitchyard } from './helpers.js';
+import { asPrincipal, request, runOwned, spawnDaemon, spawnSwitchyard, cliCleanEnv, type CliRun } from './helpers.js';
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-// No daemon settings or mail transport leak in from the test runner's environment.
-const cleanEnv = { SERVICE_GRPC_SOCKET: '', SERVICE_DATA_DIR: '', SERVICE_ADMIN_TOKEN: '', NO_COLOR: '' };
 const daemonEnv = {
   SERVICE_ENV: 'development',
   EMAIL_PROVIDER_API_KEY: '',
@@ -26,7 +18,7 @@ const daemonEnv = {
 };
 
 async function cli(t: Test, args: string[]): Promise<CliRun> {
-  const run = spawnSwitchyard(t, args, cleanEnv);
+  const run = spawnSwitchyard(t, args, cliCleanEnv);
   const code = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }

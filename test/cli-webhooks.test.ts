@@ -12,16 +12,19 @@ import t, { type Test } from 'tap';
 import { bashCompletion } from '../src/cli/commands/completion.js';
 import { buildProgram } from '../src/cli/index.js';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
-import { asPrincipal, request, runOwned, spawnDaemon, spawnSwitchyard, waitFor, waitForExit, type ChildRun } from './helpers.js';
+import {
+  asPrincipal,
+  request,
+  runOwned,
+  spawnDaemon,
+  spawnSwitchyard,
+  waitFor,
+  waitForExit,
+  type ChildRun,
+  cliCleanEnv,
+  type CliRun,
+} from './helpers.js';
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-// No daemon settings leak in from the test runner's environment.
-const cleanEnv = { SERVICE_GRPC_SOCKET: '', SERVICE_DATA_DIR: '', SERVICE_ADMIN_TOKEN: '', NO_COLOR: '' };
 const daemonEnv = {
   SERVICE_ENV: 'development',
   SERVICE_WEBHOOK_ALLOW_PRIVATE: '1',
@@ -49,11 +52,11 @@ async function world(t: Test): Promise<World> {
   const socket = path.join(dataDir, 'admin.sock');
   const d = await spawnDaemon(t, ['--grpc-socket', socket], { ...daemonEnv, SERVICE_DATA_DIR: dataDir });
   const sy = async (...args: string[]) => {
-    const run = spawnSwitchyard(t, ['--socket', socket, ...args], cleanEnv);
+    const run = spawnSwitchyard(t, ['--socket', socket, ...args], cliCleanEnv);
     const code = await run.exited;
     return { code, stdout: run.stdout(), stderr: run.stderr() };
   };
-  const spawn = (...args: string[]) => spawnSwitchyard(t, ['--socket', socket, ...args], cleanEnv);
+  const spawn = (...args: string[]) => spawnSwitchyard(t, ['--socket', socket, ...args], cliCleanEnv);
   const ownerId = randomUUID();
   const owner = asPrincipal(ownerId);
   const created = await sy('org', 'create', 'acme', '--owner-principal', ownerId, '--json');

@@ -10,19 +10,19 @@ import { roles } from '../src/domain/identity/roles.js';
 import { invitationStatuses } from '../src/domain/invitations/types.js';
 import { settingsPatchSchema } from '../src/domain/settings/schemas.js';
 import { resettableSettings } from '../src/domain/settings/types.js';
-import { binPath, request, runOwned, spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-// A clean environment: no daemon settings leak in from the test runner's.
-const cleanEnv = { SERVICE_GRPC_SOCKET: '', SERVICE_DATA_DIR: '', SERVICE_ADMIN_TOKEN: '', NO_COLOR: '' };
+import {
+  binPath,
+  request,
+  runOwned,
+  spawnDaemon,
+  spawnSwitchyard,
+  type ChildDaemon,
+  cliCleanEnv,
+  type CliRun,
+} from './helpers.js';
 
 async function cli(t: Test, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const run = spawnSwitchyard(t, args, { ...cleanEnv, ...env });
+  const run = spawnSwitchyard(t, args, { ...cliCleanEnv, ...env });
   const code = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }

@@ -7,10 +7,9 @@ import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import { AdminClient } from '../src/cli/client.js';
 import type { DaemonServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/DaemonService.js';
-import { spawnDaemon, spawnSwitchyard, type ChildDaemon } from './helpers.js';
+import { spawnDaemon, spawnSwitchyard, type ChildDaemon, cliCleanEnv } from './helpers.js';
 
 const TOKEN = 'tls-admin-token-0123456789abcdef';
-const cleanEnv = { SERVICE_GRPC_SOCKET: '', SERVICE_DATA_DIR: '', SERVICE_ADMIN_TOKEN: '', NO_COLOR: '' };
 const CLEAR_TEXT_WARNING = /admin token travels in clear text/;
 
 function hasOpenssl(): boolean {
@@ -60,7 +59,7 @@ function tcpAddressOf(daemon: ChildDaemon): string {
 }
 
 async function cli(t: Test, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = spawnSwitchyard(t, args, cleanEnv);
+  const run = spawnSwitchyard(t, args, cliCleanEnv);
   const code = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }

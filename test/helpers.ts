@@ -47,13 +47,18 @@ export function spawnOwned(t: Test, command: string, args: string[], options: Sp
   return child;
 }
 
+/** A finished child's exit code and output. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** What a CLI child gets so that no daemon setting of the test runner's environment leaks in. */
+export const cliCleanEnv = { SERVICE_GRPC_SOCKET: '', SERVICE_DATA_DIR: '', SERVICE_ADMIN_TOKEN: '', NO_COLOR: '' };
+
 /** Runs a command that dies with the test (see spawnOwned) to its end: its exit code and output. */
-export async function runOwned(
-  t: Test,
-  command: string,
-  args: string[],
-  options: SpawnOptions = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runOwned(t: Test, command: string, args: string[], options: SpawnOptions = {}): Promise<CliRun> {
   const child = spawnOwned(t, command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -231,7 +231,13 @@ t.test('receiver faults: 404, 302 (never followed), a hang past the timeout, a r
   );
   const hook = (await w.create({ event_filter: ['invitation.created'], max_retries: 5 })).body.data;
   await w.invite();
-  await waitFor(async () => (await w.deliveries(hook.id))[0]?.status === 'delivered', { what: 'delivery after the faults' });
+  await waitFor(async () => (await w.deliveries(hook.id))[0]?.status === 'delivered', {
+    what: 'delivery after the faults',
+  }).catch(async (err: unknown) => {
+    // Seen once under heavy load: say what the attempts were, so the next run that fails explains itself.
+    t.comment(JSON.stringify((await w.deliveries(hook.id))[0]?.attempts ?? []));
+    throw err;
+  });
   const [d] = await w.deliveries(hook.id);
   t.same(
     d.attempts.map((a: any) => [a.status_code, a.error]),

@@ -8,7 +8,7 @@ import { nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
 import { DELIVERIES_TOPIC } from './fanout.js';
-import { deliveryLock, failedByDeletion, type WebhookService } from './service.js';
+import { deliveryLock, failedByDeletion, heldWhilePaused, type WebhookService } from './service.js';
 import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
 import type { Delivery, DeliveryAttempt, Webhook } from './types.js';
@@ -141,7 +141,7 @@ export class WebhookSender {
           const webhook = hooks.get(d.webhook_id);
           if (webhook === undefined) return undefined; // not read above: the next pass
           if (webhook === null) return failedByDeletion(d);
-          if (!webhook.active) return { ...d, held: true, lease_owner: null, lease_until: null, updated_at: nowIso() };
+          if (!webhook.active) return heldWhilePaused(d);
           const busy = (this.perWebhook.get(webhook.id) ?? 0) + (reserved.get(webhook.id) ?? 0);
           if (busy >= this.settings.maxPerWebhook || taken >= room) return undefined;
           reserved.set(webhook.id, (reserved.get(webhook.id) ?? 0) + 1);
@@ -183,9 +183,7 @@ export class WebhookSender {
     const webhook = await store.webhooks.get(leased.webhook_id);
     if (webhook === undefined || webhook.deleted_at !== null || !webhook.active) {
       await this.record(leased, (d) =>
-        webhook === undefined || webhook.deleted_at !== null
-          ? failedByDeletion(d)
-          : { ...d, held: true, lease_owner: null, lease_until: null, updated_at: nowIso() },
+        webhook === undefined || webhook.deleted_at !== null ? failedByDeletion(d) : heldWhilePaused(d),
       );
       return;
     }

@@ -2,7 +2,7 @@ import { AppError, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import type { Storage, Tx } from '../../storage/port.js';
+import type { Storage } from '../../storage/port.js';
 import type { SecretSealer } from '../email/seal.js';
 import type { Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
@@ -352,6 +352,11 @@ export class WebhookService {
   }
 }
 
+/** A delivery whose webhook is paused: pending, out of the queue until resumed, no lease. */
+export function heldWhilePaused(d: Delivery): Delivery {
+  return { ...d, held: true, lease_owner: null, lease_until: null, updated_at: nowIso() };
+}
+
 /** A delivery of a deleted webhook: failed, never sent again. */
 export function failedByDeletion(d: Delivery): Delivery {
   const now = nowIso();
@@ -380,9 +385,4 @@ function requeue(d: Delivery, webhook: Webhook): Delivery {
     budget_from: d.attempt,
     updated_at: now,
   };
-}
-
-/** Adds a delivery inside the fan-out's transaction. */
-export async function putDelivery(tx: Tx, store: WebhookStore, delivery: Delivery): Promise<void> {
-  await tx.put(store.deliveries, delivery);
 }

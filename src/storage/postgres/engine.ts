@@ -297,7 +297,18 @@ export class PostgresStorage implements Storage {
       try {
         await client.query('BEGIN');
         for (const id of locks) await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [id.toString()]);
-        const ctx: TxContext = { client, reader: this.makeReader((sql, values) => client.query(sql, values), false) };
+        // One statement at a time on the transaction's connection, whoever reads through it (a
+        // collection's getMany reads in parallel): pg queues overlapping queries but deprecates it.
+        let last: Promise<unknown> = Promise.resolve();
+        const serial: Query = (sql, values) => {
+          const next = last.then(
+            () => client.query(sql, values),
+            () => client.query(sql, values),
+          );
+          last = next;
+          return next;
+        };
+        const ctx: TxContext = { client, reader: this.makeReader(serial, false) };
         const tx = new BufferedTx(ctx.reader);
         const result = await this.context.run(ctx, () => fn(tx));
         const notice = await this.flush(client, tx.commitSet);
