@@ -51,8 +51,8 @@ export interface ClaimOptions<T> {
   /** A non-unique index whose sort value orders the work (e.g. when it is due). */
   index: string;
   value: string | readonly string[];
-  /** Only entries whose sort value is at most this are candidates (e.g. now). */
-  upTo: string;
+  /** Only entries whose sort value is at most this are candidates (e.g. now); absent: every entry. */
+  upTo?: string;
   limit: number;
   /** The lock every read-modify-write of a record takes: a record held by another is skipped. */
   lockOf: (id: string) => string;
@@ -88,4 +88,12 @@ export interface Storage {
   close(): Promise<void>;
   /** For collections: the reader of the transaction running here, else the engine's shared one. */
   reader(): Reader;
+}
+
+/**
+ * The `upTo` of a claim of leased work: leases that ended by `now`, or, on exclusive storage (one
+ * process owns the data, so another instance's lease was left by an earlier run), every lease.
+ */
+export function leasesTakenOver(storage: Pick<Storage, 'exclusive'>, now: number): string | undefined {
+  return storage.exclusive ? undefined : new Date(now).toISOString();
 }

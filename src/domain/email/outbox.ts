@@ -3,7 +3,7 @@ import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import type { Storage, Tx } from '../../storage/port.js';
+import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { scrubErrorText } from '../../redact.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
@@ -54,8 +54,6 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 const INTERRUPTED = 'interrupted: the daemon stopped during this send';
 /** The storage topic that wakes every daemon's poller (mail was queued or retried). */
 const OUTBOX_TOPIC = 'outbox';
-/** Sorts after every lease end (ISO timestamps): with exclusive storage, every lease is a candidate. */
-const END_OF_TIME = '9999-12-31T23:59:59.999Z';
 
 /** The lock every read-modify-write of one outbox entry holds (claims, sends, retries, cancels). */
 export function outboxEntryLock(id: string): string {
@@ -258,7 +256,7 @@ export class OutboxService {
       // Exclusive storage: a lease of another instance is a previous run's, taken over at once. Else
       // only expired leases are candidates (the holder may still be sending). This instance's own
       // unexpired leases may sit among the candidates, hence more of them than it claims.
-      const upTo = this.storage.exclusive ? END_OF_TIME : nowText;
+      const upTo = leasesTakenOver(this.storage, now);
       const room = CLAIM_BATCH - claimed.length;
       for (const entry of await this.claimEntries('sending', upTo, room * 2, room, now)) {
         this.log.warn({ outbox_id: entry.id }, 'reclaiming mail whose send was interrupted');
@@ -272,7 +270,7 @@ export class OutboxService {
   /** Claims up to `room` of the first `candidates` entries under `status` in the queue, sorted up to `upTo`. */
   private async claimEntries(
     status: 'pending' | 'sending',
-    upTo: string,
+    upTo: string | undefined,
     candidates: number,
     room: number,
     now: number,

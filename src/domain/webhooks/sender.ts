@@ -5,7 +5,7 @@ import type { Metrics } from '../../metrics.js';
 import { Loop } from '../../loops/loop.js';
 import { scrubErrorText } from '../../redact.js';
 import { nowIso } from '../../storage/keys.js';
-import type { Storage, Tx } from '../../storage/port.js';
+import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
 import { DELIVERIES_TOPIC } from './fanout.js';
 import { deliveryLock, failedByDeletion, heldWhilePaused, type WebhookService } from './service.js';
@@ -27,8 +27,6 @@ export interface SenderSettings {
 /** The first 1 KB of an answer is kept on the attempt. */
 const RESPONSE_BYTES = 1024;
 const MAX_BACKOFF_DOUBLINGS = 10;
-/** A sort value past every ISO time: every lease is a candidate (exclusive storage takes them at once). */
-const END_OF_TIME = '9999';
 
 interface Outcome {
   ok: boolean;
@@ -111,7 +109,7 @@ export class WebhookSender {
     if (free <= 0) return undefined;
     for (const [value, upTo] of [
       ['due', new Date(now).toISOString()],
-      ['leased', this.storage.exclusive ? END_OF_TIME : new Date(now).toISOString()],
+      ['leased', leasesTakenOver(this.storage, now)],
     ] as const) {
       const room = this.settings.maxInFlight - this.inFlight;
       if (room <= 0) break;
