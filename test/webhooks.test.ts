@@ -139,6 +139,8 @@ t.test('an event reaches the receiver signed both ways; the state envelope', asy
   const enveloped = JSON.parse(w.receiver.received.find((r) => r.body.includes('"state"'))!.body);
   t.same(enveloped.state, { tenant: 'acme' });
   t.equal(enveloped.event.id, plain.id, 'the same event');
+  // The receiver can hear the POST before the sender has written down its answer.
+  await waitFor(async () => (await w.deliveries(hook.id))[0]?.status === 'delivered', { what: 'the delivery recorded' });
   const [record] = await w.deliveries(hook.id);
   t.equal(record.status, 'delivered');
   t.equal(record.attempt, 1);

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { InvalidArgumentError, type Command } from 'commander';
+import { deadline } from '../../deadline.js';
 import { eventKinds } from '../../domain/events/types.js';
 import { orgOption } from '../options.js';
 import { executeStream } from '../output.js';
@@ -88,13 +89,14 @@ export function registerListen(program: Command): void {
             const base = { event_id: event.id, event_kind: event.kind, delivery_id: deliveryId };
             const started = performance.now();
             const took = () => Math.round(performance.now() - started);
+            const limit = deadline(FORWARD_TIMEOUT_MS, signal);
             try {
               const res = await fetch(url, {
                 method: 'POST',
                 headers,
                 body,
                 redirect: 'manual', // as the daemon: a redirect is a failure, never followed
-                signal: AbortSignal.any([signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]),
+                signal: limit.signal,
               });
               await res.body?.cancel();
               const ok = res.status >= 200 && res.status < 300;
@@ -103,6 +105,8 @@ export function registerListen(program: Command): void {
             } catch (err) {
               if (signal.aborted) return undefined; // interrupted mid-forward
               return { ...base, status_code: null, ok: false, duration_ms: took(), error: describeFailure(err) };
+            } finally {
+              limit.clear();
             }
           };
           const onOpen = (): void =>

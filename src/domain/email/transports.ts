@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import { deadline } from '../../deadline.js';
 import { formatMailbox } from './address.js';
 import type { EmailTransport, OutgoingMail, SendResult } from './types.js';
 
@@ -47,6 +48,7 @@ class HttpEmailTransport implements EmailTransport {
       html: mail.html,
       text: mail.text,
     });
+    const limit = deadline(this.options.timeoutMs);
     try {
       // Loaded on first send: a daemon that holds mail (or uses SMTP) never pays undici's memory.
       const { request } = await import('undici');
@@ -61,7 +63,7 @@ class HttpEmailTransport implements EmailTransport {
         body,
         // Mail is rare: no idle keep-alive sockets left behind.
         reset: true,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: limit.signal,
       });
       const text = await readLimited(res.body);
       let parsed: Record<string, unknown> = {};
@@ -89,6 +91,8 @@ class HttpEmailTransport implements EmailTransport {
         error: timedOut ? `provider timed out after ${this.options.timeoutMs} ms` : `provider request failed: ${errorText(err)}`,
         statusCode: null,
       };
+    } finally {
+      limit.clear();
     }
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
+import { deadline } from '../../deadline.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
 import { Loop } from '../../loops/loop.js';
@@ -65,6 +66,8 @@ export class WebhookSender {
   private inFlight = 0;
   private readonly perWebhook = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
+  /** The deliveries whose attempts run here now. */
+  private readonly sending = new Set<string>();
   /** Aborted at shutdown: attempts in flight stop, unrecorded, and are taken over like a crash's. */
   private readonly stopping = new AbortController();
   private wakeListener: () => void = () => {};
@@ -133,8 +136,9 @@ export class WebhookSender {
         take: (d) => {
           if (d.status !== 'pending' || d.held) return undefined;
           if (d.lease_until !== null) {
-            if (d.lease_owner === this.instanceId) return undefined; // ours, in flight
-            if (!this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
+            if (this.sending.has(d.id)) return undefined; // ours, in flight
+            // Another daemon's until its lease ends; ours but not in flight (an attempt that was lost) at once.
+            if (d.lease_owner !== this.instanceId && !this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
           }
           const webhook = hooks.get(d.webhook_id);
           if (webhook === undefined) return undefined; // not read above: the next pass
@@ -160,11 +164,13 @@ export class WebhookSender {
 
   private start(delivery: Delivery, webhook: Webhook): void {
     this.inFlight++;
+    this.sending.add(delivery.id);
     this.perWebhook.set(webhook.id, (this.perWebhook.get(webhook.id) ?? 0) + 1);
     const run = this.attempt(delivery)
       .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
         this.inFlight--;
+        this.sending.delete(delivery.id);
         const left = (this.perWebhook.get(webhook.id) ?? 1) - 1;
         if (left === 0) this.perWebhook.delete(webhook.id);
         else this.perWebhook.set(webhook.id, left);
@@ -279,7 +285,7 @@ export class WebhookSender {
 
   /** POST within the timeout; a 2xx is success, a 3xx a failure never followed. */
   private async post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
-    const signal = AbortSignal.any([AbortSignal.timeout(this.settings.timeoutMs), this.stopping.signal]);
+    const { signal, clear } = deadline(this.settings.timeoutMs, this.stopping.signal);
     try {
       const res = await request(url, { method: 'POST', body, headers, dispatcher: this.dispatcher, signal });
       const response = await readSome(res.body, RESPONSE_BYTES);
@@ -289,6 +295,8 @@ export class WebhookSender {
       return { ok: false, statusCode: code, error, response };
     } catch (err) {
       return { ok: false, statusCode: null, error: describeFailure(err, this.settings.timeoutMs), response: null };
+    } finally {
+      clear();
     }
   }
 
