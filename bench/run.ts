@@ -363,9 +363,11 @@ function printTable(): void {
  * fresh development principal. The client shares the main thread with the daemon, the same for
  * every engine, so the figures compare with each other.
  */
+/** Slugs are unique across every round and daemon of the run. */
+let createdSlugs = 0;
+
 async function measureCreates(label: string, url: string): Promise<number> {
   progress(`${label}: ${WARMUP_S} s warm-up + ${DURATION_S} s of organization creates, ${CREATE_CONCURRENCY} in flight`);
-  let n = 0;
   const run = async (seconds: number): Promise<number> => {
     const deadline = performance.now() + seconds * 1000;
     let ok = 0;
@@ -375,7 +377,7 @@ async function measureCreates(label: string, url: string): Promise<number> {
           const res = await fetch(`${url}/v1/organizations`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-principal-id': randomUUID() },
-            body: JSON.stringify({ slug: `bench-${process.pid}-${n++}`, display_name: 'Bench' }),
+            body: JSON.stringify({ slug: `bench-${process.pid}-${createdSlugs++}`, display_name: 'Bench' }),
           });
           await res.arrayBuffer();
           if (res.status !== 201) throw new Error(`${label}: POST /v1/organizations answered ${res.status}`);
