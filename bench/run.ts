@@ -20,6 +20,7 @@ import { actions } from '../src/domain/identity/permissions.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { findPostgres, launchPostgres, type TestPostgres } from '../test/support/postgres.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
+import { measureWebhookDelivery, type DeliveryFigures, type EngineFigures, type WebhookEngine } from './webhook-delivery.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,6 +50,11 @@ const TARGET = {
   grantCheckRatio: 0.8,
   /** PostgreSQL answers API-key reads from the same in-memory cache, so it should nearly keep up. */
   postgresApiKeyRatio: 0.8,
+  /** Webhook delivery (8): durable deliveries/s, share of undici's rate, p99 at 500 events/s, peak RSS. */
+  webhookRate: 2000,
+  webhookBaselineRatio: 0.3,
+  webhookSteadyP99Ms: 100,
+  webhookRssMb: 250,
 };
 /** Organization creates in flight at once while creates/s are measured. */
 const CREATE_CONCURRENCY = 16;
@@ -346,6 +352,76 @@ function ratioRow(metric: string, subject: Measured[], baseline: Measured[], tar
   check(metric, `${value.toFixed(2)}  [${rounds(ratios, 2)}]`, `>= ${target.toFixed(2)}`, valid && value >= target);
 }
 
+const fmtCount = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** A burst or steady run is valid when every delivery arrived before the cut and every record says `delivered`. */
+function deliveryValid(metric: string, r: DeliveryFigures, capSeconds: number): boolean {
+  if (!r.complete)
+    info(`${metric}: CUT`, `${fmtCount(r.received)} of ${fmtCount(r.expected)} received ${capSeconds} s after the first commit`);
+  else if (r.delivered !== r.expected)
+    info(`${metric}: INVALID RUN`, `${fmtCount(r.delivered)} of ${fmtCount(r.expected)} records delivered`);
+  if (r.extra > 0) info(`${metric}: requests not counted`, `${fmtCount(r.extra)} (a delivery id received again)`);
+  return r.complete && r.delivered === r.expected;
+}
+
+/** Milliseconds, as seconds from 1 s up (a backlog's latencies run to seconds). */
+const fmtDuration = (ms: number): string => (ms < 1000 ? fmtMs(ms) : `${(ms / 1000).toFixed(2)} s`);
+
+/** Row (8) for one engine: the two bursts against their baselines, the steady run, peak RSS. */
+function webhookRows(engine: string, f: EngineFigures): void {
+  const latency = (r: DeliveryFigures): string =>
+    `${r.complete ? '' : '>= '}${fmtDuration(r.p50)} / ${fmtDuration(r.p99)}  [max ${fmtDuration(r.max)}]`;
+  const burst = (name: string, r: DeliveryFigures, baseline: EngineFigures['oneBaseline']): void => {
+    const metric = `(8) ${engine} webhooks, ${name}`;
+    const valid = deliveryValid(metric, r, f.settings.capSeconds);
+    const recorded = r.complete ? `; all recorded +${Math.round(r.recordedLagMs)} ms` : '';
+    check(
+      `${metric}: durable deliveries/s`,
+      `${fmtCount(r.rate)}/s  [${fmtCount(r.received)} in ${r.seconds.toFixed(2)} s${recorded}]`,
+      `>= ${fmtCount(TARGET.webhookRate)}/s`,
+      valid && r.rate >= TARGET.webhookRate,
+    );
+    info(`${metric}: p50 / p99 commit to receipt`, latency(r));
+    info(
+      `${metric}: undici baseline, ${f.settings.inFlight} in flight`,
+      `${fmtCount(baseline.rate)}/s  [${baseline.rounds.map((r) => (r / 1000).toFixed(1)).join(', ')} k; ${fmtCount(baseline.requests)} each]`,
+    );
+    info(
+      `${metric}: CPU per delivery / per baseline request`,
+      `${Math.round(r.cpuUsPerDelivery)} us / ${Math.round(baseline.cpuUsPerRequest)} us`,
+    );
+    const ratio = r.rate / baseline.rate;
+    check(
+      `${metric}: webhook / baseline rate ratio`,
+      ratio.toFixed(2),
+      `>= ${TARGET.webhookBaselineRatio.toFixed(2)}`,
+      valid && ratio >= TARGET.webhookBaselineRatio,
+    );
+  };
+  burst('10,000 events x 1 hook', f.one, f.oneBaseline);
+  burst('1,000 events x 10 hooks', f.ten, f.tenBaseline);
+  const steady = `(8) ${engine} webhooks, ${f.settings.steadyRate} events/s x 1 hook`;
+  const steadyValid = deliveryValid(steady, f.steady, f.settings.capSeconds);
+  info(`${steady}: events committed/s`, `${fmtCount(f.steady.commitRate)}/s`);
+  info(
+    `${steady}: deliveries/s, CPU per delivery`,
+    `${fmtCount(f.steady.rate)}/s, ${Math.round(f.steady.cpuUsPerDelivery)} us  [${fmtCount(f.steady.received)} in ${f.steady.seconds.toFixed(2)} s]`,
+  );
+  info(`${steady}: p50 / p99 commit to receipt`, latency(f.steady));
+  check(
+    `${steady}: p99 commit to receipt`,
+    `${f.steady.complete ? '' : '>= '}${fmtDuration(f.steady.p99)}`,
+    `< ${TARGET.webhookSteadyP99Ms} ms`,
+    steadyValid && f.steady.p99 < TARGET.webhookSteadyP99Ms,
+  );
+  check(
+    `(8) ${engine} webhooks: peak RSS of the child`,
+    `${f.peakRssMb.toFixed(1)} MB  [${f.startRssMb.toFixed(1)} MB before its first daemon]`,
+    `< ${TARGET.webhookRssMb} MB`,
+    f.peakRssMb < TARGET.webhookRssMb,
+  );
+}
+
 function printTable(): void {
   const head: Row = { metric: 'metric', value: 'value', target: 'target', result: '' };
   const all = [head, ...rows];
@@ -478,6 +554,23 @@ async function main(): Promise<void> {
     await daemon.stop();
     daemon = undefined;
     for (const other of others.splice(0)) await other.stop();
+    // (8) Webhook delivery, one engine at a time, each in a child process of its own (its peak RSS
+    // is the daemon's, not this process's), delivering to a receiver in this one.
+    const hookEnv = { SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', SERVICE_WEBHOOK_ALLOW_PRIVATE: '1' };
+    const hookEngines: WebhookEngine[] = [
+      { label: 'LevelDB', env: (run) => Promise.resolve({ ...hookEnv, SERVICE_DATA_DIR: path.join(dataDir, `hooks-${run}`) }) },
+    ];
+    const pg = cluster;
+    if (pg !== undefined)
+      hookEngines.push({
+        label: 'PostgreSQL',
+        env: async (run) => ({
+          ...hookEnv,
+          SERVICE_DATA_DIR: path.join(dataDir, `hooks-pg-${run}`),
+          SERVICE_DATABASE_URL: await pg.createDatabase(`hooks_${run.replace('-', '_')}`),
+        }),
+      });
+    const hooks = await measureWebhookDelivery(hookEngines, progress);
     await cluster?.stop();
     cluster = undefined;
     const idle = await measureIdle();
@@ -489,7 +582,8 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(2))
           .join(' ')}\n` +
         `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s measured after ${WARMUP_S} s warm-up per subject, 127.0.0.1; autocannon on a worker thread\n` +
-        `figures are medians over the rounds; [brackets] list each round's\n\n`,
+        `figures are medians over the rounds; [brackets] list each round's\n` +
+        `(8): each engine's webhook runs once, in a child process, fresh daemon per run; receiver in this process\n\n`,
     );
 
     const bareOk = loadRows('bare node:http GET /', runs.bare);
@@ -565,6 +659,13 @@ async function main(): Promise<void> {
     if (creates.postgres.length > 0) {
       info('(7) organization creates/s, PostgreSQL', fmtCreates(creates.postgres));
       info('(7) creates: PostgreSQL / LevelDB ratio', ratioOf(creates.postgres, creates.level));
+    }
+
+    for (const engine of ['LevelDB', 'PostgreSQL']) {
+      const figures = hooks.get(engine);
+      if (figures === undefined)
+        info(`(8) webhooks on ${engine}`, `n/a (missing ${(findPostgres() as { missing: string }).missing})`);
+      else webhookRows(engine, figures);
     }
 
     printTable();
