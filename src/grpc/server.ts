@@ -59,7 +59,9 @@ async function tlsCredentials(certFile: string, keyFile: string): Promise<Server
       );
     }
   };
-  const [cert, key] = await Promise.all([read(certFile, 'SERVICE_GRPC_TLS_CERT'), read(keyFile, 'SERVICE_GRPC_TLS_KEY')]);
+  // One after the other: when both are unreadable, the line always names the certificate first.
+  const cert = await read(certFile, 'SERVICE_GRPC_TLS_CERT');
+  const key = await read(keyFile, 'SERVICE_GRPC_TLS_KEY');
   try {
     return ServerCredentials.createSsl(null, [{ cert_chain: cert, private_key: key }], false);
   } catch (err) {

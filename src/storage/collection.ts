@@ -213,13 +213,10 @@ export class Collection<T extends object> {
   /**
    * The distinct sort values under `value` in a non-unique index, in order, one page at a time: a
    * sort value several records share (a principal's organization- and team-level memberships of one
-   * organization) is listed once, and the cursor resumes past all of them.
+   * organization) is listed once, and the cursor resumes past all of them. A read never walks a long
+   * run of one sort value: each step resumes past the last value it saw.
    */
-  async listDistinct(
-    index: string,
-    value: IndexValue,
-    options: Omit<PageOptions, 'reverse' | 'after'> = {},
-  ): Promise<Page<string>> {
+  async listDistinct(index: string, value: IndexValue, options: Omit<PageOptions, 'reverse'> = {}): Promise<Page<string>> {
     const spec = this.indexSpec(index);
     if (spec.unique === true || spec.sort === undefined) throw new TypeError(`${this.name}.${index} has no sort values`);
     const limit = clampLimit(options.limit);
@@ -231,7 +228,7 @@ export class Collection<T extends object> {
         throw foreignCursor();
       // Keys are value, sort, id: past `sort + SEP + any id` is past `sort + \x01`.
       range.gt = after + '\x01';
-    }
+    } else if (options.after !== undefined) range.gt = prefix + options.after + '\x01';
     const sorts: string[] = [];
     for (;;) {
       const keys = await this.indexKeys(index, { ...range, limit: DISTINCT_STEP });
@@ -243,7 +240,7 @@ export class Collection<T extends object> {
         sorts.push(sort);
       }
       if (keys.length < DISTINCT_STEP) return { items: sorts, nextCursor: null };
-      range.gt = keys[keys.length - 1];
+      range.gt = prefix + sorts[sorts.length - 1] + '\x01';
     }
   }
 

@@ -36,10 +36,11 @@ export const collections = {
   /** Webhooks (not deleted) by organization, in creation order. */
   webhooks: { indexes: ['organization'] },
   /**
-   * Webhook deliveries: by webhook (newest last); the due/lease queue; those held while their webhook
-   * is paused, by webhook; failed ones by webhook in creation order (recovery windows).
+   * Webhook deliveries: by webhook (newest last); the due/lease queue; the due queue per webhook and
+   * the webhooks that have one (the sender's fair fill); those held while their webhook is paused, by
+   * webhook; failed ones by webhook in creation order (recovery windows).
    */
-  webhook_deliveries: { indexes: ['webhook', 'queue', 'held', 'webhook_failed'] },
+  webhook_deliveries: { indexes: ['webhook', 'queue', 'webhook_due', 'due_webhooks', 'held', 'webhook_failed'] },
   /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */
   email_outbox: { indexes: ['queue', 'status', 'organization', 'created', 'organization_status'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;

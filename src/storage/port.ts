@@ -53,7 +53,10 @@ export interface ClaimOptions<T> {
   value: string | readonly string[];
   /** Only entries whose sort value is at most this are candidates (e.g. now); absent: every entry. */
   upTo?: string;
+  /** At most this many candidates are looked at. */
   limit: number;
+  /** These records are the candidates instead of the range (the caller chose them from it): `take` still decides. */
+  ids?: readonly string[];
   /** The lock every read-modify-write of a record takes: a record held by another is skipped. */
   lockOf: (id: string) => string;
   /** Given a candidate, the record leased to this caller, or undefined to leave it. */
@@ -73,9 +76,9 @@ export interface Storage {
   /** Meta values: generated secrets, schema version, consumer positions. */
   readMeta(key: string): Promise<unknown>;
   /**
-   * Claims work: candidates under `value` in `index` with a sort value up to `upTo`, skipping any
-   * another transaction holds, each given to `take` and written back in one transaction per claim.
-   * PostgreSQL: `FOR UPDATE SKIP LOCKED` plus the record's advisory lock.
+   * Claims work: candidates under `value` in `index` with a sort value up to `upTo` (or the given
+   * ids), skipping any another transaction holds, each given to `take`; what it takes is written
+   * back in one transaction. PostgreSQL: `FOR UPDATE SKIP LOCKED` plus the records' advisory locks.
    */
   claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]>;
   /** Calls `fn` when any daemon commits a transaction that woke `topic`. */

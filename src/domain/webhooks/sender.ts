@@ -28,12 +28,24 @@ export interface SenderSettings {
 /** The first 1 KB of an answer is kept on the attempt. */
 const RESPONSE_BYTES = 1024;
 const MAX_BACKOFF_DOUBLINGS = 10;
+/** Webhooks with due deliveries read per page while a pass fills its free slots. */
+const WEBHOOKS_PER_PAGE = 100;
+/** Outcomes written per transaction at most. */
+const RECORD_BATCH = 256;
 
 interface Outcome {
   ok: boolean;
   statusCode: number | null;
   error: string | null;
   response: string | null;
+}
+
+/** An attempt's outcome on its way to the delivery record. */
+interface QueuedOutcome {
+  leased: Delivery;
+  change: (current: Delivery, tx: Tx) => Delivery;
+  resolve: (written: Delivery | undefined) => void;
+  reject: (err: unknown) => void;
 }
 
 /** The delay before the attempt after failed attempt `k` (k = 1, 2, ...): base x 2^(k-1), capped at base x 2^10. */
@@ -66,8 +78,13 @@ export class WebhookSender {
   private inFlight = 0;
   private readonly perWebhook = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
+  /** Outcomes waiting to be written, and whether a batch of them is being written now. */
+  private readonly outcomes: QueuedOutcome[] = [];
+  private recording = false;
   /** The deliveries whose attempts run here now. */
   private readonly sending = new Set<string>();
+  /** The webhook the last pass ended at: the next starts past it (every webhook gets its turn at free slots). */
+  private rotation: string | undefined;
   /** Aborted at shutdown: attempts in flight stop, unrecorded, and are taken over like a crash's. */
   private readonly stopping = new AbortController();
   private wakeListener: () => void = () => {};
@@ -102,64 +119,113 @@ export class WebhookSender {
   }
 
   /**
-   * One pass: claims as many due deliveries as there are free slots and starts their attempts (not
-   * awaited). Returns when the next delivery falls due (ISO), so the loop can wake then.
+   * One pass: claims as many due deliveries as there are free slots, in one transaction, and starts
+   * their attempts (not awaited). Each webhook's slots are filled from its own queue, so a webhook at
+   * its bound (a slow receiver with a deep backlog) never keeps another's deliveries waiting. Returns
+   * when the next delivery falls due (ISO), so the loop can wake then.
    */
   async sendDue(): Promise<string | undefined> {
-    const store = this.webhooks.store;
     const now = Date.now();
+    if (this.settings.maxInFlight - this.inFlight > 0) await this.takeOver(now);
+    if (this.settings.maxInFlight - this.inFlight > 0) await this.claimDue(now);
+    // Still due from before this pass: waiting for a slot here (a finished attempt wakes the loop) or
+    // held by another daemon. Only a time after it needs a timer; a past one would spin the loop.
+    const next = await this.webhooks.store.nextDueAt();
+    return next !== undefined && Date.parse(next) > now ? next : undefined;
+  }
+
+  /** Deliveries whose lease ended (a daemon died mid-attempt) or, on exclusive storage, every lease not running here. */
+  private async takeOver(now: number): Promise<void> {
+    const store = this.webhooks.store;
+    const room = this.settings.maxInFlight - this.inFlight;
+    const entries = await store.deliveries.range('queue', 'leased', {
+      upTo: leasesTakenOver(this.storage, now),
+      limit: room * 2,
+    });
+    const ids = entries.map((e) => e.id).filter((id) => !this.sending.has(id));
+    if (ids.length === 0) return;
+    const records = await store.deliveries.getMany(ids);
+    await this.claim(ids, await this.webhooksOf(records.flatMap((d) => (d === undefined ? [] : [d.webhook_id]))), now);
+  }
+
+  /** Fills free slots from each webhook's due queue, starting after the webhook the last pass ended at. */
+  private async claimDue(now: number): Promise<void> {
+    const store = this.webhooks.store;
+    const nowIso = new Date(now).toISOString();
     const free = this.settings.maxInFlight - this.inFlight;
-    if (free <= 0) return undefined;
-    for (const [value, upTo] of [
-      ['due', new Date(now).toISOString()],
-      ['leased', leasesTakenOver(this.storage, now)],
-    ] as const) {
-      const room = this.settings.maxInFlight - this.inFlight;
-      if (room <= 0) break;
-      // The webhooks of the candidates, read first: a claim decides synchronously.
-      const candidates = await store.deliveries.getMany(
-        (await store.deliveries.range('queue', value, { upTo, limit: room * 2 })).map((e) => e.id),
-      );
-      const hooks = new Map<string, Webhook | null>();
-      for (const id of new Set(candidates.flatMap((d) => (d === undefined ? [] : [d.webhook_id])))) {
-        const webhook = await store.webhooks.get(id);
-        hooks.set(id, webhook === undefined || webhook.deleted_at !== null ? null : webhook);
+    const picked: string[] = [];
+    const visited = new Set<string>();
+    const withPicks: string[] = [];
+    // From past the webhook the last pass ended at to the end of the list, then round from its start.
+    let after = this.rotation;
+    let cursor: string | undefined;
+    let wrapped = after === undefined;
+    for (let full = false; !full;) {
+      const page = await store.webhooksWithDue(cursor === undefined ? after : undefined, cursor, WEBHOOKS_PER_PAGE);
+      for (const webhookId of page.items) {
+        if (visited.has(webhookId) || picked.length >= free) {
+          full = true;
+          break;
+        }
+        visited.add(webhookId);
+        this.rotation = webhookId;
+        const room = Math.min(this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0), free - picked.length);
+        const ids = room > 0 ? await store.dueFor(webhookId, nowIso, room) : [];
+        if (ids.length > 0) withPicks.push(webhookId);
+        picked.push(...ids);
       }
-      const reserved = new Map<string, number>();
-      let taken = 0;
-      const claimed = await this.storage.claim(store.deliveries, {
-        index: 'queue',
-        value,
-        upTo,
-        limit: room * 2,
-        lockOf: deliveryLock,
-        take: (d) => {
-          if (d.status !== 'pending' || d.held) return undefined;
-          if (d.lease_until !== null) {
-            if (this.sending.has(d.id)) return undefined; // ours, in flight
-            // Another daemon's until its lease ends; ours but not in flight (an attempt that was lost) at once.
-            if (d.lease_owner !== this.instanceId && !this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
-          }
-          const webhook = hooks.get(d.webhook_id);
-          if (webhook === undefined) return undefined; // not read above: the next pass
-          if (webhook === null) return failedByDeletion(d);
-          if (!webhook.active) return heldWhilePaused(d);
-          const busy = (this.perWebhook.get(webhook.id) ?? 0) + (reserved.get(webhook.id) ?? 0);
-          if (busy >= this.settings.maxPerWebhook || taken >= room) return undefined;
-          reserved.set(webhook.id, (reserved.get(webhook.id) ?? 0) + 1);
-          taken++;
-          return {
-            ...d,
-            lease_owner: this.instanceId,
-            lease_until: new Date(now + this.leaseMs).toISOString(),
-            updated_at: nowIso(),
-          };
-        },
-      });
-      for (const d of claimed)
-        if (d.lease_owner === this.instanceId && d.status === 'pending') this.start(d, hooks.get(d.webhook_id)!);
+      cursor = page.nextCursor ?? undefined;
+      if (cursor === undefined) {
+        if (wrapped) break;
+        wrapped = true;
+        after = undefined;
+      }
     }
-    return this.webhooks.store.nextDueAt();
+    if (picked.length > 0) await this.claim(picked, await this.webhooksOf(withPicks), now);
+  }
+
+  /** The webhooks by id (null: deleted or gone), read before a claim so that it decides synchronously. */
+  private async webhooksOf(ids: string[]): Promise<Map<string, Webhook | null>> {
+    const unique = [...new Set(ids)];
+    const records = await this.webhooks.store.webhooks.getMany(unique);
+    return new Map(unique.map((id, n) => [id, records[n] === undefined || records[n].deleted_at !== null ? null : records[n]]));
+  }
+
+  /** Claims the given deliveries in one transaction (skipping any another daemon holds) and starts their attempts. */
+  private async claim(ids: string[], hooks: Map<string, Webhook | null>, now: number): Promise<void> {
+    const reserved = new Map<string, number>();
+    let room = this.settings.maxInFlight - this.inFlight;
+    const claimed = await this.storage.claim(this.webhooks.store.deliveries, {
+      index: 'queue',
+      value: ['due', 'leased'],
+      ids,
+      limit: ids.length,
+      lockOf: deliveryLock,
+      take: (d) => {
+        if (d.status !== 'pending' || d.held) return undefined;
+        if (d.lease_until !== null) {
+          if (this.sending.has(d.id)) return undefined; // ours, in flight
+          // Another daemon's until its lease ends; ours but not in flight (an attempt that was lost) at once.
+          if (d.lease_owner !== this.instanceId && !this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
+        } else if (d.next_attempt_at !== null && Date.parse(d.next_attempt_at) > now) return undefined;
+        const webhook = hooks.get(d.webhook_id);
+        if (webhook === undefined) return undefined; // not read above: the next pass
+        if (webhook === null) return failedByDeletion(d);
+        if (!webhook.active) return heldWhilePaused(d);
+        const busy = (this.perWebhook.get(webhook.id) ?? 0) + (reserved.get(webhook.id) ?? 0);
+        if (busy >= this.settings.maxPerWebhook || room <= 0) return undefined;
+        reserved.set(webhook.id, (reserved.get(webhook.id) ?? 0) + 1);
+        room--;
+        return {
+          ...d,
+          lease_owner: this.instanceId,
+          lease_until: new Date(now + this.leaseMs).toISOString(),
+          updated_at: nowIso(),
+        };
+      },
+    });
+    for (const d of claimed)
+      if (d.lease_owner === this.instanceId && d.status === 'pending') this.start(d, hooks.get(d.webhook_id)!);
   }
 
   private start(delivery: Delivery, webhook: Webhook): void {
@@ -267,20 +333,48 @@ export class WebhookSender {
       );
   }
 
-  /** Writes the outcome under the delivery's lock, if the lease is still this daemon's. */
-  private async record(leased: Delivery, change: (current: Delivery, tx: Tx) => Delivery): Promise<Delivery | undefined> {
-    const store = this.webhooks.store;
-    return this.storage.transaction({ locks: [deliveryLock(leased.id)] }, async (tx) => {
-      const current = await tx.get(store.deliveries, leased.id);
-      if (current?.status !== 'pending' || current.lease_owner !== this.instanceId) {
-        this.log.warn({ delivery_id: leased.id }, 'webhook delivery lease lost before the attempt was recorded');
-        return undefined;
-      }
-      const next = change(current, tx);
-      await tx.put(store.deliveries, next);
-      if (next.status === 'pending' && !next.held) tx.wake(DELIVERIES_TOPIC);
-      return next;
+  /**
+   * Writes the outcome under the delivery's lock, if the lease is still this daemon's. Outcomes that
+   * finish while another batch commits are written together, in one transaction.
+   */
+  private record(leased: Delivery, change: (current: Delivery, tx: Tx) => Delivery): Promise<Delivery | undefined> {
+    return new Promise((resolve, reject) => {
+      this.outcomes.push({ leased, change, resolve, reject });
+      if (!this.recording) void this.recordQueued();
     });
+  }
+
+  private async recordQueued(): Promise<void> {
+    const store = this.webhooks.store;
+    this.recording = true;
+    try {
+      while (this.outcomes.length > 0) {
+        const batch = this.outcomes.splice(0, RECORD_BATCH);
+        try {
+          const results = await this.storage.transaction({ locks: batch.map((o) => deliveryLock(o.leased.id)) }, async (tx) => {
+            const written: (Delivery | undefined)[] = [];
+            for (const { leased, change } of batch) {
+              const current = await tx.get(store.deliveries, leased.id);
+              if (current?.status !== 'pending' || current.lease_owner !== this.instanceId) {
+                this.log.warn({ delivery_id: leased.id }, 'webhook delivery lease lost before the attempt was recorded');
+                written.push(undefined);
+                continue;
+              }
+              const next = change(current, tx);
+              await tx.put(store.deliveries, next);
+              if (next.status === 'pending' && !next.held) tx.wake(DELIVERIES_TOPIC);
+              written.push(next);
+            }
+            return written;
+          });
+          batch.forEach((o, n) => o.resolve(results[n]));
+        } catch (err) {
+          for (const o of batch) o.reject(err);
+        }
+      }
+    } finally {
+      this.recording = false;
+    }
   }
 
   /** POST within the timeout; a 2xx is success, a 3xx a failure never followed. */

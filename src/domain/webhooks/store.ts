@@ -1,4 +1,4 @@
-import { Collection, type IndexEntry } from '../../storage/collection.js';
+import { Collection, type IndexEntry, type Page } from '../../storage/collection.js';
 import type { Storage } from '../../storage/port.js';
 import type { Delivery, Webhook } from './types.js';
 
@@ -7,6 +7,12 @@ function queueOf(d: Delivery): { value: string; sort: string } | undefined {
   if (d.status !== 'pending' || d.held) return undefined;
   if (d.lease_until !== null) return { value: 'leased', sort: d.lease_until };
   return { value: 'due', sort: d.next_attempt_at ?? d.created_at };
+}
+
+/** A delivery waiting for its time (not leased): its webhook and when it is due. */
+function dueOf(d: Delivery): { webhook: string; at: string } | undefined {
+  const queue = queueOf(d);
+  return queue?.value === 'due' ? { webhook: d.webhook_id, at: queue.sort } : undefined;
 }
 
 /** Webhooks and their deliveries, with the named queries of the fan-out and the sender. */
@@ -22,6 +28,10 @@ export class WebhookStore {
       // Delivery ids are time-sortable: index order is creation order.
       { name: 'webhook', value: (d) => d.webhook_id },
       { name: 'queue', value: (d) => queueOf(d)?.value, sort: (d) => queueOf(d)?.sort ?? '' },
+      // The due queue once more, per webhook, and the webhooks that have one: the sender fills each
+      // webhook's free slots from its own queue, so a webhook at its bound never blocks the others.
+      { name: 'webhook_due', value: (d) => dueOf(d)?.webhook, sort: (d) => dueOf(d)?.at ?? '' },
+      { name: 'due_webhooks', value: (d) => (dueOf(d) === undefined ? undefined : 'due'), sort: (d) => d.webhook_id },
       { name: 'held', value: (d) => (d.status === 'pending' && d.held ? d.webhook_id : undefined) },
       { name: 'webhook_failed', value: (d) => (d.status === 'failed' ? d.webhook_id : undefined), sort: (d) => d.created_at },
     ]);
@@ -35,6 +45,16 @@ export class WebhookStore {
   /** Deliveries due at or before `nowIso`, soonest first. */
   async due(nowIso: string, limit: number): Promise<IndexEntry[]> {
     return this.deliveries.range('queue', 'due', { upTo: nowIso, limit });
+  }
+
+  /** Webhooks with deliveries waiting for their time (due now or later), in id order, past `after` or a cursor. */
+  async webhooksWithDue(after: string | undefined, cursor: string | undefined, limit: number): Promise<Page<string>> {
+    return this.deliveries.listDistinct('due_webhooks', 'due', { after, cursor, limit });
+  }
+
+  /** One webhook's deliveries due at or before `nowIso`, soonest first. */
+  async dueFor(webhookId: string, nowIso: string, limit: number): Promise<string[]> {
+    return (await this.deliveries.range('webhook_due', webhookId, { upTo: nowIso, limit })).map((e) => e.id);
   }
 
   /** When the next delivery is due, if any (ISO). */

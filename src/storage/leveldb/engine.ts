@@ -137,21 +137,22 @@ export class LevelStorage implements Storage {
   }
 
   private async claimNow<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
-    const candidates = await collection.range(options.index, options.value, { upTo: options.upTo, limit: options.limit });
-    const claimed: T[] = [];
-    for (const { id } of candidates) {
-      const lock = options.lockOf(id);
-      // Skip locked: whoever holds it is changing the record now.
-      if (this.locks.isHeld(lock)) continue;
-      const taken = await this.transaction({ locks: [lock] }, async (tx) => {
-        const record = await tx.get(collection, id);
+    const ids =
+      options.ids?.slice(0, options.limit) ??
+      (await collection.range(options.index, options.value, { upTo: options.upTo, limit: options.limit })).map((e) => e.id);
+    // Skip locked: whoever holds one is changing that record now. The rest are taken in one transaction.
+    const free = ids.filter((id) => !this.locks.isHeld(options.lockOf(id)));
+    if (free.length === 0) return [];
+    return this.transaction({ locks: free.map(options.lockOf) }, async (tx) => {
+      const claimed: T[] = [];
+      for (const record of await collection.getMany(free)) {
         const next = record === undefined ? undefined : options.take(record);
-        if (next !== undefined) await tx.put(collection, next);
-        return next;
-      });
-      if (taken !== undefined) claimed.push(taken);
-    }
-    return claimed;
+        if (next === undefined) continue;
+        await tx.put(collection, next);
+        claimed.push(next);
+      }
+      return claimed;
+    });
   }
 
   onWake(topic: string, fn: () => void): () => void {

@@ -1,6 +1,7 @@
 import { OutboxStore } from '../../domain/email/store.js';
 import { createEventStore } from '../../domain/events/store.js';
 import { createIdentityStore } from '../../domain/identity/store.js';
+import { WebhookStore } from '../../domain/webhooks/store.js';
 import type { Collection } from '../collection.js';
 import { NewerSchemaError } from '../errors.js';
 import { HourlyLog } from '../hourly-log.js';
@@ -69,6 +70,17 @@ export const migrations: Migration[] = [
     up: async (storage) => rebuildIndex(storage, createIdentityStore(storage).grants, 'principal_resource'),
   },
   { version: 4, name: 'hourly logs keyed by entry id, with a subject index in time order', up: rekeyHourlyLogs },
+  {
+    version: 5,
+    name: 'webhook deliveries due, per webhook, and the webhooks that have some',
+    up: async (storage) => {
+      const { deliveries } = new WebhookStore(storage);
+      return [
+        ...(await rebuildIndex(storage, deliveries, 'webhook_due')),
+        ...(await rebuildIndex(storage, deliveries, 'due_webhooks')),
+      ];
+    },
+  },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {

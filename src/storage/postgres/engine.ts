@@ -6,7 +6,7 @@ import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
 import { redactDatabaseUrl } from '../../redact.js';
 import type { Collection } from '../collection.js';
-import type { CommitSet, KeyRange, Reader, TableDef } from '../engine.js';
+import type { CommitSet, KeyRange, Reader, RecordWrite, TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
 import { sortableIdAfter } from '../keys.js';
 import type { ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
@@ -34,6 +34,8 @@ const CACHE_MAX_ENTRIES = 20_000;
 const FAILURE_LOG_INTERVAL_MS = 10_000;
 const LISTENER_RETRY_MS = 1_000;
 const APPEND_META_PREFIX = 'last_id:';
+/** Rows per upsert statement (a statement takes at most 65,535 parameters; a row is 2 plus one per index). */
+const UPSERT_ROWS = 1_000;
 
 /** The meta key holding the last id appended to `table` (the row its appenders lock). */
 export function appendMetaKey(table: string): string {
@@ -76,6 +78,33 @@ function column(index: string): string {
 
 function bytes(key: string): Buffer {
   return Buffer.from(key, 'utf8');
+}
+
+/** A record as a row: its id, value and index keys. */
+interface Row {
+  id: string;
+  value: object;
+  keys: Map<string, string>;
+}
+
+/** Each record's last write in a commit set, per table in first-touched order: rows to upsert and ids to delete. */
+function lastWrites(writes: readonly RecordWrite[]): { table: TableDef; rows: Row[]; deleted: string[] }[] {
+  const tables = new Map<string, { table: TableDef; last: Map<string, RecordWrite> }>();
+  for (const w of writes) {
+    let entry = tables.get(w.table.name);
+    if (entry === undefined) tables.set(w.table.name, (entry = { table: w.table, last: new Map() }));
+    entry.last.delete(w.id);
+    entry.last.set(w.id, w);
+  }
+  return [...tables.values()].map(({ table, last }) => {
+    const rows: Row[] = [];
+    const deleted: string[] = [];
+    for (const w of last.values()) {
+      if (w.value === undefined) deleted.push(w.id);
+      else rows.push({ id: w.id, value: w.value, keys: w.keys });
+    }
+    return { table, rows, deleted };
+  });
 }
 
 function text(value: Buffer): string {
@@ -400,23 +429,31 @@ export class PostgresStorage implements Storage {
   }
 
   async claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
-    const range = collection.keyRange(options.index, options.value, { upTo: options.upTo, limit: options.limit });
     return this.transaction({}, async (tx) => {
       const { client } = this.context.getStore()!;
       const params: unknown[] = [];
-      const col = column(options.index);
+      let where: string;
+      if (options.ids !== undefined) {
+        if (options.ids.length === 0) return [];
+        params.push(options.ids.map(bytes));
+        where = ` WHERE id = ANY($1) ORDER BY id LIMIT ${Math.max(0, Math.floor(options.limit))}`;
+      } else {
+        const range = collection.keyRange(options.index, options.value, { upTo: options.upTo, limit: options.limit });
+        where = rangeSql(column(options.index), range, params);
+      }
       const { rows } = await client.query<{ id: Buffer; data: T }>(
-        `SELECT id, data FROM ${ident(collection.name)}${rangeSql(col, range, params)} FOR UPDATE SKIP LOCKED`,
+        `SELECT id, data FROM ${ident(collection.name)}${where} FOR UPDATE SKIP LOCKED`,
         params,
       );
+      if (rows.length === 0) return [];
+      // The records' own locks too, in one statement: whoever holds one read the record and is about to write it.
+      const { rows: locked } = await client.query<{ ok: boolean }>(
+        'SELECT pg_try_advisory_xact_lock(k) AS ok FROM unnest($1::bigint[]) WITH ORDINALITY AS l(k, n) ORDER BY n',
+        [rows.map((row) => lockId(options.lockOf(text(row.id))).toString())],
+      );
       const claimed: T[] = [];
-      for (const row of rows) {
-        const id = text(row.id);
-        // The record's own lock too: whoever holds it read the record and is about to write it.
-        const { rows: got } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [
-          lockId(options.lockOf(id)).toString(),
-        ]);
-        if (!got[0].ok) continue;
+      for (const [n, row] of rows.entries()) {
+        if (!locked[n].ok) continue;
         const next = options.take(row.data);
         if (next === undefined) continue;
         await tx.put(collection, next);
@@ -473,7 +510,8 @@ export class PostgresStorage implements Storage {
   async importRows(table: TableDef, rows: { id: string; value: unknown; keys: Map<string, string> }[]): Promise<void> {
     await this.transaction({}, async () => {
       const { client } = this.context.getStore()!;
-      for (const row of rows) await this.upsert(client, table, row.id, row.value as object, row.keys);
+      const all = rows.map((row) => ({ id: row.id, value: row.value as object, keys: row.keys }));
+      for (let i = 0; i < all.length; i += UPSERT_ROWS) await this.upsert(client, table, all.slice(i, i + UPSERT_ROWS));
     });
   }
 
@@ -538,11 +576,12 @@ export class PostgresStorage implements Storage {
       entry.ids.push(id);
       for (const [index, key] of keys) if (table.indexes.some((i) => i.name === index && i.unique)) entry.keys.push([index, key]);
     };
-    for (const w of set.writes) {
-      const table = ident(w.table.name);
-      if (w.value === undefined) await client.query(`DELETE FROM ${table} WHERE id = $1`, [bytes(w.id)]);
-      else await this.upsert(client, w.table, w.id, w.value, w.keys);
-      touch(w.table, w.id, [...(w.previous ?? []), ...w.keys]);
+    for (const w of set.writes) touch(w.table, w.id, [...(w.previous ?? []), ...w.keys]);
+    // A round trip per table and kind, not per record: each record's last write, upserts in rows of
+    // one statement, deletes by id list (UNIQUE constraints are checked at commit, so order is free).
+    for (const { table, rows, deleted } of lastWrites(set.writes)) {
+      if (deleted.length > 0) await client.query(`DELETE FROM ${ident(table.name)} WHERE id = ANY($1)`, [deleted.map(bytes)]);
+      for (let i = 0; i < rows.length; i += UPSERT_ROWS) await this.upsert(client, table, rows.slice(i, i + UPSERT_ROWS));
     }
     for (const [key, value] of set.meta) {
       await client.query(
@@ -560,12 +599,16 @@ export class PostgresStorage implements Storage {
         metaKey,
       ]);
       let last = rows[0].value ?? undefined;
-      for (const a of set.appends.filter((a) => a.table.name === name)) {
-        const built = a.build(sortableIdAfter(a.prefix, last));
-        last = built.id;
-        await this.upsert(client, a.table, built.id, built.value, built.keys);
-        touch(a.table, built.id, built.keys);
+      const appends = set.appends.filter((a) => a.table.name === name);
+      const table = appends[0].table;
+      const built: Row[] = [];
+      for (const a of appends) {
+        const row = a.build(sortableIdAfter(a.prefix, last));
+        last = row.id;
+        built.push(row);
+        touch(a.table, row.id, row.keys);
       }
+      for (let i = 0; i < built.length; i += UPSERT_ROWS) await this.upsert(client, table, built.slice(i, i + UPSERT_ROWS));
       await client.query('UPDATE meta SET value = $2::jsonb WHERE key = $1', [metaKey, JSON.stringify(last)]);
     }
     if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return undefined;
@@ -579,23 +622,24 @@ export class PostgresStorage implements Storage {
     return notice;
   }
 
-  private async upsert(
-    client: pg.PoolClient,
-    table: TableDef,
-    id: string,
-    value: object,
-    keys: Map<string, string>,
-  ): Promise<void> {
+  /** Inserts or replaces rows of one table in one statement. */
+  private async upsert(client: pg.PoolClient, table: TableDef, rows: readonly Row[]): Promise<void> {
+    if (rows.length === 0) return;
     const cols = table.indexes.map((i) => column(i.name));
-    const params: unknown[] = [
-      bytes(id),
-      JSON.stringify(value),
-      ...table.indexes.map((i) => (keys.has(i.name) ? bytes(keys.get(i.name)!) : null)),
-    ];
-    const placeholders = params.map((_, n) => (n === 1 ? '$2::jsonb' : `$${n + 1}`));
+    const params: unknown[] = [];
+    const tuples = rows.map((row) => {
+      const values = [
+        bytes(row.id),
+        JSON.stringify(row.value),
+        ...table.indexes.map((i) => (row.keys.has(i.name) ? bytes(row.keys.get(i.name)!) : null)),
+      ];
+      const first = params.length;
+      params.push(...values);
+      return `(${values.map((_, n) => `$${first + n + 1}${n === 1 ? '::jsonb' : ''}`).join(', ')})`;
+    });
     const updates = ['data = EXCLUDED.data', ...cols.map((c) => `${c} = EXCLUDED.${c}`)];
     await client.query(
-      `INSERT INTO ${ident(table.name)} (id, data${cols.map((c) => `, ${c}`).join('')}) VALUES (${placeholders.join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+      `INSERT INTO ${ident(table.name)} (id, data${cols.map((c) => `, ${c}`).join('')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
       params,
     );
   }

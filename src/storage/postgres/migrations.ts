@@ -163,4 +163,20 @@ CREATE INDEX webhook_deliveries__held ON webhook_deliveries (ix_held) WHERE ix_h
 CREATE INDEX webhook_deliveries__webhook_failed ON webhook_deliveries (ix_webhook_failed) WHERE ix_webhook_failed IS NOT NULL;
 `,
   },
+  {
+    version: 3,
+    name: 'webhook deliveries due, per webhook, and the webhooks that have some',
+    // The keys store/webhooks.ts builds, for the deliveries already waiting: pending, not held, not
+    // leased; value, sort and id joined by a zero byte.
+    sql: `
+ALTER TABLE webhook_deliveries ADD COLUMN ix_webhook_due bytea, ADD COLUMN ix_due_webhooks bytea;
+UPDATE webhook_deliveries SET
+  ix_webhook_due = convert_to(data->>'webhook_id', 'UTF8') || '\\x00'::bytea
+    || convert_to(coalesce(data->>'next_attempt_at', data->>'created_at'), 'UTF8') || '\\x00'::bytea || id,
+  ix_due_webhooks = convert_to('due', 'UTF8') || '\\x00'::bytea || convert_to(data->>'webhook_id', 'UTF8') || '\\x00'::bytea || id
+WHERE data->>'status' = 'pending' AND NOT (data->'held')::boolean AND data->>'lease_until' IS NULL;
+CREATE INDEX webhook_deliveries__webhook_due ON webhook_deliveries (ix_webhook_due) WHERE ix_webhook_due IS NOT NULL;
+CREATE INDEX webhook_deliveries__due_webhooks ON webhook_deliveries (ix_due_webhooks) WHERE ix_due_webhooks IS NOT NULL;
+`,
+  },
 ];
