@@ -16,7 +16,7 @@ const BURST_EVENTS_PER_TX = 100;
 const STEADY_RATE = 500;
 const STEADY_SECONDS = 5;
 /** Attempts the daemon's sender keeps in flight (MAX_IN_FLIGHT in src/domain/webhooks): the baseline's concurrency. */
-const BASELINE_IN_FLIGHT = 64;
+const BASELINE_IN_FLIGHT = 128;
 const BASELINE_ROUNDS = 3;
 /** Unmeasured events before an engine's first run: JIT. */
 const WARMUP_EVENTS = 1000;

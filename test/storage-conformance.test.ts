@@ -219,6 +219,63 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.equal(await items.count(), 1);
   });
 
+  t.test(
+    'several records in one read: in the order asked, missing ones undefined, a transaction sees its own writes',
+    async (t) => {
+      const s = await engine.open(t);
+      const { items, orgs } = tablesOf(s);
+      await s.transaction({}, async (tx) => {
+        for (const id of ['a', 'b', 'c']) await tx.put(items, { id, group: 'g', created_at: iso(1) });
+      });
+      t.same(
+        (await items.getMany(['c', 'x', 'a'])).map((i) => i?.id),
+        ['c', undefined, 'a'],
+      );
+      t.same(await items.getMany([]), []);
+      await s.transaction({}, async (tx) => {
+        await tx.put(items, { id: 'b', group: 'moved', created_at: iso(2) });
+        await tx.delete(items, 'c');
+        const seen = await tx.getMany(items, ['a', 'b', 'c', 'x']);
+        t.same(
+          seen.map((i) => i?.group),
+          ['g', 'moved', undefined, undefined],
+          'buffered writes and deletes first, then the store',
+        );
+      });
+      t.equal((await items.get('b'))?.group, 'moved');
+
+      // insert: a fresh record without a read for an earlier version, indexed like put.
+      await s.transaction({}, async (tx) => tx.insert(items, { id: 'n1', group: 'new', created_at: iso(5) }));
+      t.same(await items.idsBy('organization', 'new'), ['n1']);
+      await t.rejects(
+        s.transaction({}, async (tx) => tx.insert(orgs, { id: 'o1', slug: 'x', n: 1 })),
+        /unique index/,
+        'refused where a unique value must be checked',
+      );
+    },
+  );
+
+  t.test('a claim of named candidates: one transaction, take decides, a record not in the store is skipped', async (t) => {
+    const s = await engine.open(t);
+    const { jobs } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      for (const id of ['j1', 'j2', 'j3'])
+        await tx.put(jobs, { id, status: 'pending', due: iso(1), lease_owner: null, lease_until: null });
+    });
+    const taken = await s.claim(jobs, {
+      index: 'queue',
+      value: 'pending',
+      ids: ['j3', 'missing', 'j1', 'j2'],
+      limit: 3,
+      lockOf: (id) => `job:${id}`,
+      take: (job) =>
+        job.id === 'j1' ? undefined : { ...job, status: 'sending' as const, lease_owner: 'me', lease_until: iso(9) },
+    });
+    t.same(taken.map((j) => j.id).sort(), ['j3'], 'j1 refused by take; j2 beyond the limit of three candidates');
+    t.equal((await jobs.get('j3'))?.lease_owner, 'me');
+    t.equal((await jobs.get('j2'))?.lease_owner, null);
+  });
+
   t.test('pages and cursors: forward, reverse, foreign cursors refused, sort ranges', async (t) => {
     const s = await engine.open(t);
     const { items } = tablesOf(s);

@@ -357,12 +357,12 @@ t.test('metrics: attempts by outcome, attempt time, the pending backlog and its 
 t.test('a slow receiver with a deep backlog keeps no other webhook waiting (per-webhook bound, fair fill)', async (t) => {
   const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '3000' });
   w.receiver.setDefault({ kind: 'hang' });
-  const slow = (await w.create({ resource_filter: { workflow_run_id: 'slow' }, max_retries: 0 })).body.data;
+  await w.create({ resource_filter: { workflow_run_id: 'slow' }, max_retries: 0 });
   const fastReceiver = await WebhookReceiver.start(t);
   const fast = (await w.create({ url: fastReceiver.url, resource_filter: { workflow_run_id: 'fast' } })).body.data;
-  // 150 deliveries for the slow webhook, queued ahead of the fast one's (more than any scan window).
+  // 400 deliveries for the slow webhook, queued ahead of the fast one's (more than any scan window).
   await w.d.storage.transaction({}, async (tx) => {
-    for (let i = 0; i < 150; i++)
+    for (let i = 0; i < 400; i++)
       w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i }, run_id: 'slow' });
   });
   await waitFor(() => w.receiver.received.length >= 1, { what: 'the slow receiver to be busy' });
@@ -370,11 +370,11 @@ t.test('a slow receiver with a deep backlog keeps no other webhook waiting (per-
     w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: {}, run_id: 'fast' }),
   );
   await waitFor(() => fastReceiver.received.length === 1, { what: "the fast webhook's delivery" });
-  // Each slow attempt hangs 3 s, 8 at a time: the fast delivery went within the first rounds, not
-  // after the slow backlog ahead of it.
-  t.ok(w.receiver.received.length <= 24, `the slow webhook had ${w.receiver.received.length} of 150 attempts by then`);
-  const pending = (await w.deliveries(slow.id)).filter((d) => d.status === 'pending').length;
-  t.ok(pending > 100, `most of the slow backlog still waits (${pending})`);
+  // Each slow attempt hangs 3 s, 32 at a time (the per-webhook bound): the fast delivery went within
+  // the first rounds, not after the slow backlog ahead of it.
+  t.ok(w.receiver.received.length <= 64, `the slow webhook had ${w.receiver.received.length} of 400 attempts by then`);
+  const { pending } = await w.d.services.webhooks.store.backlog(1000);
+  t.ok(pending > 300, `most of the slow backlog still waits (${pending})`);
   await waitFor(async () => (await w.deliveries(fast.id))[0]?.status === 'delivered', { what: 'the fast delivery recorded' });
 });
 

@@ -126,8 +126,10 @@ export class Collection<T extends object> {
     return (await this.reader.record(this.table, id)) as T | undefined;
   }
 
-  async getMany(ids: string[]): Promise<(T | undefined)[]> {
-    return Promise.all(ids.map((id) => this.get(id)));
+  /** Several records by id, in the order asked: one read. */
+  async getMany(ids: readonly string[]): Promise<(T | undefined)[]> {
+    if (ids.length === 0) return [];
+    return (await this.reader.recordsById(this.table, ids)) as (T | undefined)[];
   }
 
   /** The record holding `value` in a unique index. */
@@ -285,6 +287,11 @@ export class Collection<T extends object> {
 
   isUnique(index: string): boolean {
     return this.indexSpec(index).unique === true;
+  }
+
+  /** Whether any index is unique (a write must then check for a holder). */
+  get hasUnique(): boolean {
+    return this.indexes.some((spec) => spec.unique === true);
   }
 
   private indexKeys(index: string, range: KeyRange): Promise<string[]> {

@@ -20,6 +20,8 @@ export interface TableDef {
 
 export interface Reader {
   record(table: TableDef, id: string): Promise<unknown>;
+  /** Several records by id, in the order asked (undefined where there is none): one round trip. */
+  recordsById(table: TableDef, ids: readonly string[]): Promise<unknown[]>;
   /** The id holding `key` in a unique index. */
   uniqueId(table: TableDef, index: string, key: string): Promise<string | undefined>;
   /** Records in id order within `range` (ids as keys). */

@@ -30,8 +30,15 @@ export type AfterCommit = () => void;
 export interface Tx {
   /** A record as this transaction will leave it: its buffered write, else the stored one. */
   get<T extends object>(collection: Collection<T>, id: string): Promise<T | undefined>;
+  /** The same for several records, in the order asked, with one read of those not yet seen. */
+  getMany<T extends object>(collection: Collection<T>, ids: readonly string[]): Promise<(T | undefined)[]>;
   /** Writes a record (insert or replace); a unique value another record holds is `conflict`. */
   put<T extends object>(collection: Collection<T>, record: T): Promise<T>;
+  /**
+   * Writes a record that cannot exist yet (its id was just made, time-sortable and random), without
+   * reading for an earlier version. Only for collections without unique indexes.
+   */
+  insert<T extends object>(collection: Collection<T>, record: T): void;
   /** Deletes a record; a missing one is a no-op. */
   delete<T extends object>(collection: Collection<T>, id: string): Promise<void>;
   /**

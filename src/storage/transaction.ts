@@ -13,6 +13,8 @@ import type { AfterCommit, Tx } from './port.js';
 export class BufferedTx implements Tx {
   private readonly set: CommitSet = { writes: [], appends: [], meta: [], wakes: [] };
   private readonly pending = new Map<string, object | undefined>();
+  /** Records read by this transaction (it holds their locks, so they stay as read). */
+  private readonly seen = new Map<string, object | undefined>();
   /** table, index, key -> the id holding it after this transaction's writes (undefined: released). */
   private readonly claims = new Map<string, string | undefined>();
   private readonly callbacks: AfterCommit[] = [];
@@ -22,7 +24,38 @@ export class BufferedTx implements Tx {
   async get<T extends object>(collection: Collection<T>, id: string): Promise<T | undefined> {
     const key = pendingKey(collection.name, id);
     if (this.pending.has(key)) return this.pending.get(key) as T | undefined;
-    return (await this.reader.record(collection.table, id)) as T | undefined;
+    if (this.seen.has(key)) return this.seen.get(key) as T | undefined;
+    const record = (await this.reader.record(collection.table, id)) as T | undefined;
+    this.seen.set(key, record);
+    return record;
+  }
+
+  async getMany<T extends object>(collection: Collection<T>, ids: readonly string[]): Promise<(T | undefined)[]> {
+    const unread = ids.filter((id) => {
+      const key = pendingKey(collection.name, id);
+      return !this.pending.has(key) && !this.seen.has(key);
+    });
+    if (unread.length > 0) {
+      const records = await this.reader.recordsById(collection.table, unread);
+      unread.forEach((id, n) => this.seen.set(pendingKey(collection.name, id), records[n] as object | undefined));
+    }
+    return ids.map((id) => {
+      const key = pendingKey(collection.name, id);
+      return (this.pending.has(key) ? this.pending.get(key) : this.seen.get(key)) as T | undefined;
+    });
+  }
+
+  /** Tells the transaction what a record is as read under its lock elsewhere (a claim's locked read). */
+  saw<T extends object>(collection: Collection<T>, id: string, record: T | undefined): void {
+    this.seen.set(pendingKey(collection.name, id), record);
+  }
+
+  insert<T extends object>(collection: Collection<T>, record: T): void {
+    const id = collection.idOf(record);
+    if (collection.hasUnique) throw new TypeError(`${collection.name} has a unique index: put() checks it`);
+    const keys = collection.keysOf(record);
+    this.set.writes.push({ table: collection.table, id, value: record, keys, previous: undefined });
+    this.pending.set(pendingKey(collection.name, id), record);
   }
 
   async put<T extends object>(collection: Collection<T>, record: T): Promise<T> {

@@ -98,7 +98,7 @@ export class WebhookFanout {
         }
         for (const webhook of hooks) {
           if (!matches(webhook, event)) continue;
-          await tx.put(this.store.deliveries, newDelivery(webhook, event, now));
+          tx.insert(this.store.deliveries, newDelivery(webhook, event, now));
           created++;
         }
       }

@@ -15,8 +15,8 @@ export interface WebhookServices {
 /** The key webhook secrets are sealed with at rest (generated once, kept in the meta store). */
 const WEBHOOK_SEAL_KEY = 'webhook_seal_key';
 /** Attempts in flight at once, all webhooks together, and to one webhook. */
-const MAX_IN_FLIGHT = 64;
-const MAX_PER_WEBHOOK = 8;
+const MAX_IN_FLIGHT = 128;
+const MAX_PER_WEBHOOK = 32;
 /** Loops also run this often without being woken (a lost wake-up costs at most this much). */
 const POLL_MS = 1_000;
 

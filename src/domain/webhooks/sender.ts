@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import { deadline } from '../../deadline.js';
 import type { Logger } from '../../log.js';
@@ -97,7 +98,10 @@ export class WebhookSender {
     private readonly settings: SenderSettings,
     private readonly log: Logger,
     private readonly metrics: Pick<Metrics, 'webhookAttempt'>,
-  ) {}
+  ) {
+    // Every attempt in flight listens for shutdown on this one signal.
+    setMaxListeners(settings.maxInFlight + 8, this.stopping.signal);
+  }
 
   /** A lease outlives the longest attempt, with room for its record. */
   private get leaseMs(): number {
@@ -353,8 +357,12 @@ export class WebhookSender {
         try {
           const results = await this.storage.transaction({ locks: batch.map((o) => deliveryLock(o.leased.id)) }, async (tx) => {
             const written: (Delivery | undefined)[] = [];
-            for (const { leased, change } of batch) {
-              const current = await tx.get(store.deliveries, leased.id);
+            const records = await tx.getMany(
+              store.deliveries,
+              batch.map((o) => o.leased.id),
+            );
+            for (const [n, { leased, change }] of batch.entries()) {
+              const current = records[n];
               if (current?.status !== 'pending' || current.lease_owner !== this.instanceId) {
                 this.log.warn({ delivery_id: leased.id }, 'webhook delivery lease lost before the attempt was recorded');
                 written.push(undefined);

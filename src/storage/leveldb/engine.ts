@@ -145,7 +145,7 @@ export class LevelStorage implements Storage {
     if (free.length === 0) return [];
     return this.transaction({ locks: free.map(options.lockOf) }, async (tx) => {
       const claimed: T[] = [];
-      for (const record of await collection.getMany(free)) {
+      for (const record of await tx.getMany(collection, free)) {
         const next = record === undefined ? undefined : options.take(record);
         if (next === undefined) continue;
         await tx.put(collection, next);
@@ -369,6 +369,7 @@ export class LevelStorage implements Storage {
     };
     return {
       record: (table, id) => Promise.resolve(this.read(records(table), id, table.cache)),
+      recordsById: (table, ids) => Promise.resolve(ids.map((id) => this.read(records(table), id, table.cache))),
       uniqueId: (table, name, key) => Promise.resolve(this.read(index(table, name), key, table.cache) as string | undefined),
       records: (table, range) => records(table).iterator(range).all(),
       recordIds: (table, range) => records(table).keys(range).all(),
