@@ -416,7 +416,9 @@ function webhookRows(engine: string, f: EngineFigures): void {
   );
   check(
     `(8) ${engine} webhooks: peak RSS of the child`,
-    `${f.peakRssMb.toFixed(1)} MB  [${f.startRssMb.toFixed(1)} MB before its first daemon]`,
+    `${f.peakRssMb.toFixed(1)} MB  [${f.startRssMb.toFixed(1)} MB before its first daemon; ${Object.entries(f.phaseRssMb)
+      .map(([name, value]) => `${name} ${value.toFixed(1)}`)
+      .join(', ')}]`,
     `< ${TARGET.webhookRssMb} MB`,
     f.peakRssMb < TARGET.webhookRssMb,
   );

@@ -81,6 +81,9 @@ class Receiver {
 /** The process's resident memory, sampled while the runs go (the daemon runs in this process). */
 class RssSampler {
   peak = 0;
+  /** The most seen in each named phase (a phase lasts until the next one starts). */
+  readonly phases = new Map<string, number>();
+  private current: string | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor() {
@@ -91,7 +94,13 @@ class RssSampler {
   sample(): number {
     const rss = process.memoryUsage.rss();
     if (rss > this.peak) this.peak = rss;
+    if (this.current !== undefined && rss > (this.phases.get(this.current) ?? 0)) this.phases.set(this.current, rss);
     return rss;
+  }
+
+  phase(name: string): void {
+    this.current = name;
+    this.sample();
   }
 
   stop(): void {
@@ -152,6 +161,8 @@ export interface EngineFigures {
   /** This process's RSS before the engine's first daemon started, and the most seen during its runs (MB). */
   startRssMb: number;
   peakRssMb: number;
+  /** The most seen during each delivery run (a daemon and the event writer) and each baseline (undici alone), MB. */
+  phaseRssMb: Record<string, number>;
   settings: { steadyRate: number; inFlight: number; capSeconds: number };
 }
 
@@ -434,10 +445,13 @@ async function measureEngine(spec: WebhookRunSpec, receiver: Receiver): Promise<
   try {
     const startRssMb = mb(rss.sample());
     progress(`10,000 events to 1 webhook (after ${WARMUP_EVENTS.toLocaleString('en-US')} unmeasured), then the undici baseline`);
+    rss.phase('1 hook');
     const one = await runOnFreshDaemon(spec.envs['one-hook'], receiver, 'one-hook', WARMUP_EVENTS, 10_000, 1, appendBurst);
+    rss.phase('1-hook baseline');
     const oneBaseline = await baselineRun(receiver, one.bodies, one.paths);
 
     progress('1,000 events to 10 webhooks, then the undici baseline');
+    rss.phase('10 hooks');
     const ten = await runOnFreshDaemon(
       spec.envs['ten-hooks'],
       receiver,
@@ -447,10 +461,12 @@ async function measureEngine(spec: WebhookRunSpec, receiver: Receiver): Promise<
       10,
       appendBurst,
     );
+    rss.phase('10-hook baseline');
     const tenBaseline = await baselineRun(receiver, ten.bodies, ten.paths);
 
     progress(`${STEADY_RATE} events/s for ${STEADY_SECONDS} s to 1 webhook`);
     const events = STEADY_RATE * STEADY_SECONDS;
+    rss.phase('steady');
     const steady = await runOnFreshDaemon(spec.envs.steady, receiver, 'steady', DAEMON_WARMUP_EVENTS, events, 1, appendSteady);
     return {
       one: one.figures,
@@ -460,6 +476,7 @@ async function measureEngine(spec: WebhookRunSpec, receiver: Receiver): Promise<
       steady: steady.figures,
       startRssMb,
       peakRssMb: mb(rss.peak),
+      phaseRssMb: Object.fromEntries([...rss.phases].map(([name, bytes]) => [name, mb(bytes)])),
       settings: { steadyRate: STEADY_RATE, inFlight: BASELINE_IN_FLIGHT, capSeconds: RUN_CAP_MS / 1000 },
     };
   } finally {
