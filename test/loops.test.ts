@@ -229,6 +229,31 @@ t.test('wake() during a tick runs another tick right after it', async (t) => {
   t.equal(started, 2, 'one wake, one extra tick: then the interval applies again');
 });
 
+t.test('a wake() in the moment a tick ends is never lost (it runs a tick, not an interval later)', async (t) => {
+  // New work can be announced from a promise continuation that runs just as the tick returns: every
+  // depth of continuation must lead to a prompt tick.
+  for (let depth = 0; depth < 8; depth++) {
+    let runs = 0;
+    const wakeAfter = (n: number): void => {
+      if (n === 0) loop.wake();
+      else void Promise.resolve().then(() => wakeAfter(n - 1));
+    };
+    const loop: Loop = makeLoop(t, {
+      intervalMs: 60_000,
+      immediate: true,
+      tick: async () => {
+        runs++;
+        if (runs === 1) wakeAfter(depth);
+        await Promise.resolve();
+      },
+    });
+    loop.start();
+    await waitFor(() => runs >= 2, { what: `the tick woken ${depth} continuations after the first ended` });
+    await loop.stop();
+  }
+  t.pass('every wake-up ran a tick');
+});
+
 t.test('calculateDelay', async (t) => {
   const base = { baseMs: 100, maxMs: 10_000 };
   t.equal(calculateDelay(1, base), 100, 'attempt 1: the base');

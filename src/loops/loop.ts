@@ -62,6 +62,8 @@ export class Loop {
   private lastError: string | null = null;
   /** wake() arrived during a tick: run the next one right after it, not an interval later. */
   private wakeRequested = false;
+  /** A tick runs now (set until the next one is scheduled, so no wake-up falls between the two). */
+  private ticking = false;
   private wakeQueued = false;
 
   private observer: LoopObserver | undefined;
@@ -86,7 +88,7 @@ export class Loop {
   /** Runs a tick as soon as the current one (if any) ends. */
   wake(): void {
     if (!this.active) return;
-    if (this.inFlight !== undefined) this.wakeRequested = true;
+    if (this.ticking) this.wakeRequested = true;
     else this.schedule(0);
   }
 
@@ -135,6 +137,7 @@ export class Loop {
 
   private async runTick(): Promise<void> {
     if (!this.active) return;
+    this.ticking = true;
     let next = this.options.intervalMs;
     this.wakeRequested = false;
     const started = performance.now();
@@ -161,6 +164,7 @@ export class Loop {
       this.lastRunAt = new Date();
       this.observer?.(this.options.name, (performance.now() - started) / 1000, ok);
     }
+    this.ticking = false;
     if (this.active) this.schedule(next);
   }
 }

@@ -73,10 +73,16 @@ export class WebhookFanout {
     });
   }
 
-  /** Fans out every event past the cursor; returns how many events it read. */
+  /**
+   * Fans out every event past the cursor; returns how many events it read. A short step read the log
+   * to its end: an event committed after that read wakes the loop again, so no empty step follows.
+   */
   async catchUp(): Promise<number> {
     let total = 0;
-    for (let n = await this.step(); n > 0; n = await this.step()) total += n;
+    for (let n = STEP; n === STEP;) {
+      n = await this.step();
+      total += n;
+    }
     return total;
   }
 
