@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -48,6 +48,8 @@ const TARGET = {
   apiKeyP99Ms: 5,
   idleRssMb: 80,
   grantCheckRatio: 0.8,
+  /** (9) API-key reads with the default access log (info, to a file) against none (warn). */
+  accessLogRatio: 0.9,
   /** PostgreSQL answers API-key reads from the same in-memory cache, so it should nearly keep up. */
   postgresApiKeyRatio: 0.8,
   /** Webhook delivery (8): durable deliveries/s, share of undici's rate, p99 at 500 events/s, peak RSS. */
@@ -90,9 +92,9 @@ function progress(message: string): void {
  * CPU time (user + system, ms) of the main thread so far, where the servers under test run. Unlike
  * wall-clock throughput it is hardly moved by other processes competing for the cores.
  */
-function serverThreadCpuMs(): number | undefined {
+function serverThreadCpuMs(statFile = `/proc/self/task/${process.pid}/stat`): number | undefined {
   try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const stat = readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
   } catch {
@@ -113,6 +115,8 @@ async function measure(
   url: string,
   headers: Record<string, string> = {},
   connections = CONNECTIONS,
+  /** The server's CPU figures: this process's main thread, or a child's (all of its threads). */
+  statFile?: string,
 ): Promise<Measured> {
   progress(`${label}: ${WARMUP_S} s warm-up + ${DURATION_S} s at ${connections} connection(s)`);
   const spec: LoadSpec = { url, headers, connections, duration: DURATION_S, warmup: WARMUP_S };
@@ -121,14 +125,14 @@ async function measure(
   try {
     const result = await new Promise<LoadResult>((resolve, reject) => {
       worker.on('message', (message: WorkerMessage) => {
-        if (message.type === 'measuring') cpuAtStart = serverThreadCpuMs();
+        if (message.type === 'measuring') cpuAtStart = serverThreadCpuMs(statFile);
         else if (message.type === 'result') resolve(message.result);
         else reject(new Error(`${label}: ${message.error}`));
       });
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`load worker exited (${code}) without a result`)));
     });
-    const cpuAtEnd = serverThreadCpuMs();
+    const cpuAtEnd = serverThreadCpuMs(statFile);
     const cpuUsPerRequest =
       cpuAtStart === undefined || cpuAtEnd === undefined || result.ok === 0
         ? undefined
@@ -286,6 +290,107 @@ async function measureIdle(): Promise<IdleFigures | undefined> {
       clearTimeout(timer);
     }
     await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A free TCP port on 127.0.0.1 (a child at level warn prints no listening line to read it from). */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface ServeChild {
+  /** An organization's URL and the headers of a full-access API key of it. */
+  orgUrl: string;
+  bearer: Record<string, string>;
+  logFile: string;
+  /** The child's /proc stat file (its CPU time, every thread). */
+  statFile: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * (9) `switchyard serve` as an operator runs it: a child process (the bin, with the shipped flag) whose
+ * stdout, the log, goes to a file, at `level`; with an organization and an API key of its own.
+ */
+async function startServeChild(level: 'info' | 'warn', dir: string): Promise<ServeChild> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logFile = path.join(dir, `${level}.log`);
+  const log = await open(logFile, 'w');
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=2', binPath, 'serve', '--data-dir', path.join(dir, level), '--http-addr', `127.0.0.1:${port}`],
+    { env: { PATH: process.env.PATH ?? '', SERVICE_LOG_LEVEL: level }, stdio: ['ignore', log.fd, 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = once(child, 'exit');
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await log.close();
+  };
+  try {
+    await waitUntil(`the ${level} child to be ready`, 10_000, async () => {
+      if (child.exitCode !== null) throw new Error(`switchyard serve exited early (${child.exitCode}):\n${stderr}`);
+      return (
+        (await fetch(`${url}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        )) === 200
+      );
+    });
+    const dev = { 'x-principal-id': randomUUID() };
+    const org = await postJson(url, '/v1/organizations', { slug: 'bench', display_name: 'Bench' }, dev);
+    const key = await postJson(url, '/v1/api-keys', { name: 'bench', organization_id: org.id }, dev);
+    return {
+      orgUrl: `${url}/v1/organizations/${String(org.id)}`,
+      bearer: { authorization: `Bearer ${String(key.raw_key)}` },
+      logFile,
+      statFile: `/proc/${child.pid}/stat`,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** (9) API-key reads on a child at `info` (one access line per request, to a file) and at `warn` (none), round by round. */
+async function measureAccessLog(): Promise<{ info: Measured[]; warn: Measured[]; lines: number }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-log-'));
+  const children: ServeChild[] = [];
+  try {
+    const info = await startServeChild('info', dir);
+    children.push(info);
+    const warn = await startServeChild('warn', dir);
+    children.push(warn);
+    const runs = { info: [] as Measured[], warn: [] as Measured[] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      runs.warn.push(
+        await measure(`round ${round}/${ROUNDS}: (9) serve child at warn`, warn.orgUrl, warn.bearer, CONNECTIONS, warn.statFile),
+      );
+      runs.info.push(
+        await measure(`round ${round}/${ROUNDS}: (9) serve child at info`, info.orgUrl, info.bearer, CONNECTIONS, info.statFile),
+      );
+    }
+    for (const child of children.splice(0)) await child.stop();
+    const lines = readFileSync(info.logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"')).length;
+    return { ...runs, lines };
+  } finally {
+    for (const child of children) await child.stop();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -556,6 +661,8 @@ async function main(): Promise<void> {
     await daemon.stop();
     daemon = undefined;
     for (const other of others.splice(0)) await other.stop();
+    // (9) The access log's cost: `switchyard serve` children at info and at warn.
+    const accessLog = await measureAccessLog();
     // (8) Webhook delivery, one engine at a time, each in a child process of its own (its peak RSS
     // is the daemon's, not this process's), delivering to a receiver in this one.
     const hookEnv = { SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', SERVICE_WEBHOOK_ALLOW_PRIVATE: '1' };
@@ -662,6 +769,12 @@ async function main(): Promise<void> {
       info('(7) organization creates/s, PostgreSQL', fmtCreates(creates.postgres));
       info('(7) creates: PostgreSQL / LevelDB ratio', ratioOf(creates.postgres, creates.level));
     }
+
+    // (9) The access log.
+    const warnOk = loadRows('(9) API-key read, serve child at warn (no request lines)', accessLog.warn);
+    const infoOk = loadRows('(9) API-key read, serve child at info (a line per request to a file)', accessLog.info);
+    info('(9) request lines written by the info child', fmtCount(accessLog.lines));
+    ratioRow('(9) access log: info / warn req/s ratio', accessLog.info, accessLog.warn, TARGET.accessLogRatio, warnOk && infoOk);
 
     for (const engine of ['LevelDB', 'PostgreSQL']) {
       const figures = hooks.get(engine);
