@@ -9,13 +9,11 @@ import {
   TargetRefusedError,
   checkTargetHost,
   classifyAddress,
-  createGuardedDispatcher,
   isRefusedAddress,
   validateWebhookUrl,
   type AddressClass,
-  type GuardedDispatcherOptions,
-  type Resolver,
 } from '../src/domain/webhooks/target-guard.js';
+import { createGuardedDispatcher, type GuardedDispatcherOptions, type Resolver } from '../src/domain/webhooks/dispatcher.js';
 
 const ADDRESSES: [string, AddressClass][] = [
   // IPv4

@@ -5,7 +5,7 @@ import { deriveKey, openSecretKey } from '../secrets.js';
 import { createFanoutLoop, WebhookFanout } from './fanout.js';
 import { createSenderLoop, WebhookSender } from './sender.js';
 import { WebhookService } from './service.js';
-import { createGuardedDispatcher } from './target-guard.js';
+import type { Transport } from './sender.js';
 
 export interface WebhookServices {
   webhooks: WebhookService;
@@ -37,16 +37,22 @@ export async function createWebhooks({
   const webhooks = new WebhookService(storage, permissions, sealer, settings, webhookLog);
   const fanout = new WebhookFanout(storage, eventLog, webhooks.store, webhookLog);
   await fanout.init();
-  const dispatcher = createGuardedDispatcher({
-    allowPrivate: config.webhookAllowPrivate,
-    connectTimeoutMs: config.webhookTimeoutMs,
-    connectionsPerOrigin: MAX_PER_WEBHOOK,
-  });
+  // undici loads with the first attempt: a daemon without webhooks never holds it.
+  let transport: Promise<Transport> | undefined;
+  const openTransport = (): Promise<Transport> =>
+    (transport ??= import('./dispatcher.js').then(({ createGuardedDispatcher, request }) => ({
+      request,
+      dispatcher: createGuardedDispatcher({
+        allowPrivate: config.webhookAllowPrivate,
+        connectTimeoutMs: config.webhookTimeoutMs,
+        connectionsPerOrigin: MAX_PER_WEBHOOK,
+      }),
+    })));
   const sender = new WebhookSender(
     storage,
     webhooks,
     eventLog,
-    dispatcher,
+    openTransport,
     {
       timeoutMs: config.webhookTimeoutMs,
       retryBaseMs: config.webhookRetryBaseMs,
@@ -65,7 +71,7 @@ export async function createWebhooks({
     count: () => webhooks.countWebhooks(),
     close: async () => {
       await sender.drain();
-      await dispatcher.close();
+      if (transport !== undefined) await (await transport).dispatcher.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher, request } from 'undici';
 import { deadline } from '../../deadline.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
@@ -39,6 +39,12 @@ interface Outcome {
   statusCode: number | null;
   error: string | null;
   response: string | null;
+}
+
+/** How attempts reach receivers: undici's request on the guarded dispatcher (loaded on first use). */
+export interface Transport {
+  request: typeof request;
+  dispatcher: Dispatcher;
 }
 
 /** An attempt's outcome on its way to the delivery record. */
@@ -94,7 +100,7 @@ export class WebhookSender {
     private readonly storage: Storage,
     private readonly webhooks: WebhookService,
     private readonly eventLog: EventLog,
-    private readonly dispatcher: Dispatcher,
+    private readonly transport: () => Promise<Transport>,
     private readonly settings: SenderSettings,
     private readonly log: Logger,
     private readonly metrics: Pick<Metrics, 'webhookAttempt'>,
@@ -389,7 +395,8 @@ export class WebhookSender {
   private async post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
     const { signal, clear } = deadline(this.settings.timeoutMs, this.stopping.signal);
     try {
-      const res = await request(url, { method: 'POST', body, headers, dispatcher: this.dispatcher, signal });
+      const { request, dispatcher } = await this.transport();
+      const res = await request(url, { method: 'POST', body, headers, dispatcher, signal });
       const response = await readSome(res.body, RESPONSE_BYTES);
       const code = res.statusCode;
       if (code >= 200 && code < 300) return { ok: true, statusCode: code, error: null, response };
