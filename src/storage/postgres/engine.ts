@@ -324,13 +324,13 @@ export class PostgresStorage implements Storage {
       let broken: Error | undefined;
       let acks: { settled: Promise<void>; cancel: () => void } | undefined;
       try {
-        await client.query('BEGIN');
-        // Every lock in one statement, in the sorted order of the array (two transactions never deadlock on them).
-        if (locks.length === 1) await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [locks[0].toString()]);
-        else if (locks.length > 1)
-          await client.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [
-            locks.map((id) => id.toString()),
-          ]);
+        // BEGIN and every lock in one round trip, the locks in the sorted order of the array (two
+        // transactions never deadlock on them). Lock ids are integers made here, so they are written inline.
+        await client.query(
+          locks.length === 0
+            ? 'BEGIN'
+            : `BEGIN; SELECT pg_advisory_xact_lock(k) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k`,
+        );
         // One statement at a time on the transaction's connection, whoever reads through it (a
         // collection's getMany reads in parallel): pg queues overlapping queries but deprecates it.
         let last: Promise<unknown> = Promise.resolve();
@@ -345,9 +345,18 @@ export class PostgresStorage implements Storage {
         const ctx: TxContext = { client, reader: this.makeReader(serial, false) };
         const tx = new BufferedTx(ctx.reader);
         const result = await this.context.run(ctx, () => fn(tx));
-        const notice = await this.flush(client, tx.commitSet);
-        if (notice?.n !== undefined) acks = await this.expectAcks(client, notice.n);
-        await client.query('COMMIT');
+        const flushed = await this.flush(client, tx.commitSet);
+        const notice = flushed?.notice;
+        if (flushed === undefined) await client.query('COMMIT');
+        else if (flushed.notice.n !== undefined) {
+          // Peers acknowledge the notice once it is delivered (at COMMIT): count them before committing.
+          await client.query('SELECT pg_notify($1, $2)', [CHANNEL, flushed.payload]);
+          acks = await this.expectAcks(client, flushed.notice.n);
+          await client.query('COMMIT');
+        } else
+          await client.query(
+            `SELECT pg_notify(${client.escapeLiteral(CHANNEL)}, ${client.escapeLiteral(flushed.payload)}); COMMIT`,
+          );
         this.lastWriteOk = true;
         if (notice !== undefined) this.apply(notice, true);
         client.release();
@@ -574,8 +583,8 @@ export class PostgresStorage implements Storage {
     return err;
   }
 
-  /** Writes the commit set on the transaction's connection; returns the notice to send (if any). */
-  private async flush(client: pg.PoolClient, set: CommitSet): Promise<Notice | undefined> {
+  /** Writes the commit set on the transaction's connection; returns the notice to send (if any) and its payload. */
+  private async flush(client: pg.PoolClient, set: CommitSet): Promise<{ notice: Notice; payload: string } | undefined> {
     const notice: Notice = { i: this.instance, c: {}, w: set.wakes };
     const touch = (table: TableDef, id: string, keys: Iterable<[string, string]>): void => {
       if (!table.cache) return;
@@ -626,8 +635,7 @@ export class PostgresStorage implements Storage {
       for (const table of Object.keys(notice.c)) notice.c[table] = '*';
       payload = JSON.stringify(notice);
     }
-    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
-    return notice;
+    return { notice, payload };
   }
 
   /** Inserts or replaces rows of one table in one statement. */
