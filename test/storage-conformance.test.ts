@@ -263,9 +263,7 @@ function suite(t: Test, engine: EngineUnderTest): void {
         await tx.put(jobs, { id, status: 'pending', due: iso(1), lease_owner: null, lease_until: null });
     });
     const taken = await s.claim(jobs, {
-      index: 'queue',
-      value: 'pending',
-      ids: ['j3', 'missing', 'j1', 'j2'],
+      candidates: { ids: ['j3', 'missing', 'j1', 'j2'] },
       limit: 3,
       lockOf: (id) => `job:${id}`,
       take: (job) =>
@@ -349,9 +347,7 @@ function suite(t: Test, engine: EngineUnderTest): void {
     });
     const claimer = (owner: string, leaseMs: number) =>
       s.claim(jobs, {
-        index: 'queue',
-        value: 'pending',
-        upTo: iso(Date.now()),
+        candidates: { index: 'queue', value: 'pending', upTo: iso(Date.now()) },
         limit: 10,
         lockOf: (id) => `job:${id}`,
         take: (job) =>
@@ -368,9 +364,7 @@ function suite(t: Test, engine: EngineUnderTest): void {
     // A claim's clock is its `upTo`: a takeover at a later time is a claim with a later upTo (no sleeping).
     const takeover = (owner: string, at: number) =>
       s.claim(jobs, {
-        index: 'queue',
-        value: 'sending',
-        upTo: iso(at),
+        candidates: { index: 'queue', value: 'sending', upTo: iso(at) },
         limit: 50,
         lockOf: (id) => `job:${id}`,
         take: (job) => (job.status === 'sending' ? { ...job, lease_owner: owner, lease_until: iso(at + 60_000) } : undefined),
@@ -403,9 +397,7 @@ function suite(t: Test, engine: EngineUnderTest): void {
     });
     await isHeld;
     const claimed = await s.claim(jobs, {
-      index: 'queue',
-      value: 'pending',
-      upTo: iso(Date.now()),
+      candidates: { index: 'queue', value: 'pending', upTo: iso(Date.now()) },
       limit: 10,
       lockOf: (id) => `job:${id}`,
       take: (job) => ({ ...job, status: 'sending' as const, lease_owner: 'x', lease_until: iso(Date.now() + 1000) }),

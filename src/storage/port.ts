@@ -54,16 +54,21 @@ export interface Tx {
   afterCommit(fn: AfterCommit): void;
 }
 
+/** A claim's candidates: a range of a queue index, or records the caller chose (from such a range). */
+export type ClaimCandidates =
+  | {
+      /** A non-unique index whose sort value orders the work (e.g. when it is due). */
+      index: string;
+      value: string | readonly string[];
+      /** Only entries whose sort value is at most this are candidates (e.g. now); absent: every entry. */
+      upTo?: string;
+    }
+  | { ids: readonly string[] };
+
 export interface ClaimOptions<T> {
-  /** A non-unique index whose sort value orders the work (e.g. when it is due). */
-  index: string;
-  value: string | readonly string[];
-  /** Only entries whose sort value is at most this are candidates (e.g. now); absent: every entry. */
-  upTo?: string;
-  /** At most this many candidates are looked at. */
+  candidates: ClaimCandidates;
+  /** At most this many candidates are looked at (the first ones of `ids`). */
   limit: number;
-  /** These records are the candidates instead of the range (the caller chose them from it): `take` still decides. */
-  ids?: readonly string[];
   /** The lock every read-modify-write of a record takes: a record held by another is skipped. */
   lockOf: (id: string) => string;
   /** Given a candidate, the record leased to this caller, or undefined to leave it. */

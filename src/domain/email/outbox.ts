@@ -277,9 +277,7 @@ export class OutboxService {
   ): Promise<OutboxEntry[]> {
     let left = room;
     return this.storage.claim(this.store.entries, {
-      index: 'queue',
-      value: status,
-      upTo,
+      candidates: { index: 'queue', value: status, upTo },
       limit: candidates,
       lockOf: outboxEntryLock,
       take: (entry) => {

@@ -206,9 +206,7 @@ export class WebhookSender {
     const reserved = new Map<string, number>();
     let room = this.settings.maxInFlight - this.inFlight;
     const claimed = await this.storage.claim(this.webhooks.store.deliveries, {
-      index: 'queue',
-      value: ['due', 'leased'],
-      ids,
+      candidates: { ids },
       limit: ids.length,
       lockOf: deliveryLock,
       take: (d) => {

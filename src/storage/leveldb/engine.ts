@@ -131,15 +131,17 @@ export class LevelStorage implements Storage {
   }
 
   async claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
-    // One claim of a queue at a time, so a second claimer reads past what the first took (as SKIP
-    // LOCKED does on PostgreSQL) instead of finding the same candidates taken.
-    return this.locks.run(`claim\x00${collection.name}\x00${options.index}`, () => this.claimNow(collection, options));
+    // One claim of a collection at a time, so a second claimer reads past what the first took (as
+    // SKIP LOCKED does on PostgreSQL) instead of finding the same candidates taken.
+    return this.locks.run(`claim\x00${collection.name}`, () => this.claimNow(collection, options));
   }
 
   private async claimNow<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
+    const { candidates, limit } = options;
     const ids =
-      options.ids?.slice(0, options.limit) ??
-      (await collection.range(options.index, options.value, { upTo: options.upTo, limit: options.limit })).map((e) => e.id);
+      'ids' in candidates
+        ? candidates.ids.slice(0, limit)
+        : (await collection.range(candidates.index, candidates.value, { upTo: candidates.upTo, limit })).map((e) => e.id);
     // Skip locked: whoever holds one is changing that record now. The rest are taken in one transaction.
     const free = ids.filter((id) => !this.locks.isHeld(options.lockOf(id)));
     if (free.length === 0) return [];

@@ -9,7 +9,7 @@ import type { Collection } from '../collection.js';
 import type { CommitSet, KeyRange, Reader, RecordWrite, TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
 import { sortableIdAfter } from '../keys.js';
-import type { ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
+import type { ClaimOptions, Storage, TransactionOptions } from '../port.js';
 import { BufferedTx } from '../transaction.js';
 import { sqlMigrations, type SqlMigration } from './migrations.js';
 
@@ -315,7 +315,8 @@ export class PostgresStorage implements Storage {
     return this.context.getStore()?.reader ?? this.sharedReader;
   }
 
-  async transaction<R>(options: TransactionOptions, fn: (tx: Tx) => Promise<R>): Promise<R> {
+  /** `fn` gets the engine's own transaction type, so the engine's own callers (claims) reach its internals. */
+  async transaction<R>(options: TransactionOptions, fn: (tx: BufferedTx) => Promise<R>): Promise<R> {
     if (this.context.getStore() !== undefined)
       throw new TypeError('a transaction was started inside another one: pass the outer transaction down instead');
     const locks = [...new Set((options.locks ?? []).map(lockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -447,14 +448,15 @@ export class PostgresStorage implements Storage {
       const { client } = this.context.getStore()!;
       const params: unknown[] = [];
       let where: string;
-      if (options.ids !== undefined) {
-        const ids = options.ids.slice(0, options.limit);
+      const { candidates } = options;
+      if ('ids' in candidates) {
+        const ids = candidates.ids.slice(0, options.limit);
         if (ids.length === 0) return [];
         params.push(ids.map(bytes));
         where = ' WHERE id = ANY($1) ORDER BY id';
       } else {
-        const range = collection.keyRange(options.index, options.value, { upTo: options.upTo, limit: options.limit });
-        where = rangeSql(column(options.index), range, params);
+        const range = collection.keyRange(candidates.index, candidates.value, { upTo: candidates.upTo, limit: options.limit });
+        where = rangeSql(column(candidates.index), range, params);
       }
       const { rows } = await client.query<{ id: Buffer; data: T }>(
         `SELECT id, data FROM ${ident(collection.name)}${where} FOR UPDATE SKIP LOCKED`,
@@ -470,7 +472,7 @@ export class PostgresStorage implements Storage {
       for (const [n, row] of rows.entries()) {
         if (!locked[n].ok) continue;
         // Read under its row lock here: the write below needs no second read of it.
-        if (tx instanceof BufferedTx) tx.saw(collection, text(row.id), row.data);
+        tx.saw(collection, text(row.id), row.data);
         const next = options.take(row.data);
         if (next === undefined) continue;
         await tx.put(collection, next);
