@@ -354,6 +354,42 @@ t.test('metrics: attempts by outcome, attempt time, the pending backlog and its 
   t.equal(value(text, 'switchyard_webhook_oldest_due_age_seconds'), 0);
 });
 
+t.test('a delivery leased by this daemon whose attempt was lost is taken back once its lease ends', async (t) => {
+  const w = await world(t);
+  const hook = (await w.create({ resource_filter: { workflow_run_id: 'never' } })).body.data;
+  // An event the fan-out owes this webhook nothing for, and a delivery of it as a daemon leaves one
+  // when its attempt dies without a record: leased to this very sender, the lease over, nothing running.
+  await w.d.storage.transaction({}, async (tx) =>
+    w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: {}, run_id: 'other' }),
+  );
+  const eventId = (await w.d.eventLog.lastEventId())!;
+  const at = new Date(Date.now() - 60_000).toISOString();
+  const id = `dlv_${randomUUID().replaceAll('-', '').slice(0, 26)}`;
+  await w.d.storage.transaction({}, async (tx) => {
+    await tx.put(w.d.services.webhooks.store.deliveries, {
+      id,
+      webhook_id: hook.id,
+      organization_id: w.org.id,
+      event_id: eventId,
+      event_kind: 'workflow.node.progress',
+      status: 'pending',
+      attempt: 0,
+      budget_from: 0,
+      status_code: null,
+      error_message: null,
+      attempts: [],
+      next_attempt_at: at,
+      held: false,
+      lease_owner: w.d.services.webhookSender.instanceId,
+      lease_until: at,
+      created_at: at,
+      updated_at: at,
+    });
+  });
+  await waitFor(async () => (await w.deliveries(hook.id))[0]?.status === 'delivered', { what: 'the lost attempt sent again' });
+  t.equal(w.receiver.deliveries(id).length, 1, 'sent once');
+});
+
 t.test('a slow receiver with a deep backlog keeps no other webhook waiting (per-webhook bound, fair fill)', async (t) => {
   const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '3000' });
   w.receiver.setDefault({ kind: 'hang' });

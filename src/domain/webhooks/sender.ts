@@ -158,40 +158,48 @@ export class WebhookSender {
     await this.claim(ids, await this.webhooksOf(records.flatMap((d) => (d === undefined ? [] : [d.webhook_id]))), now);
   }
 
-  /** Fills free slots from each webhook's due queue, starting after the webhook the last pass ended at. */
+  /** Fills free slots from each webhook's due queue, in turns: starting past the webhook the last pass ended at. */
   private async claimDue(now: number): Promise<void> {
-    const store = this.webhooks.store;
     const nowIso = new Date(now).toISOString();
     const free = this.settings.maxInFlight - this.inFlight;
     const picked: string[] = [];
-    const visited = new Set<string>();
     const withPicks: string[] = [];
-    // From past the webhook the last pass ended at to the end of the list, then round from its start.
-    let after = this.rotation;
-    let cursor: string | undefined;
-    let wrapped = after === undefined;
-    for (let full = false; !full;) {
-      const page = await store.webhooksWithDue(cursor === undefined ? after : undefined, cursor, WEBHOOKS_PER_PAGE);
-      for (const webhookId of page.items) {
-        if (visited.has(webhookId) || picked.length >= free) {
-          full = true;
-          break;
-        }
-        visited.add(webhookId);
-        this.rotation = webhookId;
-        const room = Math.min(this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0), free - picked.length);
-        const ids = room > 0 ? await store.dueFor(webhookId, nowIso, room) : [];
-        if (ids.length > 0) withPicks.push(webhookId);
-        picked.push(...ids);
-      }
-      cursor = page.nextCursor ?? undefined;
-      if (cursor === undefined) {
-        if (wrapped) break;
-        wrapped = true;
-        after = undefined;
-      }
+    for await (const webhookId of this.webhooksInTurn(this.rotation)) {
+      if (picked.length >= free) break;
+      this.rotation = webhookId;
+      const room = Math.min(this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0), free - picked.length);
+      if (room <= 0) continue;
+      const ids = await this.webhooks.store.dueFor(webhookId, nowIso, room);
+      if (ids.length > 0) withPicks.push(webhookId);
+      picked.push(...ids);
     }
     if (picked.length > 0) await this.claim(picked, await this.webhooksOf(withPicks), now);
+  }
+
+  /** The webhooks with due deliveries, each once: those after `from` in id order, then from the first up to `from`. */
+  private async *webhooksInTurn(from: string | undefined): AsyncGenerator<string> {
+    const laps: [string | undefined, string | undefined][] =
+      from === undefined
+        ? [[undefined, undefined]]
+        : [
+            [from, undefined],
+            [undefined, from],
+          ];
+    for (const [after, upTo] of laps) {
+      let cursor: string | undefined;
+      do {
+        const page = await this.webhooks.store.webhooksWithDue(
+          cursor === undefined ? after : undefined,
+          cursor,
+          WEBHOOKS_PER_PAGE,
+        );
+        for (const id of page.items) {
+          if (upTo !== undefined && id > upTo) return;
+          yield id;
+        }
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+    }
   }
 
   /** The webhooks by id (null: deleted or gone), read before a claim so that it decides synchronously. */
@@ -213,8 +221,9 @@ export class WebhookSender {
         if (d.status !== 'pending' || d.held) return undefined;
         if (d.lease_until !== null) {
           if (this.sending.has(d.id)) return undefined; // ours, in flight
-          // Another daemon's until its lease ends; ours but not in flight (an attempt that was lost) at once.
-          if (d.lease_owner !== this.instanceId && !this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
+          // Any other lease once it has ended (also one of ours whose attempt was lost: no attempt runs
+          // here for it), or at once where this daemon owns the data.
+          if (!this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
         } else if (d.next_attempt_at !== null && Date.parse(d.next_attempt_at) > now) return undefined;
         const webhook = hooks.get(d.webhook_id);
         if (webhook === undefined) return undefined; // not read above: the next pass

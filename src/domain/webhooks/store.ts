@@ -1,4 +1,4 @@
-import { Collection, type IndexEntry, type Page } from '../../storage/collection.js';
+import { Collection, type Page } from '../../storage/collection.js';
 import type { Storage } from '../../storage/port.js';
 import type { Delivery, Webhook } from './types.js';
 
@@ -40,11 +40,6 @@ export class WebhookStore {
   /** The organization's live webhooks, all of them (fan-out matches each event against every one). */
   async liveWebhookIds(organizationId: string): Promise<string[]> {
     return this.webhooks.idsBy('organization', organizationId);
-  }
-
-  /** Deliveries due at or before `nowIso`, soonest first. */
-  async due(nowIso: string, limit: number): Promise<IndexEntry[]> {
-    return this.deliveries.range('queue', 'due', { upTo: nowIso, limit });
   }
 
   /** Webhooks with deliveries waiting for their time (due now or later), in id order, past `after` or a cursor. */
