@@ -4,7 +4,7 @@ import { newSortableId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
 import { EVENTS_TOPIC, type EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
-import type { WebhookStore } from './store.js';
+import { DELIVERIES_TOPIC, type WebhookStore } from './store.js';
 import { resourceFilterFields, type Delivery, type ResourceFilterKey, type Webhook } from './types.js';
 
 /** The fan-out's position in the event log (a durable consumer cursor). */
@@ -13,8 +13,6 @@ const CONSUMER = 'webhook-fanout';
 const FANOUT_LOCK = 'webhook-fanout';
 /** Events read per transaction. */
 const STEP = 200;
-/** The storage wake-up topic of new deliveries: every daemon's sender. */
-export const DELIVERIES_TOPIC = 'webhook-deliveries';
 
 /** Whether `event` is owed to `webhook` (spec 6.1, 6.4; contract 7). */
 export function matches(webhook: Webhook, event: DomainEvent): boolean {

@@ -63,7 +63,6 @@ export async function createWebhooks({
     metrics,
   );
   const senderLoop = createSenderLoop(sender, storage, POLL_MS, webhookLog);
-  webhooks.onDue(() => senderLoop.wake());
   return {
     services: { webhooks, webhookSender: sender },
     loops: [createFanoutLoop(fanout, storage, POLL_MS, webhookLog), senderLoop],

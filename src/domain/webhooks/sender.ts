@@ -9,10 +9,10 @@ import { scrubErrorText } from '../../redact.js';
 import { nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
-import { DELIVERIES_TOPIC } from './fanout.js';
 import { deliveryLock, failedByDeletion, heldWhilePaused, type WebhookService } from './service.js';
 import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
+import { DELIVERIES_TOPIC } from './store.js';
 import type { Delivery, DeliveryAttempt, Webhook } from './types.js';
 
 export interface SenderSettings {

@@ -8,7 +8,7 @@ import type { Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { DEFAULT_MAX_RETRIES, MAX_STATE_BYTES, type CreateWebhookInput, type UpdateWebhookInput } from './schemas.js';
 import { generateSecret, isWellFormedSecret, standardSecret } from './signing.js';
-import { WebhookStore } from './store.js';
+import { DELIVERIES_TOPIC, WebhookStore } from './store.js';
 import { validateWebhookUrl } from './target-guard.js';
 import type { Delivery, DeliveryView, Webhook, WebhookView, WebhookWithSecret } from './types.js';
 
@@ -77,7 +77,6 @@ function stateBytes(state: unknown): number {
  */
 export class WebhookService {
   readonly store: WebhookStore;
-  private wakeSender: () => void = () => {};
 
   constructor(
     private readonly storage: Storage,
@@ -87,11 +86,6 @@ export class WebhookService {
     private readonly log: Logger,
   ) {
     this.store = new WebhookStore(storage);
-  }
-
-  /** The sender registers here: woken when deliveries become due (resume, retry, recover). */
-  onDue(listener: () => void): void {
-    this.wakeSender = listener;
   }
 
   async locateWebhook(id: string): Promise<ResourceLocation | undefined> {
@@ -200,6 +194,8 @@ export class WebhookService {
       const now = nowIso();
       const next: Webhook = { ...current, active: false, deleted_at: now, updated_at: now };
       await tx.put(this.store.webhooks, next);
+      // Every daemon's sender meets the due and leased ones now and fails them.
+      tx.wake(DELIVERIES_TOPIC);
       return next;
     });
     // Held deliveries (paused webhook) are failed here; due and leased ones as the sender meets them.
@@ -211,7 +207,6 @@ export class WebhookService {
         }
       });
     }
-    this.wakeSender();
     this.log.info({ webhook_id: id }, 'webhook deleted');
     return viewWebhook(deleted);
   }
@@ -267,9 +262,9 @@ export class WebhookService {
           details: { status: d.status },
         });
       const webhook = await this.live(webhookId);
+      tx.wake(DELIVERIES_TOPIC);
       return tx.put(this.store.deliveries, requeue(d, webhook));
     });
-    this.wakeSender();
     return viewDelivery(requeued);
   }
 
@@ -291,10 +286,10 @@ export class WebhookService {
           await tx.put(this.store.deliveries, requeue(d, webhook));
           n++;
         }
+        if (n > 0) tx.wake(DELIVERIES_TOPIC);
         return n;
       });
     }
-    this.wakeSender();
     return { recovered };
   }
 
@@ -302,7 +297,6 @@ export class WebhookService {
 
   /** Resume: deliveries held while the webhook was paused go back to the queue, due now. */
   private async releaseHeld(webhookId: string): Promise<void> {
-    let released = 0;
     for (let ids = await this.store.heldIds(webhookId, BATCH); ids.length > 0; ids = await this.store.heldIds(webhookId, BATCH)) {
       await this.storage.transaction({ locks: ids.map(deliveryLock) }, async (tx) => {
         const now = nowIso();
@@ -310,12 +304,11 @@ export class WebhookService {
           const d = await tx.get(this.store.deliveries, id);
           if (d?.status === 'pending' && d.held) {
             await tx.put(this.store.deliveries, { ...d, held: false, next_attempt_at: now, updated_at: now });
-            released++;
+            tx.wake(DELIVERIES_TOPIC);
           }
         }
       });
     }
-    if (released > 0) this.wakeSender();
   }
 
   /** The webhook when the actor may act on it; another organization's (or a deleted one) is 404. */

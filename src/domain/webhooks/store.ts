@@ -2,6 +2,9 @@ import { Collection, type Page } from '../../storage/collection.js';
 import type { Storage } from '../../storage/port.js';
 import type { Delivery, Webhook } from './types.js';
 
+/** The storage wake-up topic of deliveries that became due: every daemon's sender. */
+export const DELIVERIES_TOPIC = 'webhook-deliveries';
+
 /** Where a delivery sits in the queue: waiting for its time, leased to a daemon, or out of it. */
 function queueOf(d: Delivery): { value: string; sort: string } | undefined {
   if (d.status !== 'pending' || d.held) return undefined;
