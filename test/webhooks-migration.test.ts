@@ -3,6 +3,7 @@
 // build the two new indexes over stored deliveries; both must give the keys the store itself writes.
 import t, { type Test } from 'tap';
 import pg from 'pg';
+import { newDelivery } from '../src/domain/webhooks/fanout.js';
 import { WebhookStore } from '../src/domain/webhooks/store.js';
 import type { Delivery } from '../src/domain/webhooks/types.js';
 import { createLogger } from '../src/log.js';
@@ -17,26 +18,8 @@ const silent = createLogger('silent');
 const at = '2026-01-01T00:00:00.000Z';
 
 function delivery(webhookId: string, overrides: Partial<Delivery> = {}): Delivery {
-  return {
-    id: newSortableId('dlv_'),
-    webhook_id: webhookId,
-    organization_id: 'org_1',
-    event_id: newSortableId('evt_'),
-    event_kind: 'invitation.created',
-    status: 'pending',
-    attempt: 0,
-    budget_from: 0,
-    status_code: null,
-    error_message: null,
-    attempts: [],
-    next_attempt_at: at,
-    held: false,
-    lease_owner: null,
-    lease_until: null,
-    created_at: at,
-    updated_at: at,
-    ...overrides,
-  };
+  const event = { id: newSortableId('evt_'), kind: 'invitation.created' as const, organization_id: 'org_1' };
+  return { ...newDelivery({ id: webhookId, active: true }, event, at), ...overrides };
 }
 
 /** Four deliveries: two due for hook A, one due for B, one leased (not in the due queues), one held. */

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { verify as verifyGithub } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import t, { type Test } from 'tap';
+import { newDelivery } from '../src/domain/webhooks/fanout.js';
 import type { Daemon } from '../src/main.js';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon, waitFor } from './helpers.js';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
@@ -364,30 +365,15 @@ t.test('a delivery leased by this daemon whose attempt was lost is taken back on
   );
   const eventId = (await w.d.eventLog.lastEventId())!;
   const at = new Date(Date.now() - 60_000).toISOString();
-  const id = `dlv_${randomUUID().replaceAll('-', '').slice(0, 26)}`;
-  await w.d.storage.transaction({}, async (tx) => {
-    await tx.put(w.d.services.webhooks.store.deliveries, {
-      id,
-      webhook_id: hook.id,
-      organization_id: w.org.id,
-      event_id: eventId,
-      event_kind: 'workflow.node.progress',
-      status: 'pending',
-      attempt: 0,
-      budget_from: 0,
-      status_code: null,
-      error_message: null,
-      attempts: [],
-      next_attempt_at: at,
-      held: false,
-      lease_owner: w.d.services.webhookSender.instanceId,
-      lease_until: at,
-      created_at: at,
-      updated_at: at,
-    });
-  });
+  const event = (await w.d.eventLog.get(eventId))!;
+  const lost = {
+    ...newDelivery({ id: hook.id, active: true }, event, at),
+    lease_owner: w.d.services.webhookSender.instanceId,
+    lease_until: at,
+  };
+  await w.d.storage.transaction({}, async (tx) => void (await tx.put(w.d.services.webhooks.store.deliveries, lost)));
   await waitFor(async () => (await w.deliveries(hook.id))[0]?.status === 'delivered', { what: 'the lost attempt sent again' });
-  t.equal(w.receiver.deliveries(id).length, 1, 'sent once');
+  t.equal(w.receiver.deliveries(lost.id).length, 1, 'sent once');
 });
 
 t.test('a slow receiver with a deep backlog keeps no other webhook waiting (per-webhook bound, fair fill)', async (t) => {

@@ -26,7 +26,12 @@ export function matches(webhook: Webhook, event: DomainEvent): boolean {
   return true;
 }
 
-function newDelivery(webhook: Webhook, event: DomainEvent, now: string): Delivery {
+/** A new delivery of `event` to `webhook`: pending, due `now`, held while the webhook is paused. */
+export function newDelivery(
+  webhook: Pick<Webhook, 'id' | 'active'>,
+  event: Pick<DomainEvent, 'id' | 'kind' | 'organization_id'>,
+  now: string,
+): Delivery {
   return {
     id: newSortableId('dlv_'),
     webhook_id: webhook.id,
