@@ -12,6 +12,10 @@ export interface LoadSpec {
   duration: number;
   /** Seconds of warm-up first, not measured. */
   warmup: number;
+  /** POST this JSON body instead of a GET. */
+  body?: string;
+  /** A fixed number of requests instead of `duration` seconds. */
+  amount?: number;
 }
 
 export interface LoadResult {
@@ -44,14 +48,21 @@ function runOnce(
 }
 
 async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const base = { url: spec.url, headers: spec.headers, connections: spec.connections, timeout: 5 };
+  const base: autocannon.Options = {
+    url: spec.url,
+    headers: spec.body === undefined ? spec.headers : { ...spec.headers, 'content-type': 'application/json' },
+    connections: spec.connections,
+    timeout: 5,
+    ...(spec.body === undefined ? {} : { method: 'POST', body: spec.body }),
+  };
   if (spec.warmup > 0) await runOnce({ ...base, duration: spec.warmup });
   parentPort?.postMessage({ type: 'measuring' });
 
   const latencyUs = createHistogram();
   let ok = 0;
   const started = performance.now();
-  const result = await runOnce({ ...base, duration: spec.duration }, (statusCode, responseTimeMs) => {
+  const length = spec.amount === undefined ? { duration: spec.duration } : { amount: spec.amount };
+  const result = await runOnce({ ...base, ...length }, (statusCode, responseTimeMs) => {
     if (statusCode < 200 || statusCode >= 300) return;
     ok++;
     latencyUs.record(Math.max(1, Math.round(responseTimeMs * 1000)));

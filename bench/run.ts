@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -57,6 +57,11 @@ const TARGET = {
   webhookBaselineRatio: 0.3,
   webhookSteadyP99Ms: 100,
   webhookRssMb: 250,
+  /** (10) The provider layer against undici straight to the same upstream. */
+  providerRatio: 0.5,
+  providerAddedP50Ms: 1,
+  providerAddedP99Ms: 5,
+  providerTtfbAddedMs: 2,
 };
 /** Organization creates in flight at once while creates/s are measured. */
 const CREATE_CONCURRENCY = 16;
@@ -117,9 +122,12 @@ async function measure(
   connections = CONNECTIONS,
   /** The server's CPU figures: this process's main thread, or a child's (all of its threads). */
   statFile?: string,
+  /** A POST body, and a fixed number of requests instead of a duration. */
+  load: Pick<LoadSpec, 'body' | 'amount'> = {},
 ): Promise<Measured> {
-  progress(`${label}: ${WARMUP_S} s warm-up + ${DURATION_S} s at ${connections} connection(s)`);
-  const spec: LoadSpec = { url, headers, connections, duration: DURATION_S, warmup: WARMUP_S };
+  const length = load.amount === undefined ? `${DURATION_S} s` : `${load.amount} requests`;
+  progress(`${label}: ${WARMUP_S} s warm-up + ${length} at ${connections} connection(s)`);
+  const spec: LoadSpec = { url, headers, connections, duration: DURATION_S, warmup: WARMUP_S, ...load };
   const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: spec });
   let cpuAtStart: number | undefined;
   try {
@@ -304,6 +312,7 @@ async function freePort(): Promise<number> {
 }
 
 interface ServeChild {
+  url: string;
   /** An organization's URL and the headers of a full-access API key of it. */
   orgUrl: string;
   bearer: Record<string, string>;
@@ -317,15 +326,20 @@ interface ServeChild {
  * (9) `switchyard serve` as an operator runs it: a child process (the bin, with the shipped flag) whose
  * stdout, the log, goes to a file, at `level`; with an organization and an API key of its own.
  */
-async function startServeChild(level: 'info' | 'warn', dir: string): Promise<ServeChild> {
+async function startServeChild(
+  level: 'info' | 'warn',
+  dir: string,
+  env: Record<string, string> = {},
+  name: string = level,
+): Promise<ServeChild> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const logFile = path.join(dir, `${level}.log`);
+  const logFile = path.join(dir, `${name}.log`);
   const log = await open(logFile, 'w');
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=2', binPath, 'serve', '--data-dir', path.join(dir, level), '--http-addr', `127.0.0.1:${port}`],
-    { env: { PATH: process.env.PATH ?? '', SERVICE_LOG_LEVEL: level }, stdio: ['ignore', log.fd, 'pipe'] },
+    ['--max-semi-space-size=2', binPath, 'serve', '--data-dir', path.join(dir, name), '--http-addr', `127.0.0.1:${port}`],
+    { env: { PATH: process.env.PATH ?? '', SERVICE_LOG_LEVEL: level, ...env }, stdio: ['ignore', log.fd, 'pipe'] },
   );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -353,6 +367,7 @@ async function startServeChild(level: 'info' | 'warn', dir: string): Promise<Ser
     const org = await postJson(url, '/v1/organizations', { slug: 'bench', display_name: 'Bench' }, dev);
     const key = await postJson(url, '/v1/api-keys', { name: 'bench', organization_id: org.id }, dev);
     return {
+      url,
       orgUrl: `${url}/v1/organizations/${String(org.id)}`,
       bearer: { authorization: `Bearer ${String(key.raw_key)}` },
       logFile,
@@ -366,6 +381,108 @@ async function startServeChild(level: 'info' | 'warn', dir: string): Promise<Ser
 }
 
 /** (9) API-key reads on a child at `info` (one access line per request, to a file) and at `warn` (none), round by round. */
+/** (10) What the provider layer adds: the same upstream, straight and through the daemon. */
+interface ProviderFigures {
+  direct: Measured[];
+  daemon: Measured[];
+  /** Time to the first byte of a 200-chunk stream, ms, one per request. */
+  ttfbDirect: number[];
+  ttfbDaemon: number[];
+}
+
+const PROVIDER_REQUESTS = 5000;
+const PROVIDER_CONNECTIONS = 50;
+const TTFB_SAMPLES = 200;
+/** Chunks of the streamed answer whose first byte (10) times. */
+const STREAM_CHUNKS = 200;
+
+/** Milliseconds from sending a POST to its first body byte; the rest of the body is read and dropped. */
+async function timeToFirstByte(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+  const reader = res.body!.getReader();
+  const first = await reader.read();
+  const ms = performance.now() - started;
+  if (res.status !== 200 || first.done) throw new Error(`stream answered ${res.status}`);
+  while (!(await reader.read()).done);
+  return ms;
+}
+
+async function measureProviders(dir: string): Promise<ProviderFigures> {
+  await mkdir(dir, { recursive: true });
+  const fake = spawn(
+    process.execPath,
+    [path.join(path.dirname(fileURLToPath(import.meta.url)), 'provider-fake.js'), String(STREAM_CHUNKS)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const fakeExited = once(fake, 'exit');
+  let serve: ServeChild | undefined;
+  try {
+    const [line] = (await once(fake.stdout, 'data')) as unknown[];
+    const upstream = `http://127.0.0.1:${String(line).trim()}/v1`;
+    // At warn: this row measures the provider layer; the access line's cost is row (9)'s.
+    serve = await startServeChild('warn', dir, { OPENAI_API_KEY: 'sk-bench-upstream', OPENAI_BASE_URL: upstream }, 'providers');
+    const daemonUrl = serve.url;
+    const bearer = serve.bearer;
+    await waitUntil('openai to be healthy', 10_000, async () => {
+      const res = await fetch(`${daemonUrl}/v1/providers`, { headers: bearer });
+      const list = ((await res.json()) as { data: { name: string; health: { status: string } }[] }).data;
+      return list.some((p) => p.name === 'openai' && p.health.status === 'healthy');
+    });
+    const chat = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'say hello' }] });
+    const execute = JSON.stringify({ modality: 'text', tier: 'premium', input: { prompt: 'say hello' } });
+    const upstreamAuth = { authorization: 'Bearer sk-bench-upstream' };
+    const figures: ProviderFigures = { direct: [], daemon: [], ttfbDirect: [], ttfbDaemon: [] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      figures.direct.push(
+        await measure(
+          `round ${round}/${ROUNDS}: (10) undici straight to the upstream`,
+          `${upstream}/chat/completions`,
+          upstreamAuth,
+          PROVIDER_CONNECTIONS,
+          undefined,
+          {
+            body: chat,
+            amount: PROVIDER_REQUESTS,
+          },
+        ),
+      );
+      figures.daemon.push(
+        await measure(
+          `round ${round}/${ROUNDS}: (10) execute through the daemon`,
+          `${daemonUrl}/v1/providers/execute`,
+          bearer,
+          PROVIDER_CONNECTIONS,
+          serve.statFile,
+          {
+            body: execute,
+            amount: PROVIDER_REQUESTS,
+          },
+        ),
+      );
+    }
+    progress(`(10) time to first byte of a ${STREAM_CHUNKS}-chunk stream: ${TTFB_SAMPLES} requests each way, interleaved`);
+    const streamChat = JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'stream' }] });
+    const streamExecute = JSON.stringify({
+      modality: 'text',
+      tier: 'premium',
+      input: { prompt: 'stream' },
+      params: { stream: true },
+    });
+    for (let i = 0; i < TTFB_SAMPLES; i++) {
+      figures.ttfbDirect.push(await timeToFirstByte(`${upstream}/chat/completions`, upstreamAuth, streamChat));
+      figures.ttfbDaemon.push(await timeToFirstByte(`${daemonUrl}/v1/providers/execute/stream`, bearer, streamExecute));
+    }
+    return figures;
+  } finally {
+    await serve?.stop();
+    fake.kill('SIGTERM');
+    await fakeExited;
+  }
+}
+
 async function measureAccessLog(): Promise<{ info: Measured[]; warn: Measured[]; lines: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-log-'));
   const children: ServeChild[] = [];
@@ -529,6 +646,42 @@ function webhookRows(engine: string, f: EngineFigures): void {
   );
 }
 
+function providerRows(f: ProviderFigures): void {
+  const directOk = loadRows(
+    `(10) undici POST straight to the upstream, ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`,
+    f.direct,
+  );
+  const daemonOk = loadRows(`(10) POST /v1/providers/execute, ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`, f.daemon);
+  ratioRow('(10) execute / straight: req/s ratio', f.daemon, f.direct, TARGET.providerRatio, directOk && daemonOk);
+  const added = (pick: (r: Measured) => number) => f.daemon.map((r, i) => pick(r) - pick(f.direct[i]));
+  const p50 = median(added((r) => r.p50));
+  const p99 = median(added((r) => r.p99));
+  check(
+    '(10) execute: added latency p50',
+    fmtMs(p50),
+    `< ${TARGET.providerAddedP50Ms} ms`,
+    directOk && daemonOk && p50 < TARGET.providerAddedP50Ms,
+  );
+  check(
+    '(10) execute: added latency p99',
+    fmtMs(p99),
+    `< ${TARGET.providerAddedP99Ms} ms`,
+    directOk && daemonOk && p99 < TARGET.providerAddedP99Ms,
+  );
+  const direct = median(f.ttfbDirect);
+  const daemon = median(f.ttfbDaemon);
+  info(
+    `(10) ${STREAM_CHUNKS}-chunk stream: time to first byte, straight / through the daemon (p50)`,
+    `${fmtMs(direct)} / ${fmtMs(daemon)}`,
+  );
+  check(
+    `(10) ${STREAM_CHUNKS}-chunk stream: time to first byte added (p50)`,
+    fmtMs(daemon - direct),
+    `< ${TARGET.providerTtfbAddedMs} ms`,
+    daemon - direct < TARGET.providerTtfbAddedMs,
+  );
+}
+
 function printTable(): void {
   const head: Row = { metric: 'metric', value: 'value', target: 'target', result: '' };
   const all = [head, ...rows];
@@ -667,6 +820,9 @@ async function main(): Promise<void> {
     for (const other of others.splice(0)) await other.stop();
     // (9) The access log's cost: `switchyard serve` children at info and at warn.
     const accessLog = await measureAccessLog();
+    // (10) The provider layer: a daemon child and an upstream child, execute against undici straight.
+    const providerDir = path.join(dataDir, 'providers');
+    const providers = await measureProviders(providerDir);
     // (8) Webhook delivery, one engine at a time, each in a child process of its own (its peak RSS
     // is the daemon's, not this process's), delivering to a receiver in this one.
     const hookEnv = { SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', SERVICE_WEBHOOK_ALLOW_PRIVATE: '1' };
@@ -781,6 +937,8 @@ async function main(): Promise<void> {
     const infoOk = loadRows('(9) API-key read, serve child at info (a line per request to a file)', accessLog.info);
     info('(9) request lines written by the info child', fmtCount(accessLog.lines));
     ratioRow('(9) access log: info / warn req/s ratio', accessLog.info, accessLog.warn, TARGET.accessLogRatio, warnOk && infoOk);
+
+    providerRows(providers);
 
     for (const engine of ['LevelDB', 'PostgreSQL']) {
       const figures = hooks.get(engine);

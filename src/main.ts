@@ -7,6 +7,7 @@ import { createEvents } from './domain/events/index.js';
 import { EventLog } from './domain/events/service.js';
 import { createIdentity } from './domain/identity/index.js';
 import { createInvitations } from './domain/invitations/index.js';
+import { createProviders } from './domain/providers/index.js';
 import { createSettings } from './domain/settings/index.js';
 import { createWebhooks } from './domain/webhooks/index.js';
 import { startGrpcServer, type RunningGrpcServer } from './grpc/server.js';
@@ -31,6 +32,7 @@ function composeAreas(base: AreaBase) {
     .add(createInvitations)
     .add(createEvents)
     .add(createWebhooks)
+    .add(createProviders)
     .done();
 }
 

@@ -16,6 +16,10 @@ export interface Metrics {
   eventAppended(kind: string): void;
   /** One webhook attempt: `delivered`, `retry` (failed, another is due) or `failed` (the last), and its time. */
   webhookAttempt(outcome: 'delivered' | 'retry' | 'failed', seconds: number): void;
+  /** One upstream provider call: `ok`, `failed` or `cancelled`, and its time to the whole answer. */
+  providerCall(provider: string, modality: string, outcome: 'ok' | 'failed' | 'cancelled', seconds: number): void;
+  /** A call that went on to the next provider after a retriable failure of `provider`. */
+  providerFallback(provider: string): void;
 }
 
 export const noMetrics: Metrics = Object.freeze({
@@ -27,6 +31,8 @@ export const noMetrics: Metrics = Object.freeze({
   loopTick: () => undefined,
   eventAppended: () => undefined,
   webhookAttempt: () => undefined,
+  providerCall: () => undefined,
+  providerFallback: () => undefined,
 });
 
 /** Figures read when scraped (counted by the areas, not pushed on every change). */
@@ -146,6 +152,25 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
       this.set((await figures.webhooks()).oldestDueAgeSeconds);
     },
   });
+  const providerCalls = new client.Counter({
+    name: 'switchyard_provider_calls_total',
+    help: 'Upstream provider calls by provider, modality and outcome (ok, failed, cancelled)',
+    labelNames: ['provider', 'modality', 'outcome'] as const,
+    registers: [registry],
+  });
+  const providerSeconds = new client.Histogram({
+    name: 'switchyard_provider_call_duration_seconds',
+    help: 'Upstream provider call duration, request to the whole answer, by provider',
+    labelNames: ['provider'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const providerFallbacks = new client.Counter({
+    name: 'switchyard_provider_fallbacks_total',
+    help: 'Calls that fell back to the next provider, by the provider that failed',
+    labelNames: ['provider'] as const,
+    registers: [registry],
+  });
   new client.Gauge({
     name: 'switchyard_invitations_pending',
     help: 'Pending invitations',
@@ -170,6 +195,11 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
       webhookAttempts.inc({ outcome });
       webhookSeconds.observe(seconds);
     },
+    providerCall: (provider, modality, outcome, seconds) => {
+      providerCalls.inc({ provider, modality, outcome });
+      providerSeconds.observe({ provider }, seconds);
+    },
+    providerFallback: (provider) => providerFallbacks.inc({ provider }),
   };
 
   const server = http.createServer((req, res) => {

@@ -1,4 +1,4 @@
-// Settings for features not built yet (webhooks, AI providers, PostgreSQL, ...) are accepted and
+// Settings for features not built yet (signed asset URLs, workflow runs) are accepted and
 // validated, but the daemon ignores them: `serve` says so in one warning naming each one that is set.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,10 +15,13 @@ const plannedVariables = Object.values(optionSpecs)
 const noPlanned = Object.fromEntries(plannedVariables.map((name) => [name, '']));
 
 t.test('the not-built features are the planned ones', async (t) => {
-  for (const name of ['SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'OPENAI_API_KEY', 'SERVICE_ASSET_SIGNING_KEY']) {
+  for (const name of ['SERVICE_ASSET_SIGNING_KEY', 'SERVICE_ASSET_RETENTION_MS', 'SERVICE_ASSET_SWEEP_MS']) {
     t.ok(plannedVariables.includes(name), `${name} is planned`);
   }
   for (const name of [
+    'SERVICE_PROVIDER_HEALTH_INTERVAL_MS',
+    'OPENAI_API_KEY',
+    'SERVICE_OLLAMA_ENABLED',
     'SERVICE_HTTP_ADDR',
     'SERVICE_SMTP_URL',
     'JWT_SECRET',
@@ -39,19 +42,19 @@ t.test('plannedSettingsSet names the planned settings that are set, from every l
     'built settings are not named',
   );
   t.same(
-    plannedSettingsSet({ env: { OPENAI_API_KEY: 'sk-x', SERVICE_PROVIDER_HEALTH_INTERVAL_MS: '5000' } }),
-    ['SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'OPENAI_API_KEY'],
+    plannedSettingsSet({ env: { SERVICE_ASSET_SWEEP_MS: '5000', SERVICE_ASSET_SIGNING_KEY: 'ab'.repeat(32) } }),
+    ['SERVICE_ASSET_SIGNING_KEY', 'SERVICE_ASSET_SWEEP_MS'],
     'in table order',
   );
-  t.same(plannedSettingsSet({ env: { SERVICE_OLLAMA_ENABLED: '' } }), [], 'an empty value is unset');
+  t.same(plannedSettingsSet({ env: { SERVICE_ASSET_SWEEP_MS: '' } }), [], 'an empty value is unset');
   t.same(
-    plannedSettingsSet({ env: { SERVICE_OLLAMA_ENABLED: '0' } }),
-    ['SERVICE_OLLAMA_ENABLED'],
+    plannedSettingsSet({ env: { SERVICE_ASSET_SWEEP_MS: '600000' } }),
+    ['SERVICE_ASSET_SWEEP_MS'],
     'set to its default is still set',
   );
   const file = path.join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify({ SERVICE_PROVIDER_HEALTH_INTERVAL_MS: '5000', SERVICE_LOG_LEVEL: 'warn' }));
-  t.same(plannedSettingsSet({ env: {}, configFile: file }), ['SERVICE_PROVIDER_HEALTH_INTERVAL_MS'], 'from the config file');
+  writeFileSync(file, JSON.stringify({ SERVICE_ASSET_RETENTION_MS: '5000', SERVICE_LOG_LEVEL: 'warn' }));
+  t.same(plannedSettingsSet({ env: {}, configFile: file }), ['SERVICE_ASSET_RETENTION_MS'], 'from the config file');
 });
 
 t.test('planned settings are still validated', async (t) => {
@@ -86,15 +89,15 @@ const warnings = (output: string) => output.split('\n').filter((line) => line.in
 t.test('serve logs one warning naming the planned settings that are set', async (t) => {
   const daemon = await spawnDaemon(t, [], {
     ...noPlanned,
-    OPENAI_API_KEY: 'sk-not-used',
+    SERVICE_ASSET_SWEEP_MS: '5000',
     SERVICE_ASSET_SIGNING_KEY: 'ab'.repeat(32),
   });
   const lines = warnings(daemon.output()).filter((line) => line.includes('not built yet'));
   t.equal(lines.length, 1, 'one warning');
   const entry = JSON.parse(lines[0] ?? '{}');
-  t.equal(entry.msg, 'settings for features not built yet are ignored: SERVICE_ASSET_SIGNING_KEY, OPENAI_API_KEY');
-  t.same(entry.settings, ['SERVICE_ASSET_SIGNING_KEY', 'OPENAI_API_KEY']);
-  t.notMatch(daemon.output(), /sk-not-used|abababab/, 'names only, never values');
+  t.equal(entry.msg, 'settings for features not built yet are ignored: SERVICE_ASSET_SIGNING_KEY, SERVICE_ASSET_SWEEP_MS');
+  t.same(entry.settings, ['SERVICE_ASSET_SIGNING_KEY', 'SERVICE_ASSET_SWEEP_MS']);
+  t.notMatch(daemon.output(), /abababab/, 'names only, never values');
 });
 
 t.test('serve logs no such warning when none is set', async (t) => {

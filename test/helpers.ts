@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -90,6 +92,19 @@ export async function withTestEngine(env: Record<string, string>): Promise<Recor
   url.pathname = `/${name}`;
   return { ...env, SERVICE_DATABASE_URL: url.toString() };
 }
+
+/**
+ * A data dir of its own (0700), removed when the test process exits (after every daemon of it has
+ * stopped). `t.testdir()` empties the test's one directory each time it is called, so a test that
+ * starts a second daemon must not keep the first one's data there.
+ */
+export function privateDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-test-'));
+  if (privateDirs.size === 0) process.once('exit', () => privateDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  privateDirs.add(dir);
+  return dir;
+}
+const privateDirs = new Set<string>();
 
 /** Config for a test daemon: its own temp data dir, a free port, short delays, quiet logs. */
 export function testConfig(t: Test, env: Record<string, string> = {}): Config {

@@ -7,7 +7,7 @@ import t from 'tap';
 import { repoRoot } from './helpers.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
 
-/** The files that run on both engines: identity, permissions, invitations, tenant isolation, webhooks. */
+/** The files that run on both engines: identity, permissions, invitations, tenant isolation, webhooks, providers. */
 const files = [
   'organizations',
   'auth-api-keys',
@@ -20,6 +20,7 @@ const files = [
   'invitations-accept-confirm',
   'pagination',
   'webhooks',
+  'providers-routing',
 ];
 
 const found = findPostgres();

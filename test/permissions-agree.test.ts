@@ -15,8 +15,8 @@ const withoutRoute = new Set<Action>([
   'webhook.read',
   'webhook.update',
   'webhook.delete',
+  // Listing providers needs only authentication (contract 8): its route checks no action.
   'provider.read',
-  'provider.execute',
   'workflow.read',
   'workflow.write',
   'job.read',
@@ -157,6 +157,10 @@ t.test('the permission check and the route agree for every action of the catalog
       { resource_type: 'api_key', resource_id: ownerKey.id, call: (h) => call('GET', `/v1/api-keys/${ownerKey.id}`, h) },
     ],
     'event.read': async () => [onOrg('GET', `${orgPath}/events`)],
+    'provider.execute': async () => [
+      onOrg('POST', '/v1/providers/execute', { modality: 'text', input: { prompt: 'hi' }, organization_id: org.id }),
+    ],
+    'provider.usage': async () => [onOrg('GET', `${orgPath}/usage`)],
   };
 
   t.same(

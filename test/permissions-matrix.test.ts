@@ -37,6 +37,7 @@ const minimumRole: Record<Action, Role> = {
   'webhook.delete': 'admin',
   'event.read': 'admin',
   'provider.read': 'viewer',
+  'provider.usage': 'admin',
   'provider.execute': 'member',
   'workflow.read': 'viewer',
   'workflow.write': 'member',

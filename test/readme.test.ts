@@ -48,7 +48,7 @@ t.test('README lists every configuration variable with its flag and default', as
 
 t.test('README claims no unbuilt feature as built', async (t) => {
   const intro = readme.slice(0, readme.indexOf('## Set-up'));
-  t.match(intro, /\*\*Not built yet:\*\* AI provider routing and signed asset URLs\./);
+  t.match(intro, /\*\*Not built yet:\*\* workflow runs and signed asset URLs\./);
   const mainTable = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Settings for features not built yet'));
-  t.notMatch(mainTable, /asset URL|provider routing/i, 'the main configuration part describes only built features');
+  t.notMatch(mainTable, /asset URL|workflow run/i, 'the main configuration part describes only built features');
 });

@@ -9,6 +9,7 @@ import { registerListen } from './commands/listen.js';
 import { registerMember } from './commands/member.js';
 import { registerOrg } from './commands/org.js';
 import { registerOutbox } from './commands/outbox.js';
+import { registerProvider } from './commands/provider.js';
 import { registerServe } from './commands/serve.js';
 import { registerStatus } from './commands/status.js';
 import { registerStorage } from './commands/storage.js';
@@ -34,6 +35,7 @@ const commands = [
   registerWebhook,
   registerEvents,
   registerListen,
+  registerProvider,
   registerStorage,
   registerCompletion,
 ];

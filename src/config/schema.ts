@@ -249,49 +249,43 @@ export const optionSpecs = {
   ),
   webhookTimeoutMs: opt(ms(10_000), 'SERVICE_WEBHOOK_TIMEOUT_MS', 'webhook per-attempt timeout'),
   webhookRetryBaseMs: opt(ms(30_000), 'SERVICE_WEBHOOK_RETRY_BASE_MS', 'webhook backoff base'),
-  providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period', {
-    planned: 'AI providers',
-  }),
+  providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period'),
+  providerConnectTimeoutMs: opt(ms(5_000), 'SERVICE_PROVIDER_CONNECT_TIMEOUT_MS', 'provider connect timeout'),
+  providerTimeoutMs: opt(
+    ms(120_000),
+    'SERVICE_PROVIDER_TIMEOUT_MS',
+    'provider call timeout: to the first byte, and at most this long between two pieces of an answer',
+  ),
+  providerBreakerCooldownMs: opt(
+    ms(10_000),
+    'SERVICE_PROVIDER_BREAKER_COOLDOWN_MS',
+    'after a failed call the provider is unhealthy until a probe this much later succeeds',
+  ),
+  comfyuiPollMs: opt(ms(500), 'SERVICE_COMFYUI_POLL_MS', 'how often a queued ComfyUI graph is polled'),
   assetRetentionMs: opt(ms(259_200_000), 'SERVICE_ASSET_RETENTION_MS', 'workflow asset retention (72 hours)', {
     planned: 'signed asset URLs',
   }),
   assetSweepMs: opt(ms(600_000), 'SERVICE_ASSET_SWEEP_MS', 'asset retention sweep period', { planned: 'signed asset URLs' }),
 
-  openaiApiKey: opt(optionalString, 'OPENAI_API_KEY', 'registers the `openai` provider', {
-    secret: true,
-    planned: 'AI providers',
-  }),
+  openaiApiKey: opt(optionalString, 'OPENAI_API_KEY', 'registers the `openai` provider', { secret: true }),
   openaiBaseUrl: opt(
     z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'),
     'OPENAI_BASE_URL',
     'OpenAI-compatible base URL, version path included',
-    { planned: 'AI providers' },
   ),
-  anthropicApiKey: opt(optionalString, 'ANTHROPIC_API_KEY', 'registers the `anthropic` provider', {
-    secret: true,
-    planned: 'AI providers',
-  }),
+  anthropicApiKey: opt(optionalString, 'ANTHROPIC_API_KEY', 'registers the `anthropic` provider', { secret: true }),
   anthropicBaseUrl: opt(
     z.url({ protocol: /^https?$/ }).default('https://api.anthropic.com'),
     'ANTHROPIC_BASE_URL',
     'Anthropic base URL, without the version path',
-    { planned: 'AI providers' },
   ),
-  ollamaHost: opt(optionalString, 'OLLAMA_HOST', 'registers `ollama`: a URL or host:port', { planned: 'AI providers' }),
-  ollamaEnabled: opt(flag01, 'SERVICE_OLLAMA_ENABLED', '1 registers `ollama` at http://127.0.0.1:11434', {
-    planned: 'AI providers',
-  }),
-  whisperUrl: opt(optionalUrl, 'SERVICE_WHISPER_URL', 'registers `whisper` (whisper.cpp server)', { planned: 'AI providers' }),
-  comfyuiUrl: opt(optionalUrl, 'SERVICE_COMFYUI_URL', 'registers `comfyui`', { planned: 'AI providers' }),
-  comfyuiEnabled: opt(flag01, 'SERVICE_COMFYUI_ENABLED', '1 registers `comfyui` at http://127.0.0.1:8188', {
-    planned: 'AI providers',
-  }),
-  ggufModelDir: opt(optionalString, 'SERVICE_GGUF_MODEL_DIR', 'registers `gguf` (optional dependency)', {
-    planned: 'AI providers',
-  }),
-  transformersModelDir: opt(optionalString, 'SERVICE_TRANSFORMERS_MODEL_DIR', 'registers `transformers` (optional dependency)', {
-    planned: 'AI providers',
-  }),
+  ollamaHost: opt(optionalString, 'OLLAMA_HOST', 'registers `ollama`: a URL or host:port'),
+  ollamaEnabled: opt(flag01, 'SERVICE_OLLAMA_ENABLED', '1 registers `ollama` at http://127.0.0.1:11434'),
+  whisperUrl: opt(optionalUrl, 'SERVICE_WHISPER_URL', 'registers `whisper` (whisper.cpp server)'),
+  comfyuiUrl: opt(optionalUrl, 'SERVICE_COMFYUI_URL', 'registers `comfyui`'),
+  comfyuiEnabled: opt(flag01, 'SERVICE_COMFYUI_ENABLED', '1 registers `comfyui` at http://127.0.0.1:8188'),
+  ggufModelDir: opt(optionalString, 'SERVICE_GGUF_MODEL_DIR', 'registers `gguf` (optional dependency)'),
+  transformersModelDir: opt(optionalString, 'SERVICE_TRANSFORMERS_MODEL_DIR', 'registers `transformers` (optional dependency)'),
 };
 
 type Specs = typeof optionSpecs;

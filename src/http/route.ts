@@ -106,6 +106,8 @@ export interface RouteDef<
   body?: B;
   /** Body formats accepted (default JSON only, else 415): `form` adds URL-encoded HTML form posts. */
   bodyFormats?: readonly BodyFormat[];
+  /** Largest body accepted (default BODY_LIMIT_BYTES, 1 MiB); larger is 413. */
+  bodyLimitBytes?: number;
   /** The success `data` schema, for the OpenAPI document. */
   response?: Schema;
   /** Success status when the handler returns plain data (default 200). */

@@ -230,7 +230,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           }
           if (route.params !== undefined) ctx.params = parsePart(route.params, req.params ?? {}, 'path');
           if (route.query !== undefined) ctx.query = parsePart(route.query, req.query ?? {}, 'query');
-          if (hasBody) ctx.body = parsePart(route.body, await readBody(req, route.bodyFormats), 'body');
+          if (hasBody) ctx.body = parsePart(route.body, await readBody(req, route.bodyFormats, route.bodyLimitBytes), 'body');
           const result = route.handler(ctx);
           render(res, ctx.requestId, route, result instanceof Promise ? await result : result);
         } catch (err) {

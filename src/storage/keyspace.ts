@@ -43,6 +43,10 @@ export const collections = {
   webhook_deliveries: { indexes: ['webhook', 'queue', 'webhook_due', 'due_webhooks', 'held', 'webhook_failed'] },
   /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */
   email_outbox: { indexes: ['queue', 'status', 'organization', 'created', 'organization_status'] },
+  /** Provider routing settings an operator changed (id = provider name). */
+  provider_settings: { indexes: [] },
+  /** Provider usage records by organization, in time order (the usage report's window is a range read). */
+  provider_usage: { indexes: ['organization'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;

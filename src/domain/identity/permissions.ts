@@ -50,6 +50,7 @@ export const actionCatalog = {
   'webhook.delete': { role: 'admin', resource: 'organization', doc: 'delete a webhook' },
   'event.read': { role: 'admin', resource: 'organization', doc: 'read the domain event log' },
   'provider.read': { role: 'viewer', resource: 'organization', doc: 'list providers' },
+  'provider.usage': { role: 'admin', resource: 'organization', doc: "read the organization's provider usage and spend" },
   'provider.execute': {
     role: 'member',
     resource: 'organization',

@@ -7,6 +7,7 @@ import { invitationService } from './invitations.js';
 import { memberService } from './members.js';
 import { organizationService } from './organizations.js';
 import { outboxService } from './outbox.js';
+import { providerService } from './providers.js';
 import { settingsService } from './settings.js';
 import { teamService } from './teams.js';
 import { webhookService } from './webhooks.js';
@@ -24,4 +25,5 @@ export const adminServices: readonly AdminServiceModule[] = [
   outboxService,
   webhookService,
   eventService,
+  providerService,
 ];

@@ -4,6 +4,7 @@ import type { RouteDef } from '../route.js';
 import { eventRoutes } from './events.js';
 import { identityRoutes } from './identity.js';
 import { invitationRoutes } from './invitations.js';
+import { providerRoutes } from './providers.js';
 import { settingsRoutes } from './settings.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -17,4 +18,5 @@ export const routeModules: readonly RouteModule[] = [
   invitationRoutes,
   eventRoutes,
   webhookRoutes,
+  providerRoutes,
 ];

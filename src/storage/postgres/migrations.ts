@@ -179,4 +179,20 @@ CREATE INDEX webhook_deliveries__webhook_due ON webhook_deliveries (ix_webhook_d
 CREATE INDEX webhook_deliveries__due_webhooks ON webhook_deliveries (ix_due_webhooks) WHERE ix_due_webhooks IS NOT NULL;
 `,
   },
+  {
+    version: 4,
+    name: 'provider routing settings and usage records',
+    sql: `
+CREATE TABLE provider_settings (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL
+);
+CREATE TABLE provider_usage (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea
+);
+CREATE INDEX provider_usage__organization ON provider_usage (ix_organization) WHERE ix_organization IS NOT NULL;
+`,
+  },
 ];

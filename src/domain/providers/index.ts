@@ -1,0 +1,98 @@
+import type { Config } from '../../config/schema.js';
+import { Loop } from '../../loops/loop.js';
+import type { Area, AreaBase } from '../area.js';
+import type { IdentityServices } from '../identity/index.js';
+import { createAnthropicAdapter } from './adapters/anthropic.js';
+import { createComfyUiAdapter } from './adapters/comfyui.js';
+import { createEchoAdapter } from './adapters/echo.js';
+import { createOllamaAdapter, ollamaBaseUrl } from './adapters/ollama.js';
+import { createOpenAiAdapter } from './adapters/openai.js';
+import { createRuntimeAdapter, runtimes } from './adapters/optional-runtime.js';
+import { createWhisperAdapter } from './adapters/whisper.js';
+import { ProviderRegistry } from './registry.js';
+import { ProviderService } from './service.js';
+import { createProviderStore, PROVIDER_SETTINGS_TOPIC } from './store.js';
+import type { Adapter } from './types.js';
+import { closeUpstreams, Upstream } from './upstream.js';
+import { UsageRecorder } from './usage.js';
+
+export interface ProviderServices {
+  providers: ProviderService;
+}
+
+/** Each provider whose setting is present (contract 8's table), in the spec's registration order; echo always. */
+export function registerAdapters(config: Config): Adapter[] {
+  const upstream = (baseUrl: string, secrets: string[] = []) =>
+    new Upstream({
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      connectTimeoutMs: config.providerConnectTimeoutMs,
+      timeoutMs: config.providerTimeoutMs,
+      secrets,
+    });
+  const adapters: Adapter[] = [];
+  if (config.openaiApiKey !== undefined)
+    adapters.push(createOpenAiAdapter(upstream(config.openaiBaseUrl, [config.openaiApiKey]), config.openaiApiKey));
+  if (config.anthropicApiKey !== undefined)
+    adapters.push(createAnthropicAdapter(upstream(config.anthropicBaseUrl, [config.anthropicApiKey]), config.anthropicApiKey));
+  if (config.ollamaHost !== undefined || config.ollamaEnabled)
+    adapters.push(createOllamaAdapter(upstream(ollamaBaseUrl(config.ollamaHost))));
+  if (config.whisperUrl !== undefined) adapters.push(createWhisperAdapter(upstream(config.whisperUrl)));
+  if (config.comfyuiUrl !== undefined || config.comfyuiEnabled)
+    adapters.push(createComfyUiAdapter(upstream(config.comfyuiUrl ?? 'http://127.0.0.1:8188'), config.comfyuiPollMs));
+  if (config.ggufModelDir !== undefined) adapters.push(createRuntimeAdapter(runtimes.gguf, config.ggufModelDir));
+  if (config.transformersModelDir !== undefined)
+    adapters.push(createRuntimeAdapter(runtimes.transformers, config.transformersModelDir));
+  adapters.push(createEchoAdapter());
+  return adapters;
+}
+
+/** AI providers (spec 2.6, 4.4; contract 8): registry, router, execute and stream, usage, health probes. */
+export async function createProviders({
+  storage,
+  config,
+  log,
+  permissions,
+  metrics,
+}: AreaBase & Pick<IdentityServices, 'permissions'>): Promise<Area<ProviderServices>> {
+  const providerLog = log.child({ module: 'providers' });
+  const store = createProviderStore(storage);
+  const registry = new ProviderRegistry(registerAdapters(config));
+  const usage = new UsageRecorder(storage, store, providerLog);
+  const providers = new ProviderService(
+    storage,
+    store,
+    registry,
+    permissions,
+    usage,
+    metrics,
+    { breakerCooldownMs: config.providerBreakerCooldownMs },
+    providerLog,
+  );
+  await providers.loadSettings();
+  const reload = () =>
+    providers.loadSettings().catch((err: unknown) => providerLog.error({ err }, 'provider settings could not be re-read'));
+  const unsubscribe = storage.onWake(PROVIDER_SETTINGS_TOPIC, () => void reload());
+  const probeTimeout = Math.min(config.providerTimeoutMs, config.providerConnectTimeoutMs * 2);
+  const healthLoop = new Loop({
+    name: 'provider-health',
+    intervalMs: config.providerHealthIntervalMs,
+    immediate: true,
+    log: providerLog,
+    tick: async () => {
+      // Settings are re-read with every round too: a wake-up lost with a dropped connection costs one interval.
+      await reload();
+      return providers.probeDue(config.providerHealthIntervalMs, probeTimeout);
+    },
+  });
+  providers.onProbeDue = () => healthLoop.wakeSoon();
+  return {
+    services: { providers },
+    loops: [healthLoop],
+    count: async () => ({ provider_usage: await store.usage.count() }),
+    close: async () => {
+      unsubscribe();
+      await usage.flush();
+      await closeUpstreams();
+    },
+  };
+}

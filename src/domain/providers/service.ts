@@ -1,0 +1,391 @@
+import { AppError, validationFailed } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { Metrics } from '../../metrics.js';
+import { nowIso } from '../../storage/keys.js';
+import type { Storage } from '../../storage/port.js';
+import type { Actor, Caller } from '../identity/caller.js';
+import type { PermissionEngine } from '../identity/permissions.js';
+import { costOf, recordOf, type ProviderRegistry, type Registered } from './registry.js';
+import { lostTo, rank, type Ranking } from './router.js';
+import type { ExecuteBody, ProviderSettingsInput, RouteQuery, UsageQuery, UsageRow } from './schemas.js';
+import { PROVIDER_SETTINGS_TOPIC, type ProviderStore } from './store.js';
+import type { AdapterCall, AdapterResult, ProviderRecord, StoredProviderSettings, Usage } from './types.js';
+import { UpstreamFailure } from './upstream.js';
+import { summarizeUsage, type UsageRecorder } from './usage.js';
+
+export interface Attempt {
+  provider: string;
+  error?: string;
+}
+
+export interface ExecuteResult extends AdapterResult {
+  provider: string;
+  modality: ExecuteBody['modality'];
+  cost_usd: number;
+  latency_ms: number;
+  attempts: Attempt[];
+}
+
+/** Where a stream's frames go (the HTTP route renders them as SSE or NDJSON). */
+export interface StreamSink {
+  /** The first piece is ready: the answer starts now, and from here on nothing falls back. */
+  open(provider: string, model: string): void;
+  delta(text: string): void;
+  done(summary: { provider: string; model: string; usage: Usage; attempts: Attempt[] }): void;
+  fail(error: { code: string; message: string }): void;
+}
+
+export interface RouteExplanation {
+  winner: string | null;
+  model: string | null;
+  candidates: { provider: string; cost_usd: number }[];
+  rejected: { provider: string; reason: string }[];
+}
+
+export interface ProviderServiceOptions {
+  /** After a failed call, the provider is probed again this soon (the breaker's cooldown). */
+  breakerCooldownMs: number;
+}
+
+/** A call the client gave up on: nothing is answered. */
+export class CallCancelled extends Error {
+  constructor() {
+    super('cancelled by the client');
+    this.name = 'CallCancelled';
+  }
+}
+
+/**
+ * The provider layer's rules (spec 4.4, contract 8): who may call, which provider serves, fallback
+ * before the first byte, usage for every upstream call, and the operator's routing settings.
+ */
+export class ProviderService {
+  /** Told when a failed call asks for an early probe (the health loop's wake). */
+  onProbeDue: () => void = () => undefined;
+
+  constructor(
+    private readonly storage: Storage,
+    readonly store: ProviderStore,
+    readonly registry: ProviderRegistry,
+    private readonly permissions: PermissionEngine,
+    private readonly usage: UsageRecorder,
+    private readonly metrics: Metrics,
+    private readonly options: ProviderServiceOptions,
+    private readonly log: Logger,
+  ) {}
+
+  /** Every registered provider (any authenticated caller). */
+  listProviders(): ProviderRecord[] {
+    return this.registry.all().map(recordOf);
+  }
+
+  /** Re-reads the routing settings every daemon shares. */
+  async loadSettings(): Promise<void> {
+    const stored: StoredProviderSettings[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await this.store.settings.list({ cursor, limit: 200 });
+      stored.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    this.registry.applySettings(stored);
+  }
+
+  /** `provider set` (operator): changes routing settings, persisted and applied on every daemon. */
+  async setProvider(name: string, input: ProviderSettingsInput): Promise<ProviderRecord> {
+    const entry = this.registry.find(name);
+    if (entry === undefined) throw new AppError('not_found', `provider ${name} is not registered on this daemon`);
+    const record = await this.storage.transaction({ locks: [`provider_settings:${name}`] }, async (tx) => {
+      const before = await tx.get(this.store.settings, name);
+      const next: StoredProviderSettings = { ...(before ?? { name: entry.adapter.name }), ...input, updated_at: nowIso() };
+      await tx.put(this.store.settings, next);
+      tx.wake(PROVIDER_SETTINGS_TOPIC);
+      return next;
+    });
+    entry.settings = record;
+    return recordOf(entry);
+  }
+
+  /** `provider route` (operator): the router's choice for a request of this shape, and why each other lost. */
+  explainRoute(query: RouteQuery): RouteExplanation {
+    const ranking = rank(this.registry.all(), query);
+    const [winner, ...rest] = ranking.candidates;
+    return {
+      winner: winner?.adapter.name ?? null,
+      model: winner === undefined ? null : (query.model ?? winner.adapter.defaultModel(query.modality)),
+      candidates: ranking.candidates.map((c) => ({ provider: c.adapter.name, cost_usd: costOf(c, query.modality) })),
+      rejected: [
+        ...rest.map((other) => ({ provider: other.adapter.name, reason: lostTo(winner, other, query.modality) })),
+        ...ranking.rejected,
+      ],
+    };
+  }
+
+  async estimate(caller: Caller, body: ExecuteBody): Promise<{ provider: string; model: string; estimated_cost_usd: number }> {
+    await this.authorizeCall(caller, body);
+    const winner = this.candidatesFor(body).candidates[0];
+    return {
+      provider: winner.adapter.name,
+      model: body.model ?? winner.adapter.defaultModel(body.modality),
+      estimated_cost_usd: costOf(winner, body.modality),
+    };
+  }
+
+  /** One call, falling back on a retriable failure to the next candidate (nothing was sent yet). */
+  async execute(caller: Caller, body: ExecuteBody, signal: AbortSignal): Promise<ExecuteResult> {
+    const organizationId = await this.authorizeCall(caller, body);
+    const { candidates } = this.candidatesFor(body);
+    const attempts: Attempt[] = [];
+    let last: UpstreamFailure | undefined;
+    for (const entry of candidates) {
+      const call = this.callFor(entry, body, signal);
+      const started = performance.now();
+      try {
+        const result = await entry.adapter.execute(call);
+        const latency = Math.round(performance.now() - started);
+        attempts.push({ provider: entry.adapter.name });
+        const cost = costOf(entry, body.modality);
+        this.recordCall(caller, organizationId, entry, call, false, {
+          outcome: 'ok',
+          usage: result.usage,
+          cost,
+          latency,
+          model: result.model,
+        });
+        return {
+          provider: entry.adapter.name,
+          modality: body.modality,
+          ...result,
+          cost_usd: cost,
+          latency_ms: latency,
+          attempts,
+        };
+      } catch (err) {
+        const failure = this.failed(entry, err, signal);
+        this.recordCall(caller, organizationId, entry, call, false, {
+          outcome: failure.kind === 'cancelled' ? 'cancelled' : 'failed',
+          latency: Math.round(performance.now() - started),
+          error: failure,
+        });
+        attempts.push({ provider: entry.adapter.name, error: failure.message });
+        if (failure.kind === 'cancelled') throw new CallCancelled();
+        if (!failure.retriable) throw upstreamError(entry.adapter.name, failure, attempts);
+        last = failure;
+        this.metrics.providerFallback(entry.adapter.name);
+      }
+    }
+    throw exhausted(last, attempts);
+  }
+
+  /**
+   * A streamed call: falls back while nothing has been written; once the first piece went out, a
+   * failure ends the stream with an error frame (never a silent end). A provider that does not
+   * stream sends its whole answer as one delta.
+   */
+  async stream(caller: Caller, body: ExecuteBody, signal: AbortSignal, sink: StreamSink): Promise<void> {
+    if (body.modality !== 'text' && body.modality !== 'audio')
+      throw validationFailed({ modality: 'streams carry text: use text or audio (a transcript), or /v1/providers/execute' });
+    const organizationId = await this.authorizeCall(caller, body);
+    const { candidates } = this.candidatesFor(body);
+    const attempts: Attempt[] = [];
+    let last: UpstreamFailure | undefined;
+    for (const entry of candidates) {
+      const call = this.callFor(entry, body, signal);
+      const started = performance.now();
+      let opened = false;
+      let model = call.model;
+      let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+      try {
+        if (entry.adapter.stream !== undefined && body.modality === 'text') {
+          for await (const piece of entry.adapter.stream(call)) {
+            if (!opened) {
+              sink.open(entry.adapter.name, model);
+              opened = true;
+            }
+            if (piece.type === 'delta') sink.delta(piece.text);
+            else {
+              usage = piece.usage;
+              model = piece.model ?? model;
+            }
+          }
+        } else {
+          const result = await entry.adapter.execute(call);
+          model = result.model;
+          usage = result.usage;
+          sink.open(entry.adapter.name, model);
+          opened = true;
+          if ('text' in result.output) sink.delta(result.output.text);
+        }
+        if (!opened) sink.open(entry.adapter.name, model);
+        attempts.push({ provider: entry.adapter.name });
+        const latency = Math.round(performance.now() - started);
+        this.recordCall(caller, organizationId, entry, call, true, {
+          outcome: 'ok',
+          usage,
+          cost: costOf(entry, body.modality),
+          latency,
+          model,
+        });
+        sink.done({ provider: entry.adapter.name, model, usage, attempts });
+        return;
+      } catch (err) {
+        const failure = this.failed(entry, err, signal);
+        const cancelled = failure.kind === 'cancelled';
+        this.recordCall(caller, organizationId, entry, call, true, {
+          outcome: cancelled ? 'cancelled' : 'failed',
+          latency: Math.round(performance.now() - started),
+          usage,
+          model,
+          error: failure,
+        });
+        attempts.push({ provider: entry.adapter.name, error: failure.message });
+        if (cancelled) throw new CallCancelled();
+        if (opened) {
+          sink.fail({ code: 'upstream_error', message: `${entry.adapter.name}: ${failure.message}` });
+          return;
+        }
+        if (!failure.retriable) throw upstreamError(entry.adapter.name, failure, attempts);
+        last = failure;
+        this.metrics.providerFallback(entry.adapter.name);
+      }
+    }
+    throw exhausted(last, attempts);
+  }
+
+  /** Usage of an organization (admin), grouped by day, provider and model. */
+  async usageOf(actor: Actor, organizationId: string, query: UsageQuery): Promise<UsageRow[]> {
+    await this.permissions.authorize(actor, 'provider.usage', { type: 'organization', id: organizationId });
+    if (query.since !== undefined && query.until !== undefined && query.since > query.until)
+      throw validationFailed({ since: 'must not be after until' });
+    await this.usage.flush();
+    return summarizeUsage(this.store, organizationId, query);
+  }
+
+  /** Probes every provider whose probe is due; answers when the next one falls due (epoch ms). */
+  async probeDue(intervalMs: number, timeoutMs: number, now = Date.now()): Promise<number> {
+    const due = this.registry.all().filter((e) => e.nextProbeAt <= now);
+    await Promise.all(
+      due.map(async (entry) => {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), timeoutMs);
+        try {
+          const { models } = await entry.adapter.probe(controller.signal);
+          if (entry.health.status === 'unhealthy') this.log.info({ provider: entry.adapter.name }, 'provider healthy again');
+          this.registry.markHealthy(entry, models);
+        } catch (err) {
+          const reason =
+            err instanceof UpstreamFailure
+              ? err.message
+              : controller.signal.aborted
+                ? `probe timed out after ${timeoutMs} ms`
+                : String((err as Error).message);
+          if (entry.health.status !== 'unhealthy') this.log.warn({ provider: entry.adapter.name, reason }, 'provider unhealthy');
+          this.registry.markUnhealthy(entry, reason);
+        } finally {
+          clearTimeout(timer);
+          entry.nextProbeAt = Date.now() + intervalMs;
+        }
+      }),
+    );
+    return Math.min(...this.registry.all().map((e) => e.nextProbeAt));
+  }
+
+  /** The organization a call is made for, once the caller may execute there (member+, providers:execute). */
+  private async authorizeCall(caller: Caller, body: ExecuteBody): Promise<string> {
+    const organizationId = body.organization_id ?? caller.apiKey?.organizationId;
+    if (organizationId === undefined)
+      throw validationFailed({ organization_id: 'required: the organization the call is made for (an API key names its own)' });
+    await this.permissions.authorize(caller, 'provider.execute', { type: 'organization', id: organizationId });
+    return organizationId;
+  }
+
+  private candidatesFor(body: ExecuteBody): Ranking & { candidates: [Registered, ...Registered[]] } {
+    const ranking = rank(this.registry.all(), body);
+    if (ranking.candidates.length === 0) {
+      const reasons = ranking.rejected.map((r) => `${r.provider}: ${r.reason}`).join('; ');
+      const asked = [body.modality, body.tier, body.model].filter((x) => x !== undefined).join(', ');
+      throw new AppError('no_provider', `no provider can serve ${asked}: ${reasons}`, {
+        details: { rejected: ranking.rejected },
+      });
+    }
+    return ranking as Ranking & { candidates: [Registered, ...Registered[]] };
+  }
+
+  private callFor(entry: Registered, body: ExecuteBody, signal: AbortSignal): AdapterCall {
+    return {
+      modality: body.modality,
+      model: body.model ?? entry.adapter.defaultModel(body.modality),
+      input: body.input,
+      params: body.params ?? {},
+      signal,
+    };
+  }
+
+  /** A call's error as an UpstreamFailure; a provider that failed retriably (or refused our key) opens its breaker. */
+  private failed(entry: Registered, err: unknown, signal: AbortSignal): UpstreamFailure {
+    const failure =
+      err instanceof UpstreamFailure
+        ? err
+        : signal.aborted
+          ? new UpstreamFailure('cancelled by the client', false, 'cancelled')
+          : new UpstreamFailure(`unexpected failure: ${(err as Error).message}`, false, 'protocol');
+    if (!(err instanceof UpstreamFailure) && !signal.aborted)
+      this.log.error({ err, provider: entry.adapter.name }, 'provider adapter failed');
+    if (failure.retriable || failure.status === 401 || failure.status === 403) {
+      this.registry.markUnhealthy(entry, `call failed: ${failure.message}`);
+      entry.nextProbeAt = Date.now() + this.options.breakerCooldownMs;
+      this.onProbeDue();
+    }
+    return failure;
+  }
+
+  private recordCall(
+    caller: Caller,
+    organizationId: string,
+    entry: Registered,
+    call: AdapterCall,
+    streamed: boolean,
+    outcome: {
+      outcome: 'ok' | 'failed' | 'cancelled';
+      latency: number;
+      usage?: Usage;
+      cost?: number;
+      model?: string;
+      error?: UpstreamFailure;
+    },
+  ): void {
+    this.metrics.providerCall(entry.adapter.name, call.modality, outcome.outcome, outcome.latency / 1000);
+    this.usage.record({
+      organization_id: organizationId,
+      principal_id: caller.principalId,
+      api_key_id: caller.apiKey?.id ?? null,
+      provider: entry.adapter.name,
+      model: outcome.model ?? call.model,
+      modality: call.modality,
+      streamed,
+      input_tokens: outcome.usage?.input_tokens ?? 0,
+      output_tokens: outcome.usage?.output_tokens ?? 0,
+      cost_usd: outcome.cost ?? 0,
+      latency_ms: outcome.latency,
+      outcome: outcome.outcome,
+      error_code:
+        outcome.error === undefined
+          ? null
+          : outcome.error.status !== undefined
+            ? `http_${outcome.error.status}`
+            : outcome.error.kind,
+    });
+  }
+}
+
+function upstreamError(provider: string, failure: UpstreamFailure, attempts: Attempt[]): AppError {
+  return new AppError('upstream_error', `${provider}: ${failure.message}`, { details: { attempts } });
+}
+
+/** Every candidate failed retriably: 504 when the last one timed out, else 502, listing each attempt. */
+function exhausted(last: UpstreamFailure | undefined, attempts: Attempt[]): AppError {
+  const summary = attempts.map((a) => `${a.provider}: ${a.error ?? 'ok'}`).join('; ');
+  return new AppError(last?.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error', `every provider failed: ${summary}`, {
+    details: { attempts },
+  });
+}

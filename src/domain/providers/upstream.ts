@@ -1,0 +1,238 @@
+// The HTTP side of every adapter: keep-alive pools per origin (one undici Agent, loaded on first
+// use so a daemon with only the echo provider never holds it), per-provider connect and total
+// timeouts, and one classification of failures (retriable or not) that the router's fallback reads.
+import type * as Undici_ from 'undici';
+import type { Dispatcher } from 'undici';
+import { deadline } from '../../deadline.js';
+import { scrubErrorText } from '../../redact.js';
+
+/** Why an upstream call failed. `retriable` failures may fall back to the next provider (contract 8). */
+export class UpstreamFailure extends Error {
+  constructor(
+    message: string,
+    readonly retriable: boolean,
+    readonly kind: 'connect' | 'timeout' | 'status' | 'protocol' | 'cancelled' | 'unavailable',
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'UpstreamFailure';
+  }
+}
+
+export interface UpstreamOptions {
+  /** Base URL: paths are appended to it (OpenAI's includes /v1). */
+  baseUrl: string;
+  connectTimeoutMs: number;
+  /** Headers to the first byte, and at most this long between two chunks of a body. */
+  timeoutMs: number;
+  /** Values scrubbed from any text that leaves the adapter (the provider's own key). */
+  secrets: readonly string[];
+}
+
+export interface UpstreamRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  /** JSON (serialised here), or raw bytes with their own content type in headers. */
+  json?: unknown;
+  body?: Buffer | Uint8Array;
+  signal: AbortSignal;
+}
+
+type Undici = typeof Undici_;
+let undici: Promise<Undici> | undefined;
+let agent: Promise<Dispatcher> | undefined;
+let agentConnectTimeout = 0;
+
+/** The one agent every provider shares (a pool per origin inside it, kept alive). */
+function sharedAgent(connectTimeoutMs: number): Promise<Dispatcher> {
+  agentConnectTimeout = Math.max(agentConnectTimeout, connectTimeoutMs);
+  return (agent ??= (undici ??= import('undici')).then(
+    ({ Agent }) => new Agent({ connect: { timeout: agentConnectTimeout }, connections: 128, keepAliveTimeout: 30_000 }),
+  ));
+}
+
+/** Closes the shared agent (daemon shutdown); a later call opens a new one. */
+export async function closeUpstreams(): Promise<void> {
+  const open = agent;
+  agent = undefined;
+  if (open !== undefined) await (await open).close();
+}
+
+export class Upstream {
+  constructor(readonly options: UpstreamOptions) {}
+
+  /** Scrubs credentials (the provider's key and every known credential shape) from text. */
+  scrub(text: string): string {
+    let out = text;
+    for (const secret of this.options.secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+    return scrubErrorText(out);
+  }
+
+  /** A JSON call: the parsed answer of a 2xx, else an UpstreamFailure naming the provider's message. */
+  async json<T>(request: UpstreamRequest): Promise<T> {
+    const response = await this.open(request);
+    try {
+      const text = await response.text();
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new UpstreamFailure(`answer is not JSON: ${this.scrub(text.slice(0, 200))}`, false, 'protocol');
+      }
+    } catch (err) {
+      throw this.classify(err, request.signal);
+    }
+  }
+
+  /** Bytes of a 2xx answer (images fetched back). */
+  async bytes(request: UpstreamRequest): Promise<{ body: Buffer; contentType: string }> {
+    const response = await this.open(request);
+    try {
+      return { body: Buffer.from(await response.arrayBuffer()), contentType: response.contentType };
+    } catch (err) {
+      throw this.classify(err, request.signal);
+    }
+  }
+
+  /**
+   * Opens a call and checks its status: the body is left to read (streams). A non-2xx answer is
+   * read (bounded) for the provider's message and thrown.
+   */
+  async open(request: UpstreamRequest): Promise<OpenResponse> {
+    const [{ request: send }, dispatcher] = await Promise.all([
+      (undici ??= import('undici')),
+      sharedAgent(this.options.connectTimeoutMs),
+    ]);
+    // The total timeout runs to the headers; the body's pace is undici's bodyTimeout (between chunks).
+    const until = deadline(this.options.timeoutMs, request.signal);
+    const headers: Record<string, string> = { ...request.headers };
+    let body: string | Buffer | Uint8Array | undefined = request.body;
+    if (request.json !== undefined) {
+      body = JSON.stringify(request.json);
+      headers['content-type'] = 'application/json';
+    }
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await send(`${this.options.baseUrl}${request.path}`, {
+        dispatcher,
+        method: request.method,
+        headers,
+        body,
+        signal: until.signal,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+    } catch (err) {
+      until.clear();
+      throw this.classify(err, request.signal, until.signal);
+    }
+    until.clear();
+    const contentType = String(answer.headers['content-type'] ?? '');
+    if (answer.statusCode < 200 || answer.statusCode > 299) {
+      let text = '';
+      try {
+        text = (await answer.body.text()).slice(0, 2000);
+      } catch {
+        // the message is a courtesy; the status says enough
+      }
+      const status = answer.statusCode;
+      const retriable = status === 429 || status >= 500;
+      throw new UpstreamFailure(`${status} ${this.scrub(providerMessage(text))}`.trim(), retriable, 'status', status);
+    }
+    const body$ = answer.body;
+    // The deadline let go of the caller's signal with the headers: a client gone mid-body still cuts the call.
+    const onAbort = () => body$.destroy(new Error('cancelled by the client'));
+    if (request.signal.aborted) onAbort();
+    else {
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      body$.once('close', () => request.signal.removeEventListener('abort', onAbort));
+    }
+    return {
+      status: answer.statusCode,
+      contentType,
+      text: () => body$.text(),
+      arrayBuffer: () => body$.arrayBuffer(),
+      chunks: () => body$ as AsyncIterable<Buffer>,
+      destroy: () => body$.destroy(),
+    };
+  }
+
+  /** Any error of a call as an UpstreamFailure: cancelled by the client, timed out, or unreachable. */
+  classify(err: unknown, callerSignal: AbortSignal, own?: AbortSignal): UpstreamFailure {
+    if (err instanceof UpstreamFailure) return err;
+    if (callerSignal.aborted) return new UpstreamFailure('cancelled by the client', false, 'cancelled');
+    const e = err as { code?: string; name?: string; message?: string };
+    if (
+      own?.aborted === true ||
+      e.name === 'TimeoutError' ||
+      e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      e.code === 'UND_ERR_BODY_TIMEOUT'
+    )
+      return new UpstreamFailure(`timed out after ${this.options.timeoutMs} ms`, true, 'timeout');
+    if (e.code === 'UND_ERR_CONNECT_TIMEOUT')
+      return new UpstreamFailure(`connect timed out after ${this.options.connectTimeoutMs} ms`, true, 'timeout');
+    const code = e.code ?? (err as { cause?: { code?: string } }).cause?.code;
+    const detail =
+      code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+          ? 'connection reset'
+          : (e.message ?? String(err));
+    return new UpstreamFailure(this.scrub(detail), true, 'connect');
+  }
+}
+
+export interface OpenResponse {
+  status: number;
+  contentType: string;
+  text: () => Promise<string>;
+  arrayBuffer: () => Promise<ArrayBuffer>;
+  chunks: () => AsyncIterable<Buffer>;
+  destroy: () => void;
+}
+
+/** The message inside a provider's error body (OpenAI, Anthropic, Ollama, ComfyUI shapes), else the text. */
+function providerMessage(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    const error = body.error;
+    if (typeof error === 'string') return error;
+    if (error !== null && typeof error === 'object' && 'message' in error && typeof error.message === 'string')
+      return error.message;
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // not JSON: the text itself
+  }
+  return text.slice(0, 300);
+}
+
+/** Lines of a body (NDJSON), split across chunk boundaries. */
+export async function* lines(chunks: AsyncIterable<Buffer>): AsyncIterable<string> {
+  let rest = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of chunks) {
+    rest += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = rest.indexOf('\n')) !== -1) {
+      const line = rest.slice(0, nl).trim();
+      rest = rest.slice(nl + 1);
+      if (line !== '') yield line;
+    }
+  }
+  rest += decoder.decode();
+  if (rest.trim() !== '') yield rest.trim();
+}
+
+/** Server-sent events of a body, parsed by eventsource-parser. */
+export async function* sseEvents(chunks: AsyncIterable<Buffer>): AsyncIterable<{ event?: string; data: string }> {
+  const { createParser } = await import('eventsource-parser');
+  const queue: { event?: string; data: string }[] = [];
+  const parser = createParser({ onEvent: (e) => queue.push({ event: e.event, data: e.data }) });
+  const decoder = new TextDecoder();
+  for await (const chunk of chunks) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    while (queue.length > 0) yield queue.shift()!;
+  }
+  parser.feed(decoder.decode());
+  while (queue.length > 0) yield queue.shift()!;
+}
