@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Test } from 'tap';
 import { splitInto, words, type FakeOptions } from './openai.js';
-import { ProviderServer, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
+import { ProviderFake, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -22,8 +22,7 @@ const ERROR_TYPES: Record<number, string> = {
 
 const sse = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
-export class FakeAnthropic {
-  readonly server = new ProviderServer();
+export class FakeAnthropic extends ProviderFake {
   apiKey: string;
   models: string[];
   reply: string;
@@ -32,6 +31,7 @@ export class FakeAnthropic {
   private errorAfter: number | undefined;
 
   private constructor(options: FakeOptions) {
+    super();
     this.apiKey = options.apiKey ?? 'sk-ant-test-fake';
     this.models = options.models ?? ['claude-sonnet-4-5', 'claude-haiku-4-5'];
     this.reply = options.reply ?? 'Hello from the fake Claude.';
@@ -50,13 +50,7 @@ export class FakeAnthropic {
 
   static async start(t: Test, options: FakeOptions = {}): Promise<FakeAnthropic> {
     const fake = new FakeAnthropic(options);
-    await fake.server.listen();
-    fake.server.own(t);
-    return fake;
-  }
-
-  get url(): string {
-    return this.server.url;
+    return ProviderFake.listening(fake, t);
   }
 
   /** ANTHROPIC_BASE_URL has no version path. */
@@ -64,25 +58,9 @@ export class FakeAnthropic {
     return this.server.url;
   }
 
-  get requests(): ProviderRequest[] {
-    return this.server.requests;
-  }
-
-  enqueue(...faults: Fault[]): void {
-    this.server.enqueue(...faults);
-  }
-
-  calls(path: string): ProviderRequest[] {
-    return this.server.calls(path);
-  }
-
   /** The next stream sends `n` deltas, then `event: error` (overloaded_error), and ends. */
   streamErrorAfter(n: number): void {
     this.errorAfter = n;
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   private error(res: ServerResponse, status: number, message: string, retryAfter?: string): void {

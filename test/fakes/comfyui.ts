@@ -7,12 +7,11 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Test } from 'tap';
 import { PNG_BASE64 } from './openai.js';
-import { ProviderServer, sendJson, type Fault, type ProviderRequest } from './provider-server.js';
+import { ProviderFake, sendJson, type Fault, type ProviderRequest } from './provider-server.js';
 
 type Graph = Record<string, { class_type?: unknown; inputs?: unknown }>;
 
-export class FakeComfyUI {
-  readonly server = new ProviderServer();
+export class FakeComfyUI extends ProviderFake {
   /** Each graph queued, in order. */
   readonly prompts: Graph[] = [];
   readonly promptIds: string[] = [];
@@ -25,6 +24,7 @@ export class FakeComfyUI {
   private counter = 0;
 
   private constructor(polls: number) {
+    super();
     this.polls = polls;
     this.server.route(
       'GET',
@@ -43,17 +43,7 @@ export class FakeComfyUI {
 
   static async start(t: Test, options: { polls?: number } = {}): Promise<FakeComfyUI> {
     const fake = new FakeComfyUI(options.polls ?? 1);
-    await fake.server.listen();
-    fake.server.own(t);
-    return fake;
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  enqueue(...faults: Fault[]): void {
-    this.server.enqueue(...faults);
+    return ProviderFake.listening(fake, t);
   }
 
   private queue(req: ProviderRequest, res: ServerResponse, fault: Fault): void {

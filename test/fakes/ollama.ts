@@ -5,12 +5,11 @@
 import type { ServerResponse } from 'node:http';
 import type { Test } from 'tap';
 import { splitInto, vectorOf, words, type FakeOptions } from './openai.js';
-import { ProviderServer, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
+import { ProviderFake, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
 
 const line = (value: Record<string, unknown>) => `${JSON.stringify(value)}\n`;
 
-export class FakeOllama {
-  readonly server = new ProviderServer();
+export class FakeOllama extends ProviderFake {
   models: string[];
   reply: string;
   chunks: number;
@@ -18,6 +17,7 @@ export class FakeOllama {
   private errorAfter: number | undefined;
 
   private constructor(options: FakeOptions) {
+    super();
     this.models = options.models ?? ['llama3.2:latest', 'nomic-embed-text:latest'];
     this.reply = options.reply ?? 'Hello from the fake Ollama.';
     this.chunks = options.chunks ?? 4;
@@ -37,35 +37,14 @@ export class FakeOllama {
 
   static async start(t: Test, options: FakeOptions = {}): Promise<FakeOllama> {
     const fake = new FakeOllama(options);
-    await fake.server.listen();
-    fake.server.own(t);
-    return fake;
+    return ProviderFake.listening(fake, t);
   }
 
   /** OLLAMA_HOST. */
-  get url(): string {
-    return this.server.url;
-  }
-
-  get requests(): ProviderRequest[] {
-    return this.server.requests;
-  }
-
-  enqueue(...faults: Fault[]): void {
-    this.server.enqueue(...faults);
-  }
-
-  calls(path: string): ProviderRequest[] {
-    return this.server.calls(path);
-  }
 
   /** The next stream sends `n` pieces, then an `{"error": ...}` line, and ends. */
   streamErrorAfter(n: number): void {
     this.errorAfter = n;
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   private known(model: unknown): model is string {

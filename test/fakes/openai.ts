@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Test } from 'tap';
-import { ProviderServer, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
+import { ProviderFake, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
 
 /** A 1x1 PNG. */
 export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -48,8 +48,7 @@ const ERROR_TYPES: Record<number, [type: string, code: string | null]> = {
   503: ['server_error', null],
 };
 
-export class FakeOpenAI {
-  readonly server = new ProviderServer();
+export class FakeOpenAI extends ProviderFake {
   apiKey: string;
   models: string[];
   reply: string;
@@ -57,6 +56,7 @@ export class FakeOpenAI {
   gapMs: number;
 
   private constructor(options: FakeOptions) {
+    super();
     this.apiKey = options.apiKey ?? 'sk-test-fake';
     this.models = options.models ?? ['gpt-4o-mini', 'text-embedding-3-small', 'dall-e-3'];
     this.reply = options.reply ?? 'Hello from the fake OpenAI.';
@@ -77,34 +77,12 @@ export class FakeOpenAI {
 
   static async start(t: Test, options: FakeOptions = {}): Promise<FakeOpenAI> {
     const fake = new FakeOpenAI(options);
-    await fake.server.listen();
-    fake.server.own(t);
-    return fake;
-  }
-
-  get url(): string {
-    return this.server.url;
+    return ProviderFake.listening(fake, t);
   }
 
   /** OPENAI_BASE_URL includes the version path. */
   get baseUrl(): string {
     return `${this.server.url}/v1`;
-  }
-
-  get requests(): ProviderRequest[] {
-    return this.server.requests;
-  }
-
-  enqueue(...faults: Fault[]): void {
-    this.server.enqueue(...faults);
-  }
-
-  calls(path: string): ProviderRequest[] {
-    return this.server.calls(path);
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   private error(res: ServerResponse, status: number, message: string, retryAfter?: string): void {

@@ -178,3 +178,35 @@ export async function writeStream(
   if (fault.kind !== 'truncate') for (const piece of terminator) res.write(piece);
   res.end();
 }
+
+/** What every fake provider exposes: its server, and the server's address, log, script and close. */
+export abstract class ProviderFake {
+  readonly server = new ProviderServer();
+
+  /** Listens, and closes with the test. */
+  protected static async listening<F extends ProviderFake>(fake: F, t: Test): Promise<F> {
+    await fake.server.listen();
+    fake.server.own(t);
+    return fake;
+  }
+
+  get url(): string {
+    return this.server.url;
+  }
+
+  get requests(): ProviderRequest[] {
+    return this.server.requests;
+  }
+
+  enqueue(...faults: Fault[]): void {
+    this.server.enqueue(...faults);
+  }
+
+  calls(path: string): ProviderRequest[] {
+    return this.server.calls(path);
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}

@@ -4,7 +4,7 @@
 // {"text": ...} (json), the bare text (text), or text with segments (verbose_json).
 import type { ServerResponse } from 'node:http';
 import type { Test } from 'tap';
-import { ProviderServer, sendJson, type Fault, type ProviderRequest } from './provider-server.js';
+import { ProviderFake, sendJson, type Fault, type ProviderRequest } from './provider-server.js';
 
 export interface Upload {
   filename: string | undefined;
@@ -47,14 +47,14 @@ export function parseMultipart(body: Buffer, contentType: string): Part[] {
   return parts;
 }
 
-export class FakeWhisper {
-  readonly server = new ProviderServer();
+export class FakeWhisper extends ProviderFake {
   readonly uploads: Upload[] = [];
   transcript: string;
   /** While true, /health answers 503 as whisper.cpp does while its model loads. */
   loading = false;
 
   private constructor(transcript: string) {
+    super();
     this.transcript = transcript;
     this.server.route(
       'GET',
@@ -67,21 +67,7 @@ export class FakeWhisper {
 
   static async start(t: Test, options: { transcript?: string } = {}): Promise<FakeWhisper> {
     const fake = new FakeWhisper(options.transcript ?? 'hello from the fake whisper');
-    await fake.server.listen();
-    fake.server.own(t);
-    return fake;
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  get requests(): ProviderRequest[] {
-    return this.server.requests;
-  }
-
-  enqueue(...faults: Fault[]): void {
-    this.server.enqueue(...faults);
+    return ProviderFake.listening(fake, t);
   }
 
   private inference(req: ProviderRequest, res: ServerResponse, fault: Fault): void {
