@@ -62,12 +62,15 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   let ok = 0;
   const started = performance.now();
   const length = spec.amount === undefined ? { duration: spec.duration } : { amount: spec.amount };
+  // The last answer's time, not autocannon's end: with `amount`, it ends on its next one-second tick.
+  let lastAnswer = started;
   const result = await runOnce({ ...base, ...length }, (statusCode, responseTimeMs) => {
+    lastAnswer = performance.now();
     if (statusCode < 200 || statusCode >= 300) return;
     ok++;
     latencyUs.record(Math.max(1, Math.round(responseTimeMs * 1000)));
   });
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = ((spec.amount === undefined ? performance.now() : lastAnswer) - started) / 1000;
   const ms = (us: number): number => us / 1000;
   return {
     rps: ok / seconds,

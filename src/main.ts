@@ -18,6 +18,7 @@ import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer }
 import { createLogger, type Logger } from './log.js';
 import { LoopSet } from './loops/loop.js';
 import { noMetrics, startMetrics, type MetricsServer } from './metrics.js';
+import { backupLines } from './storage/backup.js';
 import { prepareDataDir } from './storage/data-dir.js';
 import { openStorage } from './storage/open.js';
 import type { Storage } from './storage/port.js';
@@ -134,6 +135,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       loops,
       count: areas.count,
       metrics,
+      backup: () => backupLines(storage, version),
     });
     if (config.dev)
       await bootstrapDev({ storage, services, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });

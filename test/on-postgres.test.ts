@@ -7,7 +7,7 @@ import t from 'tap';
 import { repoRoot } from './helpers.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
 
-/** The files that run on both engines: identity, permissions, invitations, tenant isolation, webhooks, providers. */
+/** The files that run on both engines: identity, permissions, invitations, tenant isolation, webhooks, providers, backup. */
 const files = [
   'organizations',
   'auth-api-keys',
@@ -21,6 +21,7 @@ const files = [
   'pagination',
   'webhooks',
   'providers-routing',
+  'backup-restore',
 ];
 
 const found = findPostgres();

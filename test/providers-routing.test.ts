@@ -302,8 +302,9 @@ t.test('bad input is 422 naming the field, and the body limit holds', async (t) 
 });
 
 t.test('routing settings persist, and reach a daemon started later on the same data', async (t) => {
-  const dataDir = privateDir();
-  const w = await world(t, { SERVICE_DATA_DIR: dataDir });
+  // The same data: one data dir, and on PostgreSQL one database.
+  const shared = await withTestEngine({ SERVICE_DATA_DIR: privateDir() });
+  const w = await world(t, shared);
   const changed = await w.d.services.providers.setProvider('openai', {
     tier: 'basic',
     cost_usd: 0,
@@ -317,7 +318,7 @@ t.test('routing settings persist, and reach a daemon started later on the same d
   const finetuned = await w.execute({ ...text, model: 'my-finetune' });
   t.equal(finetuned.body.data?.provider, 'openai', JSON.stringify(finetuned.body));
   await w.d.stop();
-  const again = await world(t, { SERVICE_DATA_DIR: dataDir });
+  const again = await world(t, shared);
   const openai = again.d.services.providers.listProviders().find((p) => p.name === 'openai')!;
   t.equal(openai.tier, 'basic', 'after a restart');
   t.ok(openai.models.includes('my-finetune'));

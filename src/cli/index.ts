@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { registerBackup } from './commands/backup.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerEvents } from './commands/events.js';
 import { registerGrant } from './commands/grant.js';
@@ -37,6 +38,7 @@ const commands = [
   registerListen,
   registerProvider,
   registerStorage,
+  registerBackup,
   registerCompletion,
 ];
 

@@ -75,6 +75,9 @@ export interface ClaimOptions<T> {
   take: (record: T) => T | undefined;
 }
 
+/** One stored item of a backup: a LevelDB key and value (`k`, `v`), or a PostgreSQL table's row (`t`, `r`). */
+export type BackupEntry = { k: string; v: string } | { t: string; r: Record<string, unknown> };
+
 /** The storage port. */
 export interface Storage {
   readonly engine: EngineName;
@@ -87,6 +90,13 @@ export interface Storage {
   transaction<R>(options: TransactionOptions, fn: (tx: Tx) => Promise<R>): Promise<R>;
   /** Meta values: generated secrets, schema version, consumer positions. */
   readMeta(key: string): Promise<unknown>;
+  /** The schema version the stored data is at (the latest migration applied). */
+  schemaVersion(): Promise<number>;
+  /**
+   * Everything stored, as one consistent snapshot, in the engine's own form (storage/backup.ts writes
+   * it out and restores it into the same engine): LevelDB's raw keys and values, PostgreSQL's rows.
+   */
+  backupEntries(): AsyncIterable<BackupEntry>;
   /**
    * Claims work: candidates under `value` in `index` with a sort value up to `upTo` (or the given
    * ids), skipping any another transaction holds, each given to `take`; what it takes is written

@@ -1,6 +1,8 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { BackupChunk as _switchyard_admin_v1_BackupChunk, BackupChunk__Output as _switchyard_admin_v1_BackupChunk__Output } from './switchyard/admin/v1/BackupChunk.js';
+import type { BackupRequest as _switchyard_admin_v1_BackupRequest, BackupRequest__Output as _switchyard_admin_v1_BackupRequest__Output } from './switchyard/admin/v1/BackupRequest.js';
 import type { DaemonServiceClient as _switchyard_admin_v1_DaemonServiceClient, DaemonServiceDefinition as _switchyard_admin_v1_DaemonServiceDefinition } from './switchyard/admin/v1/DaemonService.js';
 import type { DaemonStatus as _switchyard_admin_v1_DaemonStatus, DaemonStatus__Output as _switchyard_admin_v1_DaemonStatus__Output } from './switchyard/admin/v1/DaemonStatus.js';
 import type { GetStatusRequest as _switchyard_admin_v1_GetStatusRequest, GetStatusRequest__Output as _switchyard_admin_v1_GetStatusRequest__Output } from './switchyard/admin/v1/GetStatusRequest.js';
@@ -14,6 +16,8 @@ export interface ProtoGrpcType {
   switchyard: {
     admin: {
       v1: {
+        BackupChunk: MessageTypeDefinition<_switchyard_admin_v1_BackupChunk, _switchyard_admin_v1_BackupChunk__Output>
+        BackupRequest: MessageTypeDefinition<_switchyard_admin_v1_BackupRequest, _switchyard_admin_v1_BackupRequest__Output>
         DaemonService: SubtypeConstructor<typeof grpc.Client, _switchyard_admin_v1_DaemonServiceClient> & { service: _switchyard_admin_v1_DaemonServiceDefinition }
         DaemonStatus: MessageTypeDefinition<_switchyard_admin_v1_DaemonStatus, _switchyard_admin_v1_DaemonStatus__Output>
         GetStatusRequest: MessageTypeDefinition<_switchyard_admin_v1_GetStatusRequest, _switchyard_admin_v1_GetStatusRequest__Output>

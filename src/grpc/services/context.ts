@@ -20,6 +20,8 @@ export interface AdminContext {
   metrics: Metrics;
   /** Record counts of every area, by table. */
   count: () => Promise<Record<string, number>>;
+  /** The lines of a consistent backup of everything stored (storage/backup.ts). */
+  backup: () => AsyncIterable<string>;
 }
 
 export interface ServiceContext extends AdminContext {

@@ -1,6 +1,9 @@
 import type { DaemonServiceHandlers } from '../generated/switchyard/admin/v1/DaemonService.js';
-import { toMessage, unary } from '../handler.js';
+import { serverStream, toMessage, unary } from '../handler.js';
 import type { AdminServiceModule, ServiceContext } from './context.js';
+
+/** Bytes per streamed backup message, about. */
+const BACKUP_CHUNK = 64 * 1024;
 
 function implement(ctx: ServiceContext): DaemonServiceHandlers {
   return {
@@ -20,6 +23,22 @@ function implement(ctx: ServiceContext): DaemonServiceHandlers {
         loops: ctx.loops.status().map(toMessage),
         counts,
       };
+    }),
+    Backup: serverStream(ctx.log, ctx.closing, async (_req, { send, signal }) => {
+      // Lines gathered into chunks of about 64 KiB: far fewer messages than lines.
+      let pending: string[] = [];
+      let size = 0;
+      for await (const line of ctx.backup()) {
+        if (signal.aborted) return;
+        pending.push(line);
+        size += line.length;
+        if (size >= BACKUP_CHUNK) {
+          await send({ data: Buffer.from(pending.join('')) });
+          pending = [];
+          size = 0;
+        }
+      }
+      if (pending.length > 0) await send({ data: Buffer.from(pending.join('')) });
     }),
   };
 }

@@ -9,7 +9,7 @@ import type { Collection } from '../collection.js';
 import type { CommitSet, KeyRange, Reader, TableDef } from '../engine.js';
 import { collections, indexSublevelName, tables } from '../keyspace.js';
 import { sortableIdAfter } from '../keys.js';
-import type { ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
+import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
 import { StorageLockedError, StorageOpenError } from '../errors.js';
 import { BufferedTx } from '../transaction.js';
 import { KeyedLock } from './lock.js';
@@ -54,6 +54,9 @@ interface QueuedCommit {
  * against about 20 us through the libuv pool) and hot tables keep a read cache that every commit
  * keeps exact: this process is the only writer.
  */
+/** The meta key holding the data's schema version (leveldb/migrate.ts writes it). */
+export const SCHEMA_VERSION_KEY = 'schema_version';
+
 export class LevelStorage implements Storage {
   readonly engine = 'leveldb' as const;
   readonly exclusive = true;
@@ -106,6 +109,30 @@ export class LevelStorage implements Storage {
       this.sublevels.set(name, sub);
     }
     return sub;
+  }
+
+  async schemaVersion(): Promise<number> {
+    const version = await this.meta.get(SCHEMA_VERSION_KEY);
+    return typeof version === 'number' ? version : 0;
+  }
+
+  /** Every key and value as stored (sublevel prefixes included); an iterator reads the state it was made in. */
+  async *backupEntries(): AsyncIterable<BackupEntry> {
+    for await (const [k, v] of this.db.iterator<string, string>({ keyEncoding: 'utf8', valueEncoding: 'utf8' })) yield { k, v };
+  }
+
+  /** Writes raw keys and values (a restore into an empty database). */
+  async restoreEntries(entries: readonly { k: string; v: string }[]): Promise<void> {
+    await this.db.batch<string, string>(
+      entries.map((e) => ({ type: 'put' as const, key: e.k, value: e.v })),
+      { keyEncoding: 'utf8', valueEncoding: 'utf8', sync: true },
+    );
+  }
+
+  /** True when nothing at all is stored. */
+  async isEmpty(): Promise<boolean> {
+    for await (const _ of this.db.keys({ limit: 1 })) return false;
+    return true;
   }
 
   get meta(): Sublevel {

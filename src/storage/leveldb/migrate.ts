@@ -7,7 +7,7 @@ import { NewerSchemaError } from '../errors.js';
 import { HourlyLog } from '../hourly-log.js';
 import { indexSublevelName } from '../keyspace.js';
 import { newSortableId, SEP } from '../keys.js';
-import type { BatchOp, LevelStorage } from './engine.js';
+import { SCHEMA_VERSION_KEY, type BatchOp, type LevelStorage } from './engine.js';
 
 /** One LevelDB data migration: the batch operations it writes (the version bump joins them). */
 export interface Migration {
@@ -15,8 +15,6 @@ export interface Migration {
   name: string;
   up: (storage: LevelStorage) => Promise<BatchOp[]>;
 }
-
-const SCHEMA_VERSION_KEY = 'schema_version';
 
 /**
  * Operations that build one index afresh from every stored record: the migration that adds an index
