@@ -18,7 +18,6 @@ import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer }
 import { createLogger, type Logger } from './log.js';
 import { LoopSet } from './loops/loop.js';
 import { noMetrics, startMetrics, type MetricsServer } from './metrics.js';
-import { backupLines } from './storage/backup.js';
 import { prepareDataDir } from './storage/data-dir.js';
 import { openStorage } from './storage/open.js';
 import type { Storage } from './storage/port.js';
@@ -135,7 +134,11 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       loops,
       count: areas.count,
       metrics,
-      backup: () => backupLines(storage, version),
+      // Loaded on the first backup: its restore side holds both engines (pg among them).
+      backup: async function* () {
+        const { backupLines } = await import('./storage/backup.js');
+        yield* backupLines(storage, version);
+      },
     });
     if (config.dev)
       await bootstrapDev({ storage, services, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
