@@ -4,6 +4,17 @@
 // coreutils 8.30+, FreeBSD, macOS).
 // Thin launcher: the compiled CLI lives in dist/ (`npm run build`). `serve` enters through a program
 // with only that command, so the daemon does not load the client commands' modules.
-const { runCli } = await import(process.argv[2] === 'serve' ? '../dist/src/cli/serve-entry.js' : '../dist/src/cli/index.js');
-
-await runCli(process.argv);
+const entry = new URL(
+  process.argv[2] === 'serve' ? '../dist/src/cli/serve-entry.js' : '../dist/src/cli/index.js',
+  import.meta.url,
+);
+let cli;
+try {
+  cli = await import(entry.href);
+} catch (err) {
+  // A clone that was never built: one line that says what to do, not a module-not-found stack.
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(entry.pathname)) throw err;
+  process.stderr.write('switchyard is not built yet: run npm run build first (npm start builds too)\n');
+  process.exit(1);
+}
+await cli.runCli(process.argv);

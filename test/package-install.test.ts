@@ -1,0 +1,92 @@
+// Issue 14 item 1: the package installs. `npm pack` makes a tarball of the built daemon (its `files`
+// list: no tests, no bench, no stray local files); that tarball installed into a temporary prefix
+// as `npm install -g` lays it out (lib/node_modules/switchyard, its dependencies, the bin link) gives
+// a `switchyard` that prints its version, serves until /readyz answers 200, and answers `status` over
+// its socket. Tests talk to no registry, and `npm install -g --offline` still asks one for package
+// metadata, so the dependencies come from the lockfile with `npm ci --offline` (the cache `npm ci`
+// filled); the tarball's contents and layout are what an operator's `npm install -g` gets.
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { privateDir, repoRoot, runOwned, spawnOwned, waitFor } from './helpers.js';
+
+const run = promisify(execFile);
+const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) => {
+  const work = privateDir();
+  // dist/ is built by `npm test` itself; `prepack` builds it for a real `npm pack`.
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repoRoot });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  const files = packed.files.map((f) => f.path);
+  t.ok(files.includes('bin/switchyard.js'), 'the launcher');
+  t.ok(files.includes('dist/src/cli/index.js'), 'the built CLI');
+  t.ok(files.includes('proto/switchyard/admin/v1/daemon.proto'), 'the admin API protos');
+  t.ok(files.includes('systemd/switchyard.service'), 'the systemd unit');
+  t.same(
+    files.filter((f) => /^(test|bench|src|dist\/test|dist\/bench|data)\//.test(f)),
+    [],
+    'no tests, bench, sources or local data',
+  );
+
+  const prefix = path.join(work, 'prefix');
+  const installed = path.join(prefix, 'lib', 'node_modules', 'switchyard');
+  mkdirSync(installed, { recursive: true });
+  mkdirSync(path.join(prefix, 'bin'));
+  await run('tar', ['xzf', path.join(work, packed.filename), '-C', installed, '--strip-components=1']);
+  copyFileSync(path.join(repoRoot, 'package-lock.json'), path.join(installed, 'package-lock.json'));
+  await run('npm', ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund'], { cwd: installed });
+  symlinkSync(
+    path.join('..', 'lib', 'node_modules', 'switchyard', 'bin', 'switchyard.js'),
+    path.join(prefix, 'bin', 'switchyard'),
+  );
+  const bin = path.join(prefix, 'bin', 'switchyard');
+  t.ok(readdirSync(path.join(prefix, 'bin')).includes('switchyard'), 'the switchyard command is installed');
+  const env = { PATH: process.env.PATH ?? '', HOME: work };
+  const shown = await runOwned(t, bin, ['--version'], { env });
+  t.equal(shown.stdout.trim(), version);
+
+  const dataDir = path.join(work, 'data');
+  const socket = path.join(work, 'admin.sock');
+  const daemon = spawnOwned(t, bin, ['serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0', '--grpc-socket', socket], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  daemon.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  daemon.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  let url = '';
+  await waitFor(
+    () => {
+      url = /"url":"(http:\/\/[^"]+)".*switchyard listening/.exec(out)?.[1] ?? '';
+      if (daemon.exitCode !== null) throw new Error(`serve exited (${daemon.exitCode}): ${out}`);
+      return url !== '';
+    },
+    { what: 'the installed daemon to listen' },
+  );
+  await waitFor(
+    async () =>
+      (await fetch(`${url}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200,
+    { what: '/readyz 200' },
+  );
+  const status = await runOwned(t, bin, ['--socket', socket, 'status', '--json'], { env });
+  t.equal(status.code, 0, status.stderr);
+  t.match(JSON.parse(status.stdout), { version, state: 'running' });
+  daemon.kill('SIGTERM');
+});
+
+t.test('a clone that was not built says so in one line, not a stack', async (t) => {
+  const clone = privateDir();
+  mkdirSync(path.join(clone, 'bin'));
+  copyFileSync(path.join(repoRoot, 'bin', 'switchyard.js'), path.join(clone, 'bin', 'switchyard.js'));
+  for (const args of [['--version'], ['serve']]) {
+    const r = await runOwned(t, process.execPath, [path.join(clone, 'bin', 'switchyard.js'), ...args]);
+    t.equal(r.code, 1);
+    t.equal(r.stderr, 'switchyard is not built yet: run npm run build first (npm start builds too)\n');
+  }
+});
