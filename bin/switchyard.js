@@ -4,16 +4,15 @@
 // coreutils 8.30+, FreeBSD, macOS).
 // Thin launcher: the compiled CLI lives in dist/ (`npm run build`). `serve` enters through a program
 // with only that command, so the daemon does not load the client commands' modules.
-const entry = new URL(
-  process.argv[2] === 'serve' ? '../dist/src/cli/serve-entry.js' : '../dist/src/cli/index.js',
-  import.meta.url,
-);
+import { fileURLToPath } from 'node:url';
+
+const entry = import.meta.resolve(process.argv[2] === 'serve' ? '../dist/src/cli/serve-entry.js' : '../dist/src/cli/index.js');
 let cli;
 try {
-  cli = await import(entry.href);
+  cli = await import(entry);
 } catch (err) {
   // A clone that was never built: one line that says what to do, not a module-not-found stack.
-  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(entry.pathname)) throw err;
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(fileURLToPath(entry))) throw err;
   process.stderr.write('switchyard is not built yet: run npm run build first (npm start builds too)\n');
   process.exit(1);
 }
