@@ -162,6 +162,38 @@ t.test('teams, grants, roles and status', async (t) => {
   t.match(plain.stdout, /^Loops$/m);
 });
 
+t.test('lists: org list by slug, --limit on every list', async (t) => {
+  const d = await daemonWithSocket(t);
+  const sy = (...args: string[]) => cli(t, ['--socket', d.socket, ...args]);
+  // Created out of slug order; ids are random, so the daemon's own order is not the slugs'.
+  for (const slug of ['delta', 'alpha', 'charlie', 'bravo', 'echo']) t.equal((await sy('org', 'create', slug)).code, 0);
+  const all = JSON.parse((await sy('org', 'list', '--json')).stdout) as { slug: string }[];
+  t.same(
+    all.map((o) => o.slug),
+    ['alpha', 'bravo', 'charlie', 'delta', 'echo'],
+  );
+  const two = JSON.parse((await sy('org', 'list', '--limit', '2', '--json')).stdout) as { slug: string }[];
+  t.same(
+    two.map((o) => o.slug),
+    ['alpha', 'bravo'],
+  );
+  for (let i = 0; i < 3; i++) t.equal((await sy('team', 'create', `team-${i}`, '--org', 'alpha')).code, 0);
+  t.equal(JSON.parse((await sy('team', 'list', '--org', 'alpha', '--json')).stdout).length, 3);
+  t.equal(JSON.parse((await sy('team', 'list', '--org', 'alpha', '--limit', '1', '--json')).stdout).length, 1);
+  for (const list of [
+    ['member', 'list'],
+    ['grant', 'list'],
+    ['key', 'list'],
+    ['invite', 'list'],
+    ['webhook', 'list'],
+  ])
+    t.equal((await sy(...list, '--org', 'alpha', '--limit', '1', '--json')).code, 0, `${list.join(' ')} takes --limit`);
+  t.equal((await sy('outbox', 'list', '--limit', '1', '--json')).code, 0, 'outbox list takes --limit');
+  const bad = await sy('org', 'list', '--limit', '0');
+  t.equal(bad.code, 2, 'a usage error');
+  t.match(bad.stderr, /expected a whole number, 1 or more/);
+});
+
 t.test('errors: exit 1, stdout empty, one line (or one JSON value) on stderr', async (t) => {
   const d = await daemonWithSocket(t);
   const sy = (...args: string[]) => cli(t, ['--socket', d.socket, ...args]);

@@ -293,13 +293,16 @@ export class AdminClient {
 }
 
 /** Every page of a list, following next_cursor until it is empty. */
-export async function allPages<T>(fetchPage: (cursor: string) => Promise<[items: T[], nextCursor: string]>): Promise<T[]> {
+export async function allPages<T>(
+  fetchPage: (cursor: string, limit: number) => Promise<[items: T[], nextCursor: string]>,
+  max = Infinity,
+): Promise<T[]> {
   const items: T[] = [];
   let cursor = '';
   do {
-    const [page, next] = await fetchPage(cursor);
+    const [page, next] = await fetchPage(cursor, Math.min(200, max - items.length));
     items.push(...page);
     cursor = next;
-  } while (cursor !== '');
-  return items;
+  } while (cursor !== '' && items.length < max);
+  return items.slice(0, max);
 }

@@ -32,3 +32,12 @@ export function repeatableChoiceOption(flags: string, description: string, choic
       })
   );
 }
+
+/** `--limit <n>`: a list shows at most this many items (1 or more; default: all). */
+export function limitOption(): Option {
+  return new Option('--limit <n>', 'show at most this many').argParser((value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number, 1 or more');
+    return n;
+  });
+}

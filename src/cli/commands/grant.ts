@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { GrantServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/GrantService.js';
 import { allPages, type AdminClient } from '../client.js';
 import { shortTime } from '../format.js';
-import { orgOption } from '../options.js';
+import { orgOption, limitOption } from '../options.js';
 import { execute } from '../output.js';
 
 const grants = (client: AdminClient) => client.service<GrantServiceDefinition>('GrantService');
@@ -51,14 +51,15 @@ export function registerGrant(program: Command): void {
     .command('list')
     .description('ACL grants of an organization')
     .addOption(orgOption())
-    .action((opts: { org: string }, command: Command) =>
+    .addOption(limitOption())
+    .action((opts: { org: string; limit?: number }, command: Command) =>
       execute(command, {
         label: `listing grants of ${opts.org}`,
         run: (client) =>
-          allPages(async (cursor) => {
-            const page = await grants(client).ListGrants({ organization: opts.org, cursor, limit: 200 });
+          allPages(async (cursor, limit) => {
+            const page = await grants(client).ListGrants({ organization: opts.org, cursor, limit });
             return [page.grants, page.next_cursor];
-          }),
+          }, opts.limit),
         view: (list) => [
           {
             kind: 'table',

@@ -4,7 +4,7 @@ import type { Invitation__Output } from '../../grpc/generated/switchyard/admin/v
 import type { InvitationServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/InvitationService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { roleCell, shortTime } from '../format.js';
-import { choiceOption, orgOption, roleOption } from '../options.js';
+import { choiceOption, orgOption, roleOption, limitOption } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
 
 type Invitation = Plain<Invitation__Output>;
@@ -82,19 +82,20 @@ export function registerInvite(program: Command): void {
     .description("an organization's invitations, oldest first")
     .addOption(orgOption())
     .addOption(choiceOption('--status <status>', 'only invitations in this state', invitationStatuses))
-    .action((opts: { org: string; status?: string }, command: Command) =>
+    .addOption(limitOption())
+    .action((opts: { org: string; status?: string; limit?: number }, command: Command) =>
       execute(command, {
         label: `listing invitations of ${opts.org}`,
         run: (client) =>
-          allPages(async (cursor) => {
+          allPages(async (cursor, limit) => {
             const page = await invitations(client).ListInvitations({
               organization: opts.org,
               cursor,
-              limit: 200,
+              limit,
               ...(opts.status === undefined ? {} : { status: opts.status }),
             });
             return [page.invitations, page.next_cursor];
-          }),
+          }, opts.limit),
         view: (list) => [
           {
             kind: 'table',

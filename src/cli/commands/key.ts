@@ -4,7 +4,7 @@ import type { ApiKey__Output } from '../../grpc/generated/switchyard/admin/v1/Ap
 import type { ApiKeyServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/ApiKeyService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { parseDuration, shortTime } from '../format.js';
-import { orgOption, repeatableChoiceOption } from '../options.js';
+import { orgOption, repeatableChoiceOption, limitOption } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
 
 type ApiKey = Plain<ApiKey__Output>;
@@ -74,14 +74,15 @@ export function registerKey(program: Command): void {
     .command('list')
     .description('active keys of an organization')
     .addOption(orgOption())
-    .action((opts: { org: string }, command: Command) =>
+    .addOption(limitOption())
+    .action((opts: { org: string; limit?: number }, command: Command) =>
       execute(command, {
         label: `listing keys of ${opts.org}`,
         run: (client) =>
-          allPages(async (cursor) => {
-            const page = await apiKeys(client).ListApiKeys({ organization: opts.org, cursor, limit: 200 });
+          allPages(async (cursor, limit) => {
+            const page = await apiKeys(client).ListApiKeys({ organization: opts.org, cursor, limit });
             return [page.api_keys, page.next_cursor];
-          }),
+          }, opts.limit),
         view: (list) => [
           {
             kind: 'table',

@@ -3,7 +3,7 @@ import type { MemberServiceDefinition } from '../../grpc/generated/switchyard/ad
 import type { Membership__Output } from '../../grpc/generated/switchyard/admin/v1/Membership.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { roleCell, shortTime } from '../format.js';
-import { orgOption, roleOption } from '../options.js';
+import { orgOption, roleOption, limitOption } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type Membership = Plain<Membership__Output>;
@@ -55,19 +55,20 @@ export function registerMember(program: Command): void {
     .description('members of an organization')
     .addOption(orgOption())
     .option('--team <team-id>', "only this team's memberships")
-    .action((opts: { org: string; team?: string }, command: Command) =>
+    .addOption(limitOption())
+    .action((opts: { org: string; team?: string; limit?: number }, command: Command) =>
       execute(command, {
         label: `listing members of ${opts.org}`,
         run: (client) =>
-          allPages(async (cursor) => {
+          allPages(async (cursor, limit) => {
             const page = await members(client).ListMembers({
               organization: opts.org,
               cursor,
-              limit: 200,
+              limit,
               ...(opts.team === undefined ? {} : { team_id: opts.team }),
             });
             return [page.memberships, page.next_cursor];
-          }),
+          }, opts.limit),
         view: (list) => [
           {
             kind: 'table',

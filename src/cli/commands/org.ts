@@ -3,6 +3,7 @@ import type { Organization__Output } from '../../grpc/generated/switchyard/admin
 import type { OrganizationServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/OrganizationService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { roleCell, shortTime } from '../format.js';
+import { limitOption } from '../options.js';
 import { execute, type RecordView, type TableView } from '../output.js';
 import { registerOrgSettings } from './org-settings.js';
 
@@ -69,15 +70,16 @@ export function registerOrg(program: Command): void {
 
   org
     .command('list')
-    .description('every organization')
-    .action((_opts: unknown, command: Command) =>
+    .description('every organization, by slug')
+    .addOption(limitOption())
+    .action((opts: { limit?: number }, command: Command) =>
       execute(command, {
         label: 'listing organizations',
         run: (client) =>
-          allPages(async (cursor) => {
-            const page = await organizations(client).ListOrganizations({ cursor, limit: 200 });
+          allPages(async (cursor, limit) => {
+            const page = await organizations(client).ListOrganizations({ cursor, limit });
             return [page.organizations, page.next_cursor];
-          }),
+          }).then((list) => list.sort((a, b) => a.slug.localeCompare(b.slug)).slice(0, opts.limit)),
         view: (list) => [organizationTable(list)],
       }),
     );

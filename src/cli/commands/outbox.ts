@@ -4,7 +4,7 @@ import type { OutboxEntry__Output } from '../../grpc/generated/switchyard/admin/
 import type { OutboxServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/OutboxService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { shortTime } from '../format.js';
-import { choiceOption, orgOption } from '../options.js';
+import { choiceOption, orgOption, limitOption } from '../options.js';
 import { execute, type Cell, type RecordView, type TableView } from '../output.js';
 
 type OutboxEntry = Plain<OutboxEntry__Output>;
@@ -81,19 +81,20 @@ export function registerOutbox(program: Command): void {
     .description('mail, newest first; held mail shows its accept link')
     .addOption(orgOption('only this organization (id or slug)'))
     .addOption(choiceOption('--status <status>', 'only mail in this state', outboxStatuses))
-    .action((opts: { org?: string; status?: string }, command: Command) =>
+    .addOption(limitOption())
+    .action((opts: { org?: string; status?: string; limit?: number }, command: Command) =>
       execute(command, {
         label: 'listing the outbox',
         run: (client) =>
-          allPages(async (cursor) => {
+          allPages(async (cursor, limit) => {
             const page = await outbox(client).ListOutbox({
               cursor,
-              limit: 200,
+              limit,
               ...(opts.org === undefined ? {} : { organization: opts.org }),
               ...(opts.status === undefined ? {} : { status: opts.status }),
             });
             return [page.entries, page.next_cursor];
-          }),
+          }, opts.limit),
         view: (list) => [
           {
             kind: 'table',

@@ -3,7 +3,7 @@ import type { Team__Output } from '../../grpc/generated/switchyard/admin/v1/Team
 import type { TeamServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/TeamService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { shortTime } from '../format.js';
-import { orgOption } from '../options.js';
+import { orgOption, limitOption } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type Team = Plain<Team__Output>;
@@ -41,14 +41,15 @@ export function registerTeam(program: Command): void {
     .command('list')
     .description('teams of an organization')
     .addOption(orgOption())
-    .action((opts: { org: string }, command: Command) =>
+    .addOption(limitOption())
+    .action((opts: { org: string; limit?: number }, command: Command) =>
       execute(command, {
         label: `listing teams of ${opts.org}`,
         run: (client) =>
-          allPages(async (cursor) => {
-            const page = await teams(client).ListTeams({ organization: opts.org, cursor, limit: 200 });
+          allPages(async (cursor, limit) => {
+            const page = await teams(client).ListTeams({ organization: opts.org, cursor, limit });
             return [page.teams, page.next_cursor];
-          }),
+          }, opts.limit),
         view: (list) => [
           {
             kind: 'table',

@@ -8,7 +8,7 @@ import type { WebhookWithSecret__Output } from '../../grpc/generated/switchyard/
 import { toValue } from '../../grpc/json-value.js';
 import { allPages, CliError, type AdminClient, type Plain } from '../client.js';
 import { parseInteger, shortTime } from '../format.js';
-import { orgOption, repeatableChoiceOption } from '../options.js';
+import { orgOption, repeatableChoiceOption, limitOption } from '../options.js';
 import { execute, type Cell, type RecordView, type View } from '../output.js';
 
 type Webhook = Plain<Webhook__Output>;
@@ -174,14 +174,15 @@ export function registerWebhook(program: Command): void {
     .command('list')
     .description("an organization's webhooks, oldest first")
     .addOption(orgOption())
-    .action((opts: { org: string }, command: Command) =>
+    .addOption(limitOption())
+    .action((opts: { org: string; limit?: number }, command: Command) =>
       execute(command, {
         label: `listing webhooks of ${opts.org}`,
         run: (client) =>
-          allPages(async (cursor) => {
-            const page = await webhooks(client).ListWebhooks({ organization: opts.org, cursor, limit: 200 });
+          allPages(async (cursor, limit) => {
+            const page = await webhooks(client).ListWebhooks({ organization: opts.org, cursor, limit });
             return [page.webhooks, page.next_cursor];
-          }),
+          }, opts.limit),
         view: (list) => [
           {
             kind: 'table',
@@ -270,14 +271,15 @@ export function registerWebhook(program: Command): void {
     .command('deliveries <webhook-id>')
     .description("a webhook's deliveries, oldest first, with their attempts (--json)")
     .addOption(scopeOption())
-    .action((id: string, opts: { org?: string }, command: Command) =>
+    .addOption(limitOption())
+    .action((id: string, opts: { org?: string; limit?: number }, command: Command) =>
       execute(command, {
         label: `listing deliveries of webhook ${id}`,
         run: (client) =>
-          allPages(async (cursor) => {
-            const page = await webhooks(client).ListDeliveries({ webhook_id: id, ...scoped(opts), cursor, limit: 200 });
+          allPages(async (cursor, limit) => {
+            const page = await webhooks(client).ListDeliveries({ webhook_id: id, ...scoped(opts), cursor, limit });
             return [page.deliveries, page.next_cursor];
-          }),
+          }, opts.limit),
         view: (list) => [
           {
             kind: 'table',
