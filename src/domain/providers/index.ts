@@ -88,7 +88,7 @@ export async function createProviders({
   return {
     services: { providers },
     loops: [healthLoop],
-    count: async () => ({ provider_usage: await store.usage.count() }),
+    count: async () => ({ provider_usage_batches: await store.usage.count() }),
     close: async () => {
       unsubscribe();
       await usage.flush();

@@ -95,7 +95,6 @@ export interface ProviderRecord {
 
 /** One usage record (issue 13 item 5): who called what, what it cost, how it ended. */
 export interface UsageRecord {
-  id: string;
   organization_id: string;
   principal_id: string | null;
   api_key_id: string | null;
@@ -110,4 +109,16 @@ export interface UsageRecord {
   outcome: 'ok' | 'failed' | 'cancelled';
   error_code: string | null;
   created_at: string;
+}
+
+/**
+ * How usage is stored: the records of one organization from one flush and one UTC hour, together
+ * (docs/providers.md). A busy daemon writes a few stored records a second instead of one per call.
+ */
+export interface UsageBatch {
+  id: string;
+  organization_id: string;
+  /** The first record's time: the hour the batch belongs to. */
+  first_at: string;
+  records: UsageRecord[];
 }
