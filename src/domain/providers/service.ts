@@ -47,6 +47,17 @@ export interface ProviderServiceOptions {
   breakerCooldownMs: number;
 }
 
+/** One attempt as it goes: whether the answer started, and what the provider said it used. */
+interface Progress {
+  started: number;
+  opened: boolean;
+  model: string;
+  usage: Usage;
+  attempts: Attempt[];
+}
+
+const NO_USAGE: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
+
 /** A call the client gave up on: nothing is answered. */
 export class CallCancelled extends Error {
   constructor() {
@@ -133,48 +144,19 @@ export class ProviderService {
 
   /** One call, falling back on a retriable failure to the next candidate (nothing was sent yet). */
   async execute(caller: Caller, body: ExecuteBody, signal: AbortSignal): Promise<ExecuteResult> {
-    const organizationId = await this.authorizeCall(caller, body);
-    const { candidates } = this.candidatesFor(body);
-    const attempts: Attempt[] = [];
-    let last: UpstreamFailure | undefined;
-    for (const entry of candidates) {
-      const call = this.callFor(entry, body, signal);
-      const started = performance.now();
-      try {
-        const result = await entry.adapter.execute(call);
-        const latency = Math.round(performance.now() - started);
-        attempts.push({ provider: entry.adapter.name });
-        const cost = costOf(entry, body.modality);
-        this.recordCall(caller, organizationId, entry, call, false, {
-          outcome: 'ok',
-          usage: result.usage,
-          cost,
-          latency,
-          model: result.model,
-        });
-        return {
-          provider: entry.adapter.name,
-          modality: body.modality,
-          ...result,
-          cost_usd: cost,
-          latency_ms: latency,
-          attempts,
-        };
-      } catch (err) {
-        const failure = this.failed(entry, err, signal);
-        this.recordCall(caller, organizationId, entry, call, false, {
-          outcome: failure.kind === 'cancelled' ? 'cancelled' : 'failed',
-          latency: Math.round(performance.now() - started),
-          error: failure,
-        });
-        attempts.push({ provider: entry.adapter.name, error: failure.message });
-        if (failure.kind === 'cancelled') throw new CallCancelled();
-        if (!failure.retriable) throw upstreamError(entry.adapter.name, failure, attempts);
-        last = failure;
-        this.metrics.providerFallback(entry.adapter.name);
-      }
-    }
-    throw exhausted(last, attempts);
+    return this.inTurn(caller, body, signal, false, async (entry, call, progress) => {
+      const result = await entry.adapter.execute(call);
+      progress.usage = result.usage;
+      progress.model = result.model;
+      return {
+        provider: entry.adapter.name,
+        modality: body.modality,
+        ...result,
+        cost_usd: costOf(entry, body.modality),
+        latency_ms: Math.round(performance.now() - progress.started),
+        attempts: progress.attempts,
+      };
+    });
   }
 
   /**
@@ -185,65 +167,85 @@ export class ProviderService {
   async stream(caller: Caller, body: ExecuteBody, signal: AbortSignal, sink: StreamSink): Promise<void> {
     if (body.modality !== 'text' && body.modality !== 'audio')
       throw validationFailed({ modality: 'streams carry text: use text or audio (a transcript), or /v1/providers/execute' });
+    const open = (provider: string, progress: Progress) => {
+      if (progress.opened) return;
+      sink.open(provider, progress.model);
+      progress.opened = true;
+    };
+    await this.inTurn(
+      caller,
+      body,
+      signal,
+      true,
+      async (entry, call, progress) => {
+        if (entry.adapter.stream !== undefined && body.modality === 'text') {
+          for await (const piece of entry.adapter.stream(call)) {
+            open(entry.adapter.name, progress);
+            if (piece.type === 'delta') sink.delta(piece.text);
+            else {
+              progress.usage = piece.usage;
+              progress.model = piece.model ?? progress.model;
+            }
+          }
+        } else {
+          const result = await entry.adapter.execute(call);
+          progress.model = result.model;
+          progress.usage = result.usage;
+          open(entry.adapter.name, progress);
+          if ('text' in result.output) sink.delta(result.output.text);
+        }
+        open(entry.adapter.name, progress);
+        sink.done({ provider: entry.adapter.name, model: progress.model, usage: progress.usage, attempts: progress.attempts });
+      },
+      (entry, failure) => sink.fail({ code: 'upstream_error', message: `${entry.adapter.name}: ${failure.message}` }),
+    );
+  }
+
+  /**
+   * The candidates in turn: each upstream call recorded (usage, metrics, breaker); a retriable
+   * failure before anything was sent goes on to the next; a failure after the answer started ends
+   * with `broken`; a cancelled call ends quietly (CallCancelled); anything else is the caller's error.
+   */
+  private async inTurn<R>(
+    caller: Caller,
+    body: ExecuteBody,
+    signal: AbortSignal,
+    streamed: boolean,
+    attempt: (entry: Registered, call: AdapterCall, progress: Progress) => Promise<R>,
+    broken?: (entry: Registered, failure: UpstreamFailure) => R,
+  ): Promise<R> {
     const organizationId = await this.authorizeCall(caller, body);
     const { candidates } = this.candidatesFor(body);
     const attempts: Attempt[] = [];
     let last: UpstreamFailure | undefined;
     for (const entry of candidates) {
       const call = this.callFor(entry, body, signal);
-      const started = performance.now();
-      let opened = false;
-      let model = call.model;
-      let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+      const progress: Progress = { started: performance.now(), opened: false, model: call.model, usage: NO_USAGE, attempts };
+      // This attempt's entry, there before the answer is built (it lists them); an error replaces it.
+      attempts.push({ provider: entry.adapter.name });
       try {
-        if (entry.adapter.stream !== undefined && body.modality === 'text') {
-          for await (const piece of entry.adapter.stream(call)) {
-            if (!opened) {
-              sink.open(entry.adapter.name, model);
-              opened = true;
-            }
-            if (piece.type === 'delta') sink.delta(piece.text);
-            else {
-              usage = piece.usage;
-              model = piece.model ?? model;
-            }
-          }
-        } else {
-          const result = await entry.adapter.execute(call);
-          model = result.model;
-          usage = result.usage;
-          sink.open(entry.adapter.name, model);
-          opened = true;
-          if ('text' in result.output) sink.delta(result.output.text);
-        }
-        if (!opened) sink.open(entry.adapter.name, model);
-        attempts.push({ provider: entry.adapter.name });
-        const latency = Math.round(performance.now() - started);
-        this.recordCall(caller, organizationId, entry, call, true, {
+        const value = await attempt(entry, call, progress);
+        this.recordCall(caller, organizationId, entry, call, streamed, {
           outcome: 'ok',
-          usage,
+          usage: progress.usage,
           cost: costOf(entry, body.modality),
-          latency,
-          model,
+          latency: Math.round(performance.now() - progress.started),
+          model: progress.model,
         });
-        sink.done({ provider: entry.adapter.name, model, usage, attempts });
-        return;
+        return value;
       } catch (err) {
         const failure = this.failed(entry, err, signal);
         const cancelled = failure.kind === 'cancelled';
-        this.recordCall(caller, organizationId, entry, call, true, {
+        this.recordCall(caller, organizationId, entry, call, streamed, {
           outcome: cancelled ? 'cancelled' : 'failed',
-          latency: Math.round(performance.now() - started),
-          usage,
-          model,
+          latency: Math.round(performance.now() - progress.started),
+          usage: progress.usage,
+          model: progress.model,
           error: failure,
         });
-        attempts.push({ provider: entry.adapter.name, error: failure.message });
+        attempts[attempts.length - 1] = { provider: entry.adapter.name, error: failure.message };
         if (cancelled) throw new CallCancelled();
-        if (opened) {
-          sink.fail({ code: 'upstream_error', message: `${entry.adapter.name}: ${failure.message}` });
-          return;
-        }
+        if (progress.opened && broken !== undefined) return broken(entry, failure);
         if (!failure.retriable) throw upstreamError(entry.adapter.name, failure, attempts);
         last = failure;
         this.metrics.providerFallback(entry.adapter.name);
