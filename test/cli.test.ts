@@ -288,6 +288,23 @@ t.test('a wrong choice is a usage error: exit 2, the choices taken from the doma
   t.match(JSON.parse(json.stderr), { error: { code: 'invalid_request', message: /unknown option '--role'/ } });
 });
 
+t.test('under --json a noun without its verb is a JSON usage error (exit 2); without it, help', async (t) => {
+  const socket = path.join(t.testdir(), 'admin.sock');
+  for (const [args, message] of [
+    [['org'], 'missing command: org takes create, list, show, settings'],
+    [['org', 'settings'], 'missing command: settings takes get, set'],
+    [['webhook', 'frobnicate'], /^unknown command 'frobnicate': webhook takes create, list, /],
+  ] as const) {
+    const r = await cli(t, ['--socket', socket, ...args, '--json']);
+    t.equal(r.code, 2, args.join(' '));
+    t.equal(r.stdout, '');
+    t.match(JSON.parse(r.stderr), { error: { code: 'invalid_request', message } });
+  }
+  const plain = await cli(t, ['--socket', socket, 'org']);
+  t.equal(plain.code, 2);
+  t.match(plain.stderr, /Usage: switchyard org/);
+});
+
 t.test('no daemon: exactly one clear line', async (t) => {
   const socket = path.join(t.testdir(), 'admin.sock');
   const human = await cli(t, ['--socket', socket, 'org', 'list']);

@@ -62,7 +62,22 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
     });
   } else program.showHelpAfterError();
   for (const register of commands) register(program);
+  // A noun without its verb (`switchyard org`) prints help for a person; a script asked for JSON
+  // gets the usage error as JSON, like every other one.
+  if (options.json === true) for (const group of program.commands) requireSubcommand(group);
   return program;
+}
+
+/** Makes a command that only groups others fail as a usage error when none of them is named. */
+function requireSubcommand(group: Command): void {
+  if (group.commands.length === 0) return;
+  for (const sub of group.commands) requireSubcommand(sub);
+  const names = group.commands.map((c) => c.name()).filter((n) => n !== 'help');
+  group.allowExcessArguments(true).action(() => {
+    const [given] = group.args;
+    const what = given === undefined ? 'missing command' : `unknown command '${given}'`;
+    group.error(`${what}: ${group.name()} takes ${names.join(', ')}`, { exitCode: 2, code: 'commander.missingCommand' });
+  });
 }
 
 export async function runCli(argv: string[]): Promise<void> {
