@@ -5,6 +5,7 @@ import type * as Undici_ from 'undici';
 import type { Dispatcher } from 'undici';
 import { deadline } from '../../deadline.js';
 import { scrubErrorText } from '../../redact.js';
+import { describeSocketError } from '../../socket-errors.js';
 
 /** Why an upstream call failed. `retriable` failures may fall back to the next provider (contract 8). */
 export class UpstreamFailure extends Error {
@@ -171,14 +172,7 @@ export class Upstream {
       return new UpstreamFailure(`timed out after ${this.options.timeoutMs} ms`, true, 'timeout');
     if (e.code === 'UND_ERR_CONNECT_TIMEOUT')
       return new UpstreamFailure(`connect timed out after ${this.options.connectTimeoutMs} ms`, true, 'timeout');
-    const code = e.code ?? (err as { cause?: { code?: string } }).cause?.code;
-    const detail =
-      code === 'ECONNREFUSED'
-        ? 'connection refused'
-        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-          ? 'connection reset'
-          : (e.message ?? String(err));
-    return new UpstreamFailure(this.scrub(detail), true, 'connect');
+    return new UpstreamFailure(this.scrub(describeSocketError(err)), true, 'connect');
   }
 }
 

@@ -6,6 +6,7 @@ import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
 import { Loop } from '../../loops/loop.js';
 import { scrubErrorText } from '../../redact.js';
+import { describeSocketError } from '../../socket-errors.js';
 import { nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
@@ -67,11 +68,7 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')
     return `timed out after ${timeoutMs} ms`;
   if (e.cause instanceof TargetRefusedError) return e.cause.message;
-  const code = e.code ?? (e.cause as { code?: string } | undefined)?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset before an answer';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  return code === undefined ? e.message : `${e.message} (${code})`;
+  return describeSocketError(err);
 }
 
 /**
