@@ -1,5 +1,4 @@
 import type { Config } from '../../config/schema.js';
-import { Loop } from '../../loops/loop.js';
 import type { Area, AreaBase } from '../area.js';
 import type { IdentityServices } from '../identity/index.js';
 import { createAnthropicAdapter } from './adapters/anthropic.js';
@@ -9,6 +8,7 @@ import { createOllamaAdapter, ollamaBaseUrl } from './adapters/ollama.js';
 import { createOpenAiAdapter } from './adapters/openai.js';
 import { createRuntimeAdapter, runtimes } from './adapters/optional-runtime.js';
 import { createWhisperAdapter } from './adapters/whisper.js';
+import { createHealthLoop } from './health-loop.js';
 import { ProviderRegistry } from './registry.js';
 import { ProviderService } from './service.js';
 import { createProviderStore, PROVIDER_SETTINGS_TOPIC } from './store.js';
@@ -69,22 +69,15 @@ export async function createProviders({
     providerLog,
   );
   await providers.loadSettings();
-  const reload = () =>
-    providers.loadSettings().catch((err: unknown) => providerLog.error({ err }, 'provider settings could not be re-read'));
-  const unsubscribe = storage.onWake(PROVIDER_SETTINGS_TOPIC, () => void reload());
-  const probeTimeout = Math.min(config.providerTimeoutMs, config.providerConnectTimeoutMs * 2);
-  const healthLoop = new Loop({
-    name: 'provider-health',
-    intervalMs: config.providerHealthIntervalMs,
-    immediate: true,
-    log: providerLog,
-    tick: async () => {
-      // Settings are re-read with every round too: a wake-up lost with a dropped connection costs one interval.
-      await reload();
-      return providers.probeDue(config.providerHealthIntervalMs, probeTimeout);
+  const unsubscribe = storage.onWake(PROVIDER_SETTINGS_TOPIC, () => void providers.refreshSettings());
+  const healthLoop = createHealthLoop(
+    providers,
+    {
+      intervalMs: config.providerHealthIntervalMs,
+      probeTimeoutMs: Math.min(config.providerTimeoutMs, config.providerConnectTimeoutMs * 2),
     },
-  });
-  providers.onProbeDue = () => healthLoop.wakeSoon();
+    providerLog,
+  );
   return {
     services: { providers },
     loops: [healthLoop],

@@ -1,3 +1,4 @@
+import { deadline } from '../../deadline.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
@@ -100,6 +101,15 @@ export class ProviderService {
       cursor = page.nextCursor;
     } while (cursor !== null);
     this.registry.applySettings(stored);
+  }
+
+  /** loadSettings() for the background: a failure is logged, and the settings in memory stay. */
+  async refreshSettings(): Promise<void> {
+    try {
+      await this.loadSettings();
+    } catch (err) {
+      this.log.error({ err }, 'provider settings could not be re-read');
+    }
   }
 
   /** `provider set` (operator): changes routing settings, persisted and applied on every daemon. */
@@ -268,23 +278,22 @@ export class ProviderService {
     const due = this.registry.all().filter((e) => e.nextProbeAt <= now);
     await Promise.all(
       due.map(async (entry) => {
-        const controller = new AbortController();
-        const timer = setTimeout(() => controller.abort(), timeoutMs);
+        const until = deadline(timeoutMs);
         try {
-          const { models } = await entry.adapter.probe(controller.signal);
+          const { models } = await entry.adapter.probe(until.signal);
           if (entry.health.status === 'unhealthy') this.log.info({ provider: entry.adapter.name }, 'provider healthy again');
           this.registry.markHealthy(entry, models);
         } catch (err) {
           const reason =
             err instanceof UpstreamFailure
               ? err.message
-              : controller.signal.aborted
+              : until.signal.aborted
                 ? `probe timed out after ${timeoutMs} ms`
                 : String((err as Error).message);
           if (entry.health.status !== 'unhealthy') this.log.warn({ provider: entry.adapter.name, reason }, 'provider unhealthy');
           this.registry.markUnhealthy(entry, reason);
         } finally {
-          clearTimeout(timer);
+          until.clear();
           entry.nextProbeAt = Date.now() + intervalMs;
         }
       }),

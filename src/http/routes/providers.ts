@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import {
   estimateSchema,
@@ -15,16 +15,12 @@ import type { Services } from '../../main.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
 /** A signal that aborts when the client goes away before the answer is finished (cancels the upstream call). */
-function clientGone(req: IncomingMessage, res: ServerResponse): AbortSignal {
+function clientGone(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  const abort = () => {
+  // 'close' comes with the end of the answer too; only before it does it mean the client left.
+  res.once('close', () => {
     if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-  };
-  req.once('close', () => {
-    // A request's 'close' also fires when its body was read; only a destroyed socket means the client left.
-    if (req.socket.destroyed) abort();
   });
-  res.once('close', abort);
   return controller.signal;
 }
 
@@ -90,7 +86,7 @@ export function providerRoutes({ providers }: Services) {
       response: executeResultSchema,
       handler: async (ctx) => {
         try {
-          return await providers.execute(ctx.caller, ctx.body, clientGone(ctx.req, ctx.res));
+          return await providers.execute(ctx.caller, ctx.body, clientGone(ctx.res));
         } catch (err) {
           if (err instanceof CallCancelled) return Reply.handled();
           throw err;
@@ -111,7 +107,7 @@ export function providerRoutes({ providers }: Services) {
           negotiate(accept, providers.registry.find(provider)?.adapter.streaming ?? null),
         );
         try {
-          await providers.stream(ctx.caller, ctx.body, clientGone(ctx.req, ctx.res), sink);
+          await providers.stream(ctx.caller, ctx.body, clientGone(ctx.res), sink);
         } catch (err) {
           if (!(err instanceof CallCancelled)) throw err;
           ctx.res.destroy();

@@ -2,6 +2,7 @@
 // /history/{id} until it is done, fetch each image from /view. The default graph is ComfyUI's own
 // text-to-image workflow with the prompt, size and checkpoint filled in.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Adapter, AdapterResult } from '../types.js';
 import { UpstreamFailure, type Upstream } from '../upstream.js';
 import { unsupported } from './common.js';
@@ -113,13 +114,10 @@ async function waitForHistory(upstream: Upstream, promptId: string, pollMs: numb
       return entry;
     if (Date.now() - started > upstream.options.timeoutMs)
       throw new UpstreamFailure(`comfyui did not finish within ${upstream.options.timeoutMs} ms`, true, 'timeout');
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, pollMs);
-      signal.addEventListener(
-        'abort',
-        () => (clearTimeout(timer), reject(new UpstreamFailure('cancelled by the client', false, 'cancelled'))),
-        { once: true },
-      );
-    });
+    try {
+      await sleep(pollMs, undefined, { signal });
+    } catch {
+      throw new UpstreamFailure('cancelled by the client', false, 'cancelled');
+    }
   }
 }
