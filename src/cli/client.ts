@@ -59,7 +59,7 @@ type ServiceCalls<D> = {
 
 export interface StreamOptions {
   /** Ends the stream (the command was interrupted): the iteration then just stops. */
-  signal: AbortSignal;
+  signal?: AbortSignal;
   /** Called once the daemon has opened the stream, before its first message. */
   onOpen?: () => void;
 }
@@ -67,7 +67,7 @@ export interface StreamOptions {
 /** A service's server-streaming methods as async iterables of their messages. */
 type StreamCalls<D> = {
   [M in KnownKeys<D>]: D[M] extends MethodDefinition<infer Req, object, object, infer Res>
-    ? (request: Req, options: StreamOptions) => AsyncIterable<Plain<Res>>
+    ? (request: Req, options?: StreamOptions) => AsyncIterable<Plain<Res>>
     : never;
 };
 
@@ -158,7 +158,7 @@ export class AdminClient {
 
   /** Typed server-streaming calls of one service, e.g. `client.streams<EventServiceDefinition>('EventService')`. */
   streams<D>(name: string): StreamCalls<D> {
-    const calls: Record<string, (request: object, options: StreamOptions) => AsyncIterable<unknown>> = {};
+    const calls: Record<string, (request: object, options?: StreamOptions) => AsyncIterable<unknown>> = {};
     for (const [method, md] of this.methods(name))
       if (md.responseStream) calls[method] = (request, options) => this.serverStream(md, request, options);
     return calls as StreamCalls<D>;
@@ -201,7 +201,7 @@ export class AdminClient {
   }
 
   /** A server stream's messages until it ends; no deadline (a tail runs until interrupted). */
-  private async *serverStream(md: AnyMethod, request: object, { signal, onOpen }: StreamOptions): AsyncGenerator<unknown> {
+  private async *serverStream(md: AnyMethod, request: object, { signal, onOpen }: StreamOptions = {}): AsyncGenerator<unknown> {
     if (this.target.kind === 'unix' && !existsSync(this.target.socketPath)) throw noDaemon(this.target);
     const call = this.client.makeServerStreamRequest(
       md.path,
@@ -212,14 +212,14 @@ export class AdminClient {
     );
     if (onOpen !== undefined) call.once('metadata', onOpen);
     const cancel = (): void => call.cancel();
-    signal.addEventListener('abort', cancel, { once: true });
+    signal?.addEventListener('abort', cancel, { once: true });
     try {
       for await (const message of call as AsyncIterable<Record<string, unknown>>) yield this.plain(md.responseType, message);
     } catch (err) {
-      if (signal.aborted && (err as ServiceError).code === status.CANCELLED) return;
+      if (signal?.aborted === true && (err as ServiceError).code === status.CANCELLED) return;
       throw this.toCliError(err as ServiceError);
     } finally {
-      signal.removeEventListener('abort', cancel);
+      signal?.removeEventListener('abort', cancel);
       call.cancel();
     }
   }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { roles } from '../domain/identity/roles.js';
+import { parseInteger } from './format.js';
 
 // Options several commands share. Choices come from the domain's lists, so the CLI offers (and its
 // completion lists) exactly what the daemon accepts.
@@ -36,8 +37,8 @@ export function repeatableChoiceOption(flags: string, description: string, choic
 /** `--limit <n>`: a list shows at most this many items (1 or more; default: all). */
 export function limitOption(): Option {
   return new Option('--limit <n>', 'show at most this many').argParser((value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number, 1 or more');
+    const n = parseInteger(value);
+    if (n < 1) throw new InvalidArgumentError('expected a whole number, 1 or more');
     return n;
   });
 }

@@ -28,9 +28,7 @@ export function registerBackup(program: Command): void {
           let bytes = 0;
           try {
             await once(out, 'open');
-            const chunks = client
-              .streams<DaemonServiceDefinition>('DaemonService')
-              .Backup({}, { signal: new AbortController().signal });
+            const chunks = client.streams<DaemonServiceDefinition>('DaemonService').Backup({});
             for await (const chunk of chunks) {
               const data = chunk.data as unknown as Buffer;
               bytes += data.length;
