@@ -205,6 +205,12 @@ t.test('an error the provider sends mid-stream ends the stream with an error fra
   w.ollama.streamErrorAfter(2);
   const b = await w.stream(prompt);
   t.equal(b.frames.at(-1)!.type, 'error');
+  t.match(b.frames.at(-1)!.data.message, /unexpected EOF/);
+  w.openai.streamErrorAfter(2);
+  const c = await w.stream({ ...prompt, tier: 'premium' });
+  t.equal(c.frames.at(-1)!.type, 'error');
+  t.match(c.frames.at(-1)!.data.message, /^openai: The server had an error/);
+  t.equal(textOf(c.frames), 'Hello from the fake OpenAI.'.slice(0, textOf(c.frames).length), 'the deltas before it');
 });
 
 t.test('a client that disconnects cancels the upstream request at once', async (t) => {

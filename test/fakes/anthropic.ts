@@ -6,8 +6,8 @@
 // also sent mid-stream as `event: error`.
 import type { ServerResponse } from 'node:http';
 import type { Test } from 'tap';
-import { splitInto, words, type FakeOptions } from './openai.js';
-import { ProviderFake, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
+import { splitInto, words } from './openai.js';
+import { ChatFake, sendJson, writeStream, type ChatFakeOptions, type Fault, type ProviderRequest } from './provider-server.js';
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -22,21 +22,12 @@ const ERROR_TYPES: Record<number, string> = {
 
 const sse = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
-export class FakeAnthropic extends ProviderFake {
+export class FakeAnthropic extends ChatFake {
   apiKey: string;
-  models: string[];
-  reply: string;
-  chunks: number;
-  gapMs: number;
-  private errorAfter: number | undefined;
 
-  private constructor(options: FakeOptions) {
-    super();
+  private constructor(options: ChatFakeOptions) {
+    super({ models: ['claude-sonnet-4-5', 'claude-haiku-4-5'], reply: 'Hello from the fake Claude.' }, options);
     this.apiKey = options.apiKey ?? 'sk-ant-test-fake';
-    this.models = options.models ?? ['claude-sonnet-4-5', 'claude-haiku-4-5'];
-    this.reply = options.reply ?? 'Hello from the fake Claude.';
-    this.chunks = options.chunks ?? 4;
-    this.gapMs = options.gapMs ?? 0;
     this.server.route(
       'GET',
       '/v1/models',
@@ -48,19 +39,14 @@ export class FakeAnthropic extends ProviderFake {
     this.server.route('POST', '/v1/messages', (req, res, fault) => this.messages(req, res, fault));
   }
 
-  static async start(t: Test, options: FakeOptions = {}): Promise<FakeAnthropic> {
+  static async start(t: Test, options: ChatFakeOptions = {}): Promise<FakeAnthropic> {
     const fake = new FakeAnthropic(options);
-    return ProviderFake.listening(fake, t);
+    return ChatFake.listening(fake, t);
   }
 
   /** ANTHROPIC_BASE_URL has no version path. */
   get baseUrl(): string {
     return this.server.url;
-  }
-
-  /** The next stream sends `n` deltas, then `event: error` (overloaded_error), and ends. */
-  streamErrorAfter(n: number): void {
-    this.errorAfter = n;
   }
 
   private error(res: ServerResponse, status: number, message: string, retryAfter?: string): void {
@@ -126,8 +112,7 @@ export class FakeAnthropic extends ProviderFake {
     const deltas = splitInto(this.reply, this.chunks).map((text) =>
       sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
     );
-    const errorAfter = this.errorAfter;
-    this.errorAfter = undefined;
+    const errorAfter = this.takeStreamError();
     const head = [
       sse('message_start', { message }),
       sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),

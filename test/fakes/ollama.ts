@@ -4,24 +4,14 @@
 // eval counts and durations); POST /api/embed. Errors are `{error: "..."}`, also as a line mid-stream.
 import type { ServerResponse } from 'node:http';
 import type { Test } from 'tap';
-import { splitInto, vectorOf, words, type FakeOptions } from './openai.js';
-import { ProviderFake, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
+import { splitInto, vectorOf, words } from './openai.js';
+import { ChatFake, sendJson, writeStream, type ChatFakeOptions, type Fault, type ProviderRequest } from './provider-server.js';
 
 const line = (value: Record<string, unknown>) => `${JSON.stringify(value)}\n`;
 
-export class FakeOllama extends ProviderFake {
-  models: string[];
-  reply: string;
-  chunks: number;
-  gapMs: number;
-  private errorAfter: number | undefined;
-
-  private constructor(options: FakeOptions) {
-    super();
-    this.models = options.models ?? ['llama3.2:latest', 'nomic-embed-text:latest'];
-    this.reply = options.reply ?? 'Hello from the fake Ollama.';
-    this.chunks = options.chunks ?? 4;
-    this.gapMs = options.gapMs ?? 0;
+export class FakeOllama extends ChatFake {
+  private constructor(options: ChatFakeOptions) {
+    super({ models: ['llama3.2:latest', 'nomic-embed-text:latest'], reply: 'Hello from the fake Ollama.' }, options);
     this.server.route(
       'GET',
       '/',
@@ -35,17 +25,12 @@ export class FakeOllama extends ProviderFake {
     this.server.route('POST', '/api/embed', (req, res, fault) => this.embed(req, res, fault));
   }
 
-  static async start(t: Test, options: FakeOptions = {}): Promise<FakeOllama> {
+  static async start(t: Test, options: ChatFakeOptions = {}): Promise<FakeOllama> {
     const fake = new FakeOllama(options);
-    return ProviderFake.listening(fake, t);
+    return ChatFake.listening(fake, t);
   }
 
   /** OLLAMA_HOST. */
-
-  /** The next stream sends `n` pieces, then an `{"error": ...}` line, and ends. */
-  streamErrorAfter(n: number): void {
-    this.errorAfter = n;
-  }
 
   private known(model: unknown): model is string {
     return typeof model === 'string' && this.models.some((m) => m === model || m === `${model}:latest`);
@@ -108,8 +93,7 @@ export class FakeOllama extends ProviderFake {
       return;
     }
     const pieces = splitInto(this.reply, this.chunks).map((text) => line(piece(text)));
-    const errorAfter = this.errorAfter;
-    this.errorAfter = undefined;
+    const errorAfter = this.takeStreamError();
     if (errorAfter !== undefined) {
       const cut = [
         ...pieces.slice(0, errorAfter),

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Test } from 'tap';
-import { ProviderFake, sendJson, writeStream, type Fault, type ProviderRequest } from './provider-server.js';
+import { ChatFake, sendJson, writeStream, type ChatFakeOptions, type Fault, type ProviderRequest } from './provider-server.js';
 
 /** A 1x1 PNG. */
 export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -31,14 +31,6 @@ export function vectorOf(text: string): number[] {
   return Array.from({ length: 8 }, (_, i) => digest.readInt16BE(i * 2) / 32768);
 }
 
-export interface FakeOptions {
-  apiKey?: string;
-  models?: string[];
-  reply?: string;
-  chunks?: number;
-  gapMs?: number;
-}
-
 const ERROR_TYPES: Record<number, [type: string, code: string | null]> = {
   400: ['invalid_request_error', null],
   401: ['invalid_request_error', 'invalid_api_key'],
@@ -48,20 +40,12 @@ const ERROR_TYPES: Record<number, [type: string, code: string | null]> = {
   503: ['server_error', null],
 };
 
-export class FakeOpenAI extends ProviderFake {
+export class FakeOpenAI extends ChatFake {
   apiKey: string;
-  models: string[];
-  reply: string;
-  chunks: number;
-  gapMs: number;
 
-  private constructor(options: FakeOptions) {
-    super();
+  private constructor(options: ChatFakeOptions) {
+    super({ models: ['gpt-4o-mini', 'text-embedding-3-small', 'dall-e-3'], reply: 'Hello from the fake OpenAI.' }, options);
     this.apiKey = options.apiKey ?? 'sk-test-fake';
-    this.models = options.models ?? ['gpt-4o-mini', 'text-embedding-3-small', 'dall-e-3'];
-    this.reply = options.reply ?? 'Hello from the fake OpenAI.';
-    this.chunks = options.chunks ?? 4;
-    this.gapMs = options.gapMs ?? 0;
     this.server.route(
       'GET',
       '/v1/models',
@@ -75,9 +59,9 @@ export class FakeOpenAI extends ProviderFake {
     this.server.route('POST', '/v1/images/generations', (req, res, fault) => this.images(req, res, fault));
   }
 
-  static async start(t: Test, options: FakeOptions = {}): Promise<FakeOpenAI> {
+  static async start(t: Test, options: ChatFakeOptions = {}): Promise<FakeOpenAI> {
     const fake = new FakeOpenAI(options);
-    return ProviderFake.listening(fake, t);
+    return ChatFake.listening(fake, t);
   }
 
   /** OPENAI_BASE_URL includes the version path. */
@@ -178,6 +162,21 @@ export class FakeOpenAI extends ProviderFake {
     const opening = chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
     const closing = [chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }])];
     if (includeUsage) closing.push(chunk([], { usage }));
+    const errorAfter = this.takeStreamError();
+    if (errorAfter !== undefined) {
+      // A failure once the stream is under way comes as a data line holding an error object.
+      const failure = {
+        error: {
+          message: 'The server had an error while processing your request.',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      };
+      const cut = [opening, ...pieces.slice(0, errorAfter), `data: ${JSON.stringify(failure)}\n\n`];
+      await writeStream(res, 'text/event-stream; charset=utf-8', cut, [], { kind: 'truncate' }, this.gapMs);
+      return;
+    }
     await writeStream(
       res,
       'text/event-stream; charset=utf-8',

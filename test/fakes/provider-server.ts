@@ -210,3 +210,42 @@ export abstract class ProviderFake {
     return this.server.close();
   }
 }
+
+export interface ChatFakeOptions {
+  apiKey?: string;
+  models?: string[];
+  reply?: string;
+  /** Pieces a streamed reply is split into. */
+  chunks?: number;
+  /** Milliseconds between two pieces of a stream. */
+  gapMs?: number;
+}
+
+/** A fake of a chat provider: its models, the reply it gives, how that reply streams. */
+export abstract class ChatFake extends ProviderFake {
+  models: string[];
+  reply: string;
+  chunks: number;
+  gapMs: number;
+  private errorAfter: number | undefined;
+
+  protected constructor(defaults: { models: string[]; reply: string }, options: ChatFakeOptions) {
+    super();
+    this.models = options.models ?? defaults.models;
+    this.reply = options.reply ?? defaults.reply;
+    this.chunks = options.chunks ?? 4;
+    this.gapMs = options.gapMs ?? 0;
+  }
+
+  /** The next stream sends `n` pieces of the reply, then the protocol's own in-stream error, and ends. */
+  streamErrorAfter(n: number): void {
+    this.errorAfter = n;
+  }
+
+  /** The pieces the current stream may send before its error, once (undefined: the whole reply). */
+  protected takeStreamError(): number | undefined {
+    const n = this.errorAfter;
+    this.errorAfter = undefined;
+    return n;
+  }
+}
