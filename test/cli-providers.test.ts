@@ -74,6 +74,10 @@ t.test('provider commands and usage', async (t) => {
     request(d.url, 'POST', '/v1/providers/execute', { headers: { authorization: `Bearer ${key}` }, body });
   t.equal((await call({ modality: 'text', input: { prompt: 'one two three' } })).status, 200);
   t.equal((await call({ modality: 'text', input: { prompt: 'four five' } })).status, 200);
+  // A moment between the first two calls and the rest (each record is stamped before its answer).
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const between = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 5));
   t.equal((await call({ modality: 'embedding', input: { text: 'six' } })).status, 200);
   openai.enqueue({ kind: 'status', status: 400, message: 'bad request' });
   t.equal((await call({ modality: 'text', input: { prompt: 'seven' } })).status, 502);
@@ -112,6 +116,26 @@ t.test('provider commands and usage', async (t) => {
     '2019-01-01T00:00:00.000Z',
   );
   t.same(past, [], 'an empty window');
+  const later = await request(d.url, 'GET', `/v1/organizations/${org.id}/usage?since=${between}`, { headers: owner });
+  t.same(
+    (later.body.data as { model: string; calls: number; failures: number }[]).map((r) => [r.model, r.calls, r.failures]),
+    [
+      ['gpt-4o-mini', 1, 1],
+      ['text-embedding-3-small', 1, 0],
+    ],
+    'a window counts only the calls inside it, within a stored batch too',
+  );
+  const other = await request(d.url, 'GET', `/v1/organizations/${org.id}/usage?provider=echo`, { headers: owner });
+  t.same(other.body.data, [], 'only the provider asked');
+  const backwards = await request(
+    d.url,
+    'GET',
+    `/v1/organizations/${org.id}/usage?since=${between}&until=2020-01-01T00:00:00.000Z`,
+    {
+      headers: owner,
+    },
+  );
+  t.equal(backwards.status, 422);
 
   // The metrics moved by exactly those calls.
   const metricsAddr = /"address":"([^"]+)","msg":"metrics listening"/.exec(d.output())?.[1];

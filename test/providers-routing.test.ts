@@ -299,6 +299,13 @@ t.test('bad input is 422 naming the field, and the body limit holds', async (t) 
     raw: JSON.stringify({ ...text, organization_id: w.org.id, input: { prompt: 'x'.repeat(40 * 1024 * 1024) } }),
   });
   t.equal(huge.status, 413, 'past the execute body limit');
+  // Audio is bounded by its decoded size (25 MiB): a body under the route's limit, its audio over it.
+  const audio = await w.execute({
+    modality: 'audio',
+    input: { audio_base64: 'A'.repeat(Math.ceil((25 * 1024 * 1024 * 4) / 3) + 4), format: 'wav' },
+  });
+  t.equal(audio.status, 422);
+  t.match(audio.body.error.details.fields, { 'input.audio_base64': /decoded audio must be at most 26214400 bytes/ });
 });
 
 t.test('routing settings persist, and reach a daemon started later on the same data', async (t) => {

@@ -10,7 +10,7 @@ import { costOf, recordOf, type ProviderRegistry, type Registered } from './regi
 import { lostTo, rank, type Ranking } from './router.js';
 import type { ExecuteBody, ProviderSettingsInput, RouteQuery, UsageQuery, UsageRow } from './schemas.js';
 import { PROVIDER_SETTINGS_TOPIC, type ProviderStore } from './store.js';
-import type { AdapterCall, AdapterResult, ProviderRecord, StoredProviderSettings, Usage } from './types.js';
+import type { AdapterCall, AdapterResult, ProviderRecord, StoredProviderSettings, StreamFormat, Usage } from './types.js';
 import { UpstreamFailure } from './upstream.js';
 import { summarizeUsage, type UsageRecorder } from './usage.js';
 
@@ -77,8 +77,8 @@ export class ProviderService {
 
   constructor(
     private readonly storage: Storage,
-    readonly store: ProviderStore,
-    readonly registry: ProviderRegistry,
+    private readonly store: ProviderStore,
+    private readonly registry: ProviderRegistry,
     private readonly permissions: PermissionEngine,
     private readonly usage: UsageRecorder,
     private readonly metrics: Metrics,
@@ -89,6 +89,11 @@ export class ProviderService {
   /** Every registered provider (any authenticated caller). */
   listProviders(): ProviderRecord[] {
     return this.registry.all().map(recordOf);
+  }
+
+  /** A provider's own stream format (null: it answers in one piece); undefined for an unknown name. */
+  nativeStreamFormat(name: string): StreamFormat | null | undefined {
+    return this.registry.find(name)?.adapter.streaming;
   }
 
   /** Re-reads the routing settings every daemon shares. */

@@ -104,7 +104,7 @@ export function providerRoutes({ providers }: Services) {
       handler: async (ctx) => {
         const accept = ctx.req.headers.accept;
         const sink = streamSink(ctx.res, ctx.requestId, (provider) =>
-          negotiate(accept, providers.registry.find(provider)?.adapter.streaming ?? null),
+          negotiate(accept, providers.nativeStreamFormat(provider) ?? null),
         );
         try {
           await providers.stream(ctx.caller, ctx.body, clientGone(ctx.res), sink);
