@@ -54,7 +54,7 @@ function leasedEntry(sealer: SecretSealer, claimedAt: number, leaseUntil: number
 }
 
 t.test('a lease of another instance: taken over once expired on shared storage, at once on exclusive storage', async (t) => {
-  const config = testConfig(t);
+  const config = testConfig();
   const level = await LevelStorage.open(config.dataDir, silent);
   t.teardown(() => level.close());
   // The same data seen as storage several daemons share (PostgreSQL): nothing says the lease holder died.

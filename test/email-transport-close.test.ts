@@ -17,7 +17,7 @@ import { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { testConfig, waitFor } from './helpers.js';
 
 t.test('closing the outbox closes its transport', async (t) => {
-  const config = testConfig(t);
+  const config = testConfig();
   const log = createLogger('silent');
   const storage = await LevelStorage.open(config.dataDir, log);
   t.teardown(() => storage.close());

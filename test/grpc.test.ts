@@ -1,7 +1,7 @@
 // The gRPC admin API as a client meets it: the socket and its file mode, a stale socket after a
 // crash, the token-guarded TCP listener, health, reflection, and errors as gRPC statuses.
 import { once } from 'node:events';
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import {
@@ -22,17 +22,7 @@ import { GrpcStartError } from '../src/grpc/server.js';
 import { adminServices } from '../src/grpc/services/index.js';
 import { adminProtoFiles, loadProtos } from '../src/grpc/proto.js';
 import { socketAddress } from '../src/grpc/socket-path.js';
-import { repoRoot, runOwned, spawnOwned, startTestDaemon, testConfig as sharedTestConfig } from './helpers.js';
-
-/**
- * testConfig with its data dir made 0700 first: these tests put a file there before the daemon
- * starts, and the daemon refuses a data dir with contents that other users can read.
- */
-function testConfig(t: Test, env: Record<string, string> = {}): ReturnType<typeof sharedTestConfig> {
-  const config = sharedTestConfig(t, env);
-  if (existsSync(config.dataDir)) chmodSync(config.dataDir, 0o700);
-  return config;
-}
+import { repoRoot, runOwned, spawnOwned, startTestDaemon, testConfig } from './helpers.js';
 
 const definitions = loadProtos(adminProtoFiles());
 const TOKEN = 'test-admin-token-0123456789';
@@ -73,14 +63,14 @@ function bearer(token: string): Metadata {
 }
 
 async function startWith(t: Test, env: Record<string, string> = {}): Promise<Daemon> {
-  const config = testConfig(t, env);
+  const config = testConfig(env);
   const daemon = await startDaemon(config, { log: createLogger('silent') });
   t.teardown(() => daemon.stop());
   return daemon;
 }
 
 t.test('the socket is 0600, answers without a token, and is removed at stop', async (t) => {
-  const config = testConfig(t);
+  const config = testConfig();
   const daemon = await startDaemon(config, { log: createLogger('silent') });
   t.teardown(() => daemon.stop());
   t.equal(daemon.grpc.socketPath, config.grpcSocket, 'listens on the configured socket');
@@ -108,7 +98,7 @@ t.test('a deep data dir still gets its socket', async (t) => {
 });
 
 t.test('stale socket', async (t) => {
-  const config = testConfig(t);
+  const config = testConfig();
   // A process that dies without closing its listener leaves the socket file behind, as a crash does.
   const crashed = spawnOwned(
     t,
@@ -130,7 +120,7 @@ t.test('stale socket', async (t) => {
 });
 
 t.test('live socket', async (t) => {
-  const config = testConfig(t);
+  const config = testConfig();
   const alias = socketAddress(config.grpcSocket);
   t.teardown(() => alias.release());
   const other = net.createServer((s) => s.destroy());
@@ -154,7 +144,7 @@ t.test('live socket', async (t) => {
 });
 
 t.test('a file that is not a socket is never removed', async (t) => {
-  const config = testConfig(t);
+  const config = testConfig();
   writeFileSync(config.grpcSocket, 'precious');
   await t.rejects(startDaemon(config, { log: createLogger('silent') }), { name: 'GrpcStartError', message: /is not a socket/ });
   t.equal(readFileSync(config.grpcSocket, 'utf8'), 'precious');
@@ -165,7 +155,7 @@ t.test('a busy TCP port stops start-up and leaves no socket behind', async (t) =
   await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => busy.close(() => resolve())));
   const addr = `127.0.0.1:${(busy.address() as net.AddressInfo).port}`;
-  const config = testConfig(t, { SERVICE_GRPC_ADDR: addr, SERVICE_ADMIN_TOKEN: TOKEN });
+  const config = testConfig({ SERVICE_GRPC_ADDR: addr, SERVICE_ADMIN_TOKEN: TOKEN });
   await t.rejects(startDaemon(config, { log: createLogger('silent') }), {
     name: 'GrpcStartError',
     message: `cannot listen on ${addr} (gRPC): `,

@@ -95,8 +95,8 @@ export async function withTestEngine(env: Record<string, string>): Promise<Recor
 
 /**
  * A data dir of its own (0700), removed when the test process exits (after every daemon of it has
- * stopped). `t.testdir()` empties the test's one directory each time it is called, so a test that
- * starts a second daemon must not keep the first one's data there.
+ * stopped). Not `t.testdir()`: that empties the test's one directory each time it is called, so a
+ * test's second daemon would wipe its first one's data.
  */
 export function privateDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-test-'));
@@ -106,17 +106,21 @@ export function privateDir(): string {
 }
 const privateDirs = new Set<string>();
 
-/** Config for a test daemon: its own temp data dir, a free port, short delays, quiet logs. */
-export function testConfig(t: Test, env: Record<string, string> = {}): Config {
-  const dataDir = t.testdir();
+/** Config for a test daemon: its own temp data dir (unless `env` names one), a free port, quiet logs. */
+export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
-    env: { SERVICE_DATA_DIR: dataDir, SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', ...env },
+    env: {
+      SERVICE_DATA_DIR: env.SERVICE_DATA_DIR ?? privateDir(),
+      SERVICE_HTTP_ADDR: '127.0.0.1:0',
+      SERVICE_LOG_LEVEL: 'silent',
+      ...env,
+    },
   });
 }
 
 /** An in-process daemon with real storage (see testPostgres) and a real HTTP listener on 127.0.0.1, stopped at teardown. */
 export async function startTestDaemon(t: Test, env: Record<string, string> = {}): Promise<Daemon> {
-  const config = testConfig(t, await withTestEngine(env));
+  const config = testConfig(await withTestEngine(env));
   const daemon = await startDaemon(config, { log: createLogger(config.logLevel) });
   t.teardown(() => daemon.stop());
   return daemon;
@@ -185,7 +189,7 @@ export async function waitForExit(
 /** Runs `switchyard serve` as a real child process and waits for its listening line. */
 export async function spawnDaemon(t: Test, args: string[] = [], env: Record<string, string> = {}): Promise<ChildDaemon> {
   env = await withTestEngine(env);
-  const dataDir = env.SERVICE_DATA_DIR ?? t.testdir();
+  const dataDir = env.SERVICE_DATA_DIR ?? privateDir();
   const child = spawnOwned(
     t,
     process.execPath,
@@ -261,7 +265,7 @@ export async function startTestDaemonWithLogs(
   t: Test,
   env: Record<string, string> = {},
 ): Promise<{ daemon: Daemon; logs: () => string }> {
-  const config = testConfig(t, await withTestEngine({ ...env, SERVICE_LOG_LEVEL: 'debug' }));
+  const config = testConfig(await withTestEngine({ ...env, SERVICE_LOG_LEVEL: 'debug' }));
   let text = '';
   const { Writable } = await import('node:stream');
   const sink = new Writable({

@@ -8,14 +8,13 @@ import { FakeComfyUI } from './fakes/comfyui.js';
 import { FakeOllama } from './fakes/ollama.js';
 import { FakeOpenAI } from './fakes/openai.js';
 import { FakeWhisper } from './fakes/whisper.js';
-import { asPrincipal, createOrganizationAs, request, privateDir, startTestDaemon, waitFor } from './helpers.js';
+import { asPrincipal, createOrganizationAs, request, startTestDaemon, waitFor } from './helpers.js';
 
 async function daemonWith(
   t: Test,
   env: Record<string, string>,
 ): Promise<{ d: Daemon; execute: (body: Record<string, unknown>) => Promise<any> }> {
   const d = await startTestDaemon(t, {
-    SERVICE_DATA_DIR: privateDir(),
     SERVICE_PROVIDER_TIMEOUT_MS: '3000',
     SERVICE_COMFYUI_POLL_MS: '20',
     ...env,

@@ -33,7 +33,6 @@ interface World {
 async function world(t: Test, env: Record<string, string> = {}): Promise<World> {
   const [openai, anthropic, ollama] = await Promise.all([FakeOpenAI.start(t), FakeAnthropic.start(t), FakeOllama.start(t)]);
   const d = await startTestDaemon(t, {
-    SERVICE_DATA_DIR: privateDir(),
     OPENAI_API_KEY: 'sk-test-fake',
     OPENAI_BASE_URL: openai.baseUrl,
     ANTHROPIC_API_KEY: 'sk-ant-test-fake',

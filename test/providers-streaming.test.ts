@@ -10,7 +10,7 @@ import type { Daemon } from '../src/main.js';
 import { FakeAnthropic } from './fakes/anthropic.js';
 import { FakeOllama } from './fakes/ollama.js';
 import { FakeOpenAI } from './fakes/openai.js';
-import { asPrincipal, createOrganizationAs, privateDir, startTestDaemon, waitFor } from './helpers.js';
+import { asPrincipal, createOrganizationAs, startTestDaemon, waitFor } from './helpers.js';
 
 interface Frame {
   type: string;
@@ -60,7 +60,6 @@ async function world(t: Test, env: Record<string, string> = {}): Promise<World> 
     FakeOllama.start(t, { chunks: 5 }),
   ]);
   const d = await startTestDaemon(t, {
-    SERVICE_DATA_DIR: privateDir(),
     OPENAI_API_KEY: 'sk-test-fake',
     OPENAI_BASE_URL: openai.baseUrl,
     ANTHROPIC_API_KEY: 'sk-ant-test-fake',
