@@ -150,12 +150,14 @@ export type ProviderSettingsInput = z.infer<typeof providerSettingsInput>;
 export const routeQuery = z.object({ modality, tier: tier.optional(), model: modelName.optional() }).strict();
 export type RouteQuery = z.infer<typeof routeQuery>;
 
+/** `provider route`'s answer: the winner, the candidates in the order tried, and why each other lost. */
 export const routeExplanationSchema = z.object({
   winner: z.string().nullable(),
   model: z.string().nullable(),
   candidates: z.array(z.object({ provider: z.string(), cost_usd: z.number() })),
   rejected: z.array(z.object({ provider: z.string(), reason: z.string() })),
 });
+export type RouteExplanation = z.infer<typeof routeExplanationSchema>;
 
 /** GET /v1/organizations/{id}/usage: a time window (default: the last 30 days). */
 export const usageQuery = z.object({

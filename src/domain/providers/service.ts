@@ -8,7 +8,7 @@ import type { Actor, Caller } from '../identity/caller.js';
 import type { PermissionEngine } from '../identity/permissions.js';
 import { costOf, recordOf, type ProviderRegistry, type Registered } from './registry.js';
 import { lostTo, rank, type Ranking } from './router.js';
-import type { ExecuteBody, ProviderSettingsInput, RouteQuery, UsageQuery, UsageRow } from './schemas.js';
+import type { ExecuteBody, ProviderSettingsInput, RouteExplanation, RouteQuery, UsageQuery, UsageRow } from './schemas.js';
 import { PROVIDER_SETTINGS_TOPIC, type ProviderStore } from './store.js';
 import type { AdapterCall, AdapterResult, ProviderRecord, StoredProviderSettings, StreamFormat, Usage } from './types.js';
 import { UpstreamFailure } from './upstream.js';
@@ -34,13 +34,6 @@ export interface StreamSink {
   delta(text: string): void;
   done(summary: { provider: string; model: string; usage: Usage; attempts: Attempt[] }): void;
   fail(error: { code: string; message: string }): void;
-}
-
-export interface RouteExplanation {
-  winner: string | null;
-  model: string | null;
-  candidates: { provider: string; cost_usd: number }[];
-  rejected: { provider: string; reason: string }[];
 }
 
 export interface ProviderServiceOptions {
