@@ -2,6 +2,8 @@ import { Composition } from './compose.js';
 import type { Config } from './config/schema.js';
 import { bootstrapDev } from './dev-bootstrap.js';
 import type { AreaBase } from './domain/area.js';
+import { createAudit } from './domain/audit/index.js';
+import { AuditLog } from './domain/audit/service.js';
 import { createEmail } from './domain/email/index.js';
 import { createEvents } from './domain/events/index.js';
 import { EventLog } from './domain/events/service.js';
@@ -33,6 +35,7 @@ function composeAreas(base: AreaBase) {
     .add(createEvents)
     .add(createWebhooks)
     .add(createProviders)
+    .add(createAudit)
     .done();
 }
 
@@ -96,7 +99,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const metrics = scrape?.metrics ?? noMetrics;
     const eventLog = new EventLog(storage, log.child({ module: 'events' }), metrics);
     const publicUrl = () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`;
-    const areas = await composeAreas({ config, storage, eventLog, log, publicUrl, metrics });
+    const audit = new AuditLog(storage);
+    const areas = await composeAreas({ config, storage, eventLog, audit, log, publicUrl, metrics });
     closeAreas = areas.close;
     const { services } = areas;
     late.services = services;

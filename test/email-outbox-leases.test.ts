@@ -10,6 +10,7 @@ import { OutboxService } from '../src/domain/email/outbox.js';
 import { SecretSealer } from '../src/domain/email/seal.js';
 import { OutboxStore } from '../src/domain/email/store.js';
 import type { EmailTransport, OutboxEntry } from '../src/domain/email/types.js';
+import { AuditLog } from '../src/domain/audit/service.js';
 import { EventLog } from '../src/domain/events/service.js';
 import { createIdentity } from '../src/domain/identity/index.js';
 import { createLogger } from '../src/log.js';
@@ -65,6 +66,7 @@ t.test('a lease of another instance: taken over once expired on shared storage, 
     config,
     storage: level,
     eventLog: new EventLog(level, silent),
+    audit: new AuditLog(level),
     log: silent,
     publicUrl: () => 'http://127.0.0.1:8400',
     metrics: noMetrics,

@@ -10,6 +10,7 @@ import { OutboxService } from '../src/domain/email/outbox.js';
 import { SecretSealer } from '../src/domain/email/seal.js';
 import { selectTransport } from '../src/domain/email/transports.js';
 import type { EmailTransport, OutgoingMail } from '../src/domain/email/types.js';
+import { AuditLog } from '../src/domain/audit/service.js';
 import { EventLog } from '../src/domain/events/service.js';
 import { createIdentity } from '../src/domain/identity/index.js';
 import { createLogger } from '../src/log.js';
@@ -25,6 +26,7 @@ t.test('closing the outbox closes its transport', async (t) => {
     config,
     storage,
     eventLog: new EventLog(storage, log),
+    audit: new AuditLog(storage),
     log,
     publicUrl: () => 'http://127.0.0.1:8400',
     metrics: noMetrics,

@@ -22,6 +22,7 @@ const files = [
   'webhooks',
   'providers-routing',
   'backup-restore',
+  'audit-log',
 ];
 
 const found = findPostgres();

@@ -36,6 +36,7 @@ const minimumRole: Record<Action, Role> = {
   'webhook.update': 'admin',
   'webhook.delete': 'admin',
   'event.read': 'admin',
+  'audit.read': 'admin',
   'provider.read': 'viewer',
   'provider.usage': 'admin',
   'provider.execute': 'member',

@@ -4,6 +4,7 @@
 // breaker and the health probe; `no_provider` naming every reason; routing settings that persist.
 import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
+import { operator } from '../src/domain/identity/caller.js';
 import type { Daemon } from '../src/main.js';
 import { FakeAnthropic } from './fakes/anthropic.js';
 import { FakeOllama } from './fakes/ollama.js';
@@ -101,9 +102,9 @@ t.test('routing rules: tier, cost, modality, model, registration order', async (
   t.equal(await who({ ...text, model: 'echo' }), 'echo', 'echo when its model is asked');
 
   // Rule 7: equal costs go by registration order (openai before anthropic).
-  await w.d.services.providers.setProvider('anthropic', { cost_usd: 0.001 });
+  await w.d.services.providers.setProvider(operator, 'anthropic', { cost_usd: 0.001 });
   t.equal(await who({ ...text, tier: 'premium' }), 'anthropic', 'cheaper after a cost change');
-  await w.d.services.providers.setProvider('openai', { cost_usd: 0.001 });
+  await w.d.services.providers.setProvider(operator, 'openai', { cost_usd: 0.001 });
   t.equal(await who({ ...text, tier: 'premium' }), 'openai', 'equal cost: registration order');
 
   const answer = (await w.execute({ ...text, tier: 'premium' })).body.data;
@@ -127,7 +128,7 @@ t.test('routing rules: tier, cost, modality, model, registration order', async (
 
 t.test('explain: the winner, and for every other provider why it lost', async (t) => {
   const w = await world(t);
-  await w.d.services.providers.setProvider('anthropic', { enabled: false });
+  await w.d.services.providers.setProvider(operator, 'anthropic', { enabled: false });
   const r = w.d.services.providers.explainRoute({ modality: 'text' });
   t.equal(r.winner, 'ollama');
   t.equal(r.model, 'llama3.2');
@@ -311,7 +312,7 @@ t.test('routing settings persist, and reach a daemon started later on the same d
   // The same data: one data dir, and on PostgreSQL one database.
   const shared = await withTestEngine({ SERVICE_DATA_DIR: privateDir() });
   const w = await world(t, shared);
-  const changed = await w.d.services.providers.setProvider('openai', {
+  const changed = await w.d.services.providers.setProvider(operator, 'openai', {
     tier: 'basic',
     cost_usd: 0,
     models: ['my-finetune'],
@@ -328,7 +329,7 @@ t.test('routing settings persist, and reach a daemon started later on the same d
   const openai = again.d.services.providers.listProviders().find((p) => p.name === 'openai')!;
   t.equal(openai.tier, 'basic', 'after a restart');
   t.ok(openai.models.includes('my-finetune'));
-  await again.d.services.providers.setProvider('ollama', { drained: true });
+  await again.d.services.providers.setProvider(operator, 'ollama', { drained: true });
   t.equal((await again.execute(text)).body.data.provider, 'openai', 'a drained provider takes no new work');
 });
 
@@ -339,7 +340,7 @@ t.test(
     const shared = await withTestEngine({});
     const a = await world(t, shared);
     const b = await world(t, shared);
-    await a.d.services.providers.setProvider('ollama', { enabled: false });
+    await a.d.services.providers.setProvider(operator, 'ollama', { enabled: false });
     // B's health round is 30 s away: only the storage's notification can tell it this soon.
     await waitFor(() => b.d.services.providers.listProviders().find((p) => p.name === 'ollama')!.enabled === false, {
       what: 'daemon B to see the change',

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerEvents } from './commands/events.js';
@@ -37,6 +38,7 @@ const commands = [
   registerEvents,
   registerListen,
   registerProvider,
+  registerAudit,
   registerStorage,
   registerBackup,
   registerCompletion,

@@ -3,6 +3,7 @@ import type { Logger } from '../log.js';
 import type { Loop } from '../loops/loop.js';
 import type { Metrics } from '../metrics.js';
 import type { Storage } from '../storage/port.js';
+import type { AuditLog } from './audit/service.js';
 import type { EventLog } from './events/service.js';
 import type { ResourceResolver } from './identity/permissions.js';
 
@@ -12,6 +13,8 @@ export interface AreaBase {
   storage: Storage;
   /** The domain event log: every area appends to it inside its own transactions. */
   eventLog: EventLog;
+  /** The audit log: every change by a person, a key or the operator is recorded in its own transaction. */
+  audit: AuditLog;
   log: Logger;
   /** Absolute base for links the daemon hands out (accept links): SERVICE_PUBLIC_URL or the HTTP listener. */
   publicUrl: () => string;

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Metadata, type handleServerStreamingCall, type handleUnaryCall } from '@grpc/grpc-js';
 import { z } from 'zod';
-import { operator } from '../domain/identity/caller.js';
+import { operator, operatorAt, type Operator } from '../domain/identity/caller.js';
 import type { IdentityServices } from '../domain/identity/index.js';
 import type { Organization } from '../domain/identity/types.js';
 import { AppError, fieldReasons, isAppError, validationFailed } from '../errors.js';
@@ -12,12 +13,28 @@ import { toStatus } from './status.js';
 // What every RPC handler shares: the call adapter (errors -> status, one log line), request
 // validation with the domain's zod schemas, paging, and records -> messages.
 
+/** What a unary handler is given beside its request. */
+export interface CallContext {
+  /** The operator acting through this call, with its request id: what changes are audited as. */
+  actor: Operator;
+}
+
+/** A client's `x-request-id` metadata when it is a sensible one (as over HTTP), else a new id. */
+function requestIdOf(metadata: Metadata): string {
+  const [given] = metadata.get('x-request-id');
+  return typeof given === 'string' && /^[\x21-\x7e]{1,128}$/.test(given) ? given : randomUUID();
+}
+
 /** Adapts an async handler to grpc-js: its value answers the call, its error becomes the status. */
-export function unary<Req, Res>(log: Logger, handler: (request: Req) => Promise<Res>): handleUnaryCall<Req, Res> {
+export function unary<Req, Res>(
+  log: Logger,
+  handler: (request: Req, context: CallContext) => Promise<Res>,
+): handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const started = performance.now();
     const rpc = call.getPath();
-    handler(call.request).then(
+    const actor = operatorAt({ source: 'grpc', requestId: requestIdOf(call.metadata) });
+    handler(call.request, { actor }).then(
       (response) => {
         log.info({ rpc, duration_ms: Math.round(performance.now() - started) }, 'rpc');
         callback(null, response);

@@ -3,7 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import polka from 'polka';
 import type { z } from 'zod';
-import type { Caller } from '../domain/identity/caller.js';
+import { callerAt, type Caller } from '../domain/identity/caller.js';
 import { AppError, describeError, fieldReasons, isAppError, validationFailed } from '../errors.js';
 import { createLogThrottle } from '../log-throttle.js';
 import type { Logger } from '../log.js';
@@ -205,7 +205,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         try {
           if (route.auth !== 'none') {
             const authenticated = options.authenticate(req);
-            ctx.caller = authenticated instanceof Promise ? await authenticated : authenticated;
+            const caller = authenticated instanceof Promise ? await authenticated : authenticated;
+            // The authenticated caller may be shared between requests: this request's copy carries its id.
+            ctx.caller = caller === null ? null : callerAt(caller, { source: 'http', requestId: ctx.requestId });
           }
           if (route.auth === undefined || route.auth === 'required') {
             const { caller } = ctx;

@@ -164,17 +164,22 @@ export class Collection<T extends object> {
    * Records with `value` in a non-unique index, in the index's sort order, one page at a time. A
    * compound value (an array) selects on every part, so a filtered list is still one range read.
    */
-  async listBy(index: string, value: IndexValue, options: PageOptions = {}): Promise<Page<T>> {
+  async listBy(
+    index: string,
+    value: IndexValue,
+    options: PageOptions & { within?: Pick<SortRange, 'from' | 'before'> } = {},
+  ): Promise<Page<T>> {
     const limit = clampLimit(options.limit);
     const parts = valueParts(value);
-    let range: KeyRange = prefixRange(...parts);
+    const whole = prefixRange(...parts);
+    // `within` bounds the sort values (a time window); a cursor or `after` narrows it further.
+    let range = options.within === undefined ? whole : sortBounds(parts, options.within);
     const after = cursorKey(options.cursor);
     if (after !== undefined) {
-      if (!(after > range.gt! && after < range.lt!)) throw foreignCursor();
-      if (options.reverse === true) range.lt = after;
-      else range.gt = after;
+      if (!(after > whole.gt && after < whole.lt)) throw foreignCursor();
+      range = narrow(range, options.reverse === true ? { gt: whole.gt, lt: after } : { gt: after, lt: whole.lt });
     } else if (options.after) {
-      range = sortBounds(parts, options.reverse === true ? { before: options.after } : { after: options.after });
+      range = narrow(range, sortBounds(parts, options.reverse === true ? { before: options.after } : { after: options.after }));
     }
     const keys = await this.indexKeys(index, { ...range, reverse: options.reverse === true, limit: limit + 1 });
     const pageKeys = keys.slice(0, limit);
@@ -317,6 +322,11 @@ export class Collection<T extends object> {
     if (spec === undefined) throw new TypeError(`${this.name} has no index ${name}`);
     return spec;
   }
+}
+
+/** The keys two ranges share. */
+function narrow(a: { gt: string; lt: string }, b: { gt: string; lt: string }): { gt: string; lt: string } {
+  return { gt: a.gt > b.gt ? a.gt : b.gt, lt: a.lt < b.lt ? a.lt : b.lt };
 }
 
 /** Key bounds for sort values in `bounds` under one index value (keys are value, sort, id). */

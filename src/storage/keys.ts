@@ -39,6 +39,14 @@ export function sortableIdAfter(prefix: string, last: string | undefined, now = 
   return prefix + encodeTime(decodeTime(previous), 10) + incrementBase32(previous.slice(10));
 }
 
+/**
+ * The least time-sortable id made at `ms` or later: ids below it were made earlier, so a time window
+ * over such ids is a range between two bounds.
+ */
+export function sortableIdAt(prefix: string, ms: number): string {
+  return prefix + encodeTime(Math.max(0, Math.min(ms, 2 ** 48 - 1)), 10);
+}
+
 /** Joins parts of a composite key; a part may not contain the separator. */
 export function compositeKey(...parts: string[]): string {
   for (const p of parts) {

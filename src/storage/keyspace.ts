@@ -47,6 +47,8 @@ export const collections = {
   provider_settings: { indexes: [] },
   /** Provider usage records by organization, in time order (the usage report's window is a range read). */
   provider_usage: { indexes: ['organization'] },
+  /** Audit records by organization; by organization and actor, action, or both; all in id (time) order. */
+  audit_log: { indexes: ['organization', 'organization_actor', 'organization_action', 'organization_actor_action'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;

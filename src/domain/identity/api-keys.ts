@@ -1,5 +1,6 @@
 import crypto, { randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError, validationFailed } from '../../errors.js';
+import type { AuditLog } from '../audit/service.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
@@ -55,6 +56,7 @@ export class ApiKeyService {
     private readonly permissions: PermissionEngine,
     private readonly organizations: OrganizationService,
     private readonly memberships: MembershipService,
+    private readonly audit: AuditLog,
     private readonly log: Logger,
   ) {}
 
@@ -103,7 +105,10 @@ export class ApiKeyService {
       revoked_at: null,
       last_used_at: null,
     };
-    await this.storage.transaction({}, (tx) => tx.put(this.store.apiKeys, record));
+    await this.storage.transaction({}, (tx) => {
+      this.audit.record(tx, actor, { organization_id: org.id, action: 'apikey.create', target: keyRef(record), after: record });
+      return tx.put(this.store.apiKeys, record);
+    });
     return { ...viewApiKey(record), raw_key: raw };
   }
 
@@ -130,7 +135,15 @@ export class ApiKeyService {
     return this.storage.transaction({ locks: [apiKeyLock(id)] }, async (tx) => {
       const current = (await this.store.apiKeys.get(id))!;
       if (current.revoked_at !== null) return viewApiKey(current);
-      return viewApiKey(await tx.put(this.store.apiKeys, { ...current, revoked_at: nowIso(), revoked_reason: 'revoked' }));
+      const next = { ...current, revoked_at: nowIso(), revoked_reason: 'revoked' };
+      this.audit.record(tx, actor, {
+        organization_id: current.organization_id,
+        action: 'apikey.revoke',
+        target: keyRef(current),
+        before: current,
+        after: next,
+      });
+      return viewApiKey(await tx.put(this.store.apiKeys, next));
     });
   }
 
@@ -172,6 +185,10 @@ export class ApiKeyService {
         .catch((err: unknown) => this.log.warn({ err, api_key_id: id }, 'could not record API key use'));
     });
   }
+}
+
+function keyRef(key: ApiKeyRecord): { type: string; id: string } {
+  return { type: 'api_key', id: key.id };
 }
 
 /** Every read-modify-write of one API key (revoke, last use) holds its lock. */

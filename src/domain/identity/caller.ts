@@ -3,17 +3,39 @@
 export const apiKeyScopes = ['jobs:write', 'jobs:read', 'providers:execute', 'workflows:write', 'workflows:read'] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
+/** The request a change arrived with: what the audit log records beside the actor. */
+export interface Origin {
+  source: 'http' | 'grpc';
+  requestId: string;
+}
+
 export interface Caller {
   principalId: string;
   method: 'api_key' | 'jwt' | 'dev';
   /** Set when the caller authenticated with an API key: it acts only inside its organization. */
   apiKey?: { id: string; organizationId: string; scopes: ApiKeyScope[] };
+  /** Set by the transport for the request at hand (authentication results are shared between requests). */
+  origin?: Origin;
 }
 
 /** The operator holds the admin socket: every permission check passes for it. */
-export const operator = Object.freeze({ operator: true as const });
-export type Operator = typeof operator;
+export interface Operator {
+  readonly operator: true;
+  readonly origin?: Origin;
+}
+/** The operator with no request (the daemon's own work, reads). */
+export const operator: Operator = Object.freeze({ operator: true as const });
 export type Actor = Caller | Operator;
+
+/** The operator acting through one admin API call. */
+export function operatorAt(origin: Origin): Operator {
+  return { operator: true, origin };
+}
+
+/** The caller as it acts in one request. */
+export function callerAt(caller: Caller, origin: Origin): Caller {
+  return { ...caller, origin };
+}
 
 export function isOperator(actor: Actor): actor is Operator {
   return 'operator' in actor;

@@ -2,6 +2,7 @@ import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
+import type { AuditLog } from '../audit/service.js';
 import { isOperator, type Actor } from './caller.js';
 import { organizationRef, type Action, type PermissionEngine } from './permissions.js';
 import type { PrincipalService } from './principals.js';
@@ -22,6 +23,7 @@ export class GrantService {
     private readonly store: IdentityStore,
     private readonly permissions: PermissionEngine,
     private readonly principals: PrincipalService,
+    private readonly audit: AuditLog,
     /** SERVICE_MAX_GRANTS_PER_PRINCIPAL: grants one principal may hold in one organization. */
     private readonly maxPerPrincipal: number,
   ) {}
@@ -67,6 +69,12 @@ export class GrantService {
         created_at: nowIso(),
       };
       await this.principals.ensurePrincipalRecord(tx, input.principal_id);
+      this.audit.record(tx, actor, {
+        organization_id: organizationId,
+        action: 'grant.create',
+        target: grantRef(grant),
+        after: grant,
+      });
       return tx.put(this.store.grants, grant);
     });
   }
@@ -80,7 +88,19 @@ export class GrantService {
     await this.permissions.authorize(actor, 'grant.delete', organizationRef(organizationId));
     const grant = await this.store.grants.get(grantId);
     if (grant === undefined || grant.organization_id !== organizationId) throw notFound('grant');
-    await this.storage.transaction({}, (tx) => tx.delete(this.store.grants, grant.id));
+    await this.storage.transaction({}, (tx) => {
+      this.audit.record(tx, actor, {
+        organization_id: organizationId,
+        action: 'grant.delete',
+        target: grantRef(grant),
+        before: grant,
+      });
+      return tx.delete(this.store.grants, grant.id);
+    });
     return grant;
   }
+}
+
+function grantRef(grant: Grant): { type: string; id: string } {
+  return { type: 'grant', id: grant.id };
 }

@@ -24,15 +24,31 @@ export interface IdentityServices {
 }
 
 /** Identity: principals, organizations, teams, memberships, grants, API keys, authentication, permissions. */
-export function createIdentity({ storage, eventLog, config, log }: AreaBase): Area<IdentityServices> {
+export function createIdentity({ storage, eventLog, audit, config, log }: AreaBase): Area<IdentityServices> {
   const store = createIdentityStore(storage);
   const permissions = new PermissionEngine(store);
   const principals = new PrincipalService(storage, store);
-  const organizations = new OrganizationService(storage, store, permissions, principals, eventLog, config.orgCreatePerHour);
-  const teams = new TeamService(storage, store, permissions);
-  const memberships = new MembershipService(storage, store, permissions, principals, teams);
-  const grants = new GrantService(storage, store, permissions, principals, config.maxGrantsPerPrincipal);
-  const apiKeys = new ApiKeyService(storage, store, permissions, organizations, memberships, log.child({ module: 'identity' }));
+  const organizations = new OrganizationService(
+    storage,
+    store,
+    permissions,
+    principals,
+    eventLog,
+    audit,
+    config.orgCreatePerHour,
+  );
+  const teams = new TeamService(storage, store, permissions, audit);
+  const memberships = new MembershipService(storage, store, permissions, principals, teams, audit);
+  const grants = new GrantService(storage, store, permissions, principals, audit, config.maxGrantsPerPrincipal);
+  const apiKeys = new ApiKeyService(
+    storage,
+    store,
+    permissions,
+    organizations,
+    memberships,
+    audit,
+    log.child({ module: 'identity' }),
+  );
   const authentication = new AuthenticationService(apiKeys, config);
   const permissionChecks = new PermissionCheckService(permissions);
   const tables: Pick<Collection<object>, 'name' | 'count'>[] = [

@@ -2,6 +2,7 @@ import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
+import type { AuditLog } from '../audit/service.js';
 import { isOperator, type Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { principalEmailLock, type PrincipalService } from './principals.js';
@@ -26,6 +27,7 @@ export class MembershipService {
     private readonly permissions: PermissionEngine,
     private readonly principals: PrincipalService,
     private readonly teams: TeamService,
+    private readonly audit: AuditLog,
   ) {}
 
   async addMember(actor: Actor, organizationId: string, input: AddMemberInput): Promise<Membership> {
@@ -62,6 +64,7 @@ export class MembershipService {
         created_at: now,
         updated_at: now,
       };
+      this.audit.record(tx, actor, memberChange('member.create', undefined, membership));
       return tx.put(this.store.memberships, membership);
     });
   }
@@ -107,7 +110,9 @@ export class MembershipService {
       // The higher of the two roles: the caller may neither touch a member above it nor promote above it.
       await this.permissions.requireAssignable(actor, organizationId, highestRole([current.role, role])!, 'change a member');
       if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(current);
-      return tx.put(this.store.memberships, { ...current, role, updated_at: nowIso() });
+      const next = { ...current, role, updated_at: nowIso() };
+      this.audit.record(tx, actor, memberChange('member.update', current, next));
+      return tx.put(this.store.memberships, next);
     });
   }
 
@@ -119,6 +124,7 @@ export class MembershipService {
       if (current.role === 'owner') await this.requireAnotherOwner(current);
       await tx.delete(this.store.memberships, current.id);
       await removeDepartedAccess(this.store, tx, organizationId, [current.principal_id]);
+      this.audit.record(tx, actor, memberChange('member.delete', current, undefined));
       return current;
     });
   }
@@ -140,6 +146,17 @@ export class MembershipService {
     const others = (await this.listOwners(leaving.organization_id)).filter((m) => m.id !== leaving.id);
     if (others.length === 0) throw new AppError('invalid_state', 'an organization must keep at least one owner');
   }
+}
+
+function memberChange(action: string, before: Membership | undefined, after: Membership | undefined) {
+  const membership = (after ?? before)!;
+  return {
+    organization_id: membership.organization_id,
+    action,
+    target: { type: 'membership', id: membership.id },
+    before,
+    after,
+  };
 }
 
 /** The lock every change to an organization's memberships holds (owners counted, teams deleted, invitations accepted). */

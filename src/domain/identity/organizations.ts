@@ -2,6 +2,7 @@ import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
+import type { AuditLog } from '../audit/service.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor } from './caller.js';
 import { atOrganization, organizationRef, type PermissionEngine } from './permissions.js';
@@ -25,6 +26,7 @@ export class OrganizationService {
     private readonly permissions: PermissionEngine,
     private readonly principals: PrincipalService,
     private readonly events: EventLog,
+    private readonly audit: AuditLog,
     /** SERVICE_ORG_CREATE_PER_HOUR: organizations one principal may create per hour over /v1 (not the operator). */
     private readonly createsPerHour: number,
   ) {}
@@ -98,6 +100,12 @@ export class OrganizationService {
         organization_id: organization.id,
         payload: { organization_id: organization.id, slug, display_name: organization.display_name, owner_principal_id: ownerId },
       });
+      this.audit.record(tx, actor, {
+        organization_id: organization.id,
+        action: 'organization.create',
+        target: { type: 'organization', id: organization.id },
+        after: { ...organization, owner_principal_id: ownerId },
+      });
       return { organization, owner };
     });
   }
@@ -137,6 +145,13 @@ export class OrganizationService {
       const org = await this.store.organizations.get(id);
       if (org === undefined) throw notFound('organization');
       const next = { ...org, ...(patch.display_name === undefined ? {} : { display_name: patch.display_name.trim() }) };
+      this.audit.record(tx, actor, {
+        organization_id: id,
+        action: 'organization.update',
+        target: { type: 'organization', id },
+        before: org,
+        after: next,
+      });
       return tx.put(this.store.organizations, next);
     });
   }

@@ -49,6 +49,7 @@ export const actionCatalog = {
   'webhook.update': { role: 'admin', resource: 'organization', doc: 'change, pause, rotate, redeliver' },
   'webhook.delete': { role: 'admin', resource: 'organization', doc: 'delete a webhook' },
   'event.read': { role: 'admin', resource: 'organization', doc: 'read the domain event log' },
+  'audit.read': { role: 'admin', resource: 'organization', doc: 'read the audit log: who changed what' },
   'provider.read': { role: 'viewer', resource: 'organization', doc: 'list providers' },
   'provider.usage': { role: 'admin', resource: 'organization', doc: "read the organization's provider usage and spend" },
   'provider.execute': {

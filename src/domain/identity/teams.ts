@@ -2,6 +2,7 @@ import { notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
+import type { AuditLog } from '../audit/service.js';
 import type { Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { removeDepartedAccess } from './departures.js';
@@ -15,12 +16,21 @@ export class TeamService {
     private readonly storage: Storage,
     private readonly store: IdentityStore,
     private readonly permissions: PermissionEngine,
+    private readonly audit: AuditLog,
   ) {}
 
   async createTeam(actor: Actor, organizationId: string, input: { name: string }): Promise<Team> {
     await this.permissions.authorize(actor, 'team.create', organizationRef(organizationId));
     const team: Team = { id: newId(), organization_id: organizationId, name: input.name.trim(), created_at: nowIso() };
-    return this.storage.transaction({}, (tx) => tx.put(this.store.teams, team));
+    return this.storage.transaction({}, (tx) => {
+      this.audit.record(tx, actor, {
+        organization_id: organizationId,
+        action: 'team.create',
+        target: teamRef(team),
+        after: team,
+      });
+      return tx.put(this.store.teams, team);
+    });
   }
 
   async listTeams(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<Team>> {
@@ -50,6 +60,12 @@ export class TeamService {
       // Grants on the team go with it, so nothing dangles in the grant list.
       for (const id of await this.store.grants.idsBy('resource', ['team', team.id])) await tx.delete(this.store.grants, id);
       await tx.delete(this.store.teams, team.id);
+      this.audit.record(tx, actor, {
+        organization_id: organizationId,
+        action: 'team.delete',
+        target: teamRef(team),
+        before: { ...team, memberships_removed: members.length },
+      });
       return team;
     });
   }
@@ -60,4 +76,8 @@ export class TeamService {
     if (team === undefined || team.organization_id !== organizationId) throw notFound('team');
     return team;
   }
+}
+
+function teamRef(team: Team): { type: string; id: string } {
+  return { type: 'team', id: team.id };
 }

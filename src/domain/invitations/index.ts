@@ -27,6 +27,7 @@ export async function createInvitations(deps: Needs): Promise<Area<InvitationSer
     deps.outbox,
     tokens,
     eventLog,
+    deps.audit,
     { ttlMs: config.inviteTtlMs, perRecipientPerHour: config.invitePerRecipientPerHour },
     invitationLog,
   );

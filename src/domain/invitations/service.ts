@@ -5,8 +5,9 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import { outboxEntryLock, type OutboxService } from '../email/outbox.js';
+import type { AuditLog } from '../audit/service.js';
 import type { EventLog } from '../events/service.js';
-import { isOperator, type Actor, type Caller } from '../identity/caller.js';
+import { isOperator, type Actor, type Caller, type Origin } from '../identity/caller.js';
 import { membersLock, type MembershipService } from '../identity/memberships.js';
 import {
   atOrganization,
@@ -88,6 +89,7 @@ export class InvitationService {
     private readonly outbox: OutboxService,
     private readonly tokens: InvitationTokens,
     private readonly events: EventLog,
+    private readonly audit: AuditLog,
     private readonly config: InvitationSettings,
     private readonly log: Logger,
   ) {
@@ -203,6 +205,7 @@ export class InvitationService {
           organization_id: organizationId,
           payload: { invitation_id: id, email, role },
         });
+        this.audit.record(tx, actor, invitationChange('invitation.create', undefined, created));
         return created;
       },
     );
@@ -301,6 +304,7 @@ export class InvitationService {
           revoked_by: isOperator(actor) ? null : actor.principalId,
           updated_at: now,
         });
+        this.audit.record(tx, actor, invitationChange('invitation.revoke', invitation, revoked));
         this.events.append(tx, {
           kind: 'invitation.revoked',
           organization_id: revoked.organization_id,
@@ -343,6 +347,7 @@ export class InvitationService {
           updated_at: new Date(now).toISOString(),
         };
         resent.outbox_entry_id = await this.queueMail(tx, resent, token.raw);
+        this.audit.record(tx, actor, invitationChange('invitation.resend', invitation, resent));
         return tx.put(this.store.invitations, resent);
       },
     );
@@ -357,7 +362,12 @@ export class InvitationService {
    * unknown ids and wrong tokens look alike (invalid_token). The membership goes to the caller when
    * the request carries credentials, else to the principal of the invited email (created if absent).
    */
-  async acceptInvitation(caller: Caller | null, id: string, token: string | undefined): Promise<AcceptResult> {
+  async acceptInvitation(
+    caller: Caller | null,
+    id: string,
+    token: string | undefined,
+    origin: Origin | undefined = caller?.origin,
+  ): Promise<AcceptResult> {
     const invalid = () => new AppError('invalid_token', 'the invitation link is not valid');
     if (!uuid.safeParse(id).success) throw invalid();
     const found = await this.store.invitations.get(id);
@@ -386,14 +396,18 @@ export class InvitationService {
         const principalId = caller?.principalId ?? (await this.principals.ensurePrincipalByEmail(invitation.email, tx)).id;
         const membership = await this.memberships.writeMembership(tx, organizationId, principalId, invitation.role);
         const now = nowIso();
-        await tx.put(this.store.invitations, {
+        const accepted: Invitation = {
           ...invitation,
           status: 'accepted',
           accepted_at: now,
           accepted_by: principalId,
           membership_id: membership.id,
           updated_at: now,
-        });
+        };
+        await tx.put(this.store.invitations, accepted);
+        const change = invitationChange('invitation.accept', invitation, accepted);
+        if (caller !== null) this.audit.record(tx, caller, change);
+        else this.audit.recordAs(tx, { type: 'principal', principal_id: principalId, method: 'invitation_link' }, origin, change);
         this.events.append(tx, {
           kind: 'invitation.accepted',
           organization_id: organizationId,
@@ -454,4 +468,8 @@ export class InvitationService {
     await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
     await tx.put(this.store.invitations, { ...invitation, status: 'expired', expired_at: now, updated_at: now });
   }
+}
+
+function invitationChange(action: string, before: Invitation | undefined, after: Invitation) {
+  return { organization_id: after.organization_id, action, target: { type: 'invitation', id: after.id }, before, after };
 }

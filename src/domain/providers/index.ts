@@ -51,6 +51,7 @@ export async function createProviders({
   storage,
   config,
   log,
+  audit,
   permissions,
   metrics,
 }: AreaBase & Pick<IdentityServices, 'permissions'>): Promise<Area<ProviderServices>> {
@@ -64,6 +65,7 @@ export async function createProviders({
     registry,
     permissions,
     usage,
+    audit,
     metrics,
     { breakerCooldownMs: config.providerBreakerCooldownMs },
     providerLog,

@@ -4,7 +4,8 @@ import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
 import { nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
-import type { Actor, Caller } from '../identity/caller.js';
+import type { AuditLog } from '../audit/service.js';
+import { isOperator, type Actor, type Caller } from '../identity/caller.js';
 import type { PermissionEngine } from '../identity/permissions.js';
 import { costOf, recordOf, type ProviderRegistry, type Registered } from './registry.js';
 import { lostTo, rank, type Ranking } from './router.js';
@@ -74,6 +75,7 @@ export class ProviderService {
     private readonly registry: ProviderRegistry,
     private readonly permissions: PermissionEngine,
     private readonly usage: UsageRecorder,
+    private readonly audit: AuditLog,
     private readonly metrics: Metrics,
     private readonly options: ProviderServiceOptions,
     private readonly log: Logger,
@@ -111,12 +113,20 @@ export class ProviderService {
   }
 
   /** `provider set` (operator): changes routing settings, persisted and applied on every daemon. */
-  async setProvider(name: string, input: ProviderSettingsInput): Promise<ProviderRecord> {
+  async setProvider(actor: Actor, name: string, input: ProviderSettingsInput): Promise<ProviderRecord> {
+    if (!isOperator(actor)) throw new AppError('forbidden', "provider routing settings are the operator's");
     const entry = this.registry.find(name);
     if (entry === undefined) throw new AppError('not_found', `provider ${name} is not registered on this daemon`);
     const record = await this.storage.transaction({ locks: [`provider_settings:${name}`] }, async (tx) => {
       const before = await tx.get(this.store.settings, name);
       const next: StoredProviderSettings = { ...(before ?? { name: entry.adapter.name }), ...input, updated_at: nowIso() };
+      this.audit.record(tx, actor, {
+        organization_id: null,
+        action: 'provider.update',
+        target: { type: 'provider', id: name },
+        before: before ?? { name },
+        after: next,
+      });
       await tx.put(this.store.settings, next);
       tx.wake(PROVIDER_SETTINGS_TOPIC);
       return next;

@@ -9,9 +9,10 @@ export interface SettingsServices {
 /** Per-organization settings (spec 2.4): display name, logo, sender name, invitation limits. */
 export function createSettings({
   storage,
+  audit,
   permissions,
   organizations,
 }: AreaBase & Pick<IdentityServices, 'permissions' | 'organizations'>): Area<SettingsServices> {
-  const settings = new SettingsService(storage, permissions, organizations);
+  const settings = new SettingsService(storage, permissions, organizations, audit);
   return { services: { settings }, count: async () => ({ settings: await settings.countSettings() }) };
 }

@@ -2,6 +2,7 @@ import { fieldReasons, notFound, validationFailed } from '../../errors.js';
 import type { Collection } from '../../storage/collection.js';
 import { nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
+import type { AuditLog } from '../audit/service.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
 import type { OrganizationService } from '../identity/organizations.js';
@@ -17,6 +18,7 @@ export class SettingsService {
     private readonly storage: Storage,
     private readonly permissions: PermissionEngine,
     private readonly organizations: OrganizationService,
+    private readonly audit: AuditLog,
   ) {
     this.store = createSettingsStore(storage);
   }
@@ -45,6 +47,13 @@ export class SettingsService {
       for (const [key, value] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
         if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
       }
+      this.audit.record(tx, actor, {
+        organization_id: organizationId,
+        action: 'settings.update',
+        target: { type: 'organization_settings', id: organizationId },
+        before: withoutStamp(current ?? {}),
+        after: withoutStamp(next),
+      });
       await tx.put(this.store, next);
     });
     return this.resolveSettings(organizationId);
@@ -69,4 +78,10 @@ export class SettingsService {
       updated_at: stored?.updated_at ?? null,
     };
   }
+}
+
+/** The settings fields a person changed: which organization, who and when are the audit record's own. */
+function withoutStamp(settings: Partial<StoredSettings>): Partial<StoredSettings> {
+  const { organization_id: _org, updated_at: _at, updated_by: _by, ...fields } = settings;
+  return fields;
 }

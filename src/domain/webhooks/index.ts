@@ -26,6 +26,7 @@ export async function createWebhooks({
   config,
   log,
   eventLog,
+  audit,
   permissions,
   metrics,
 }: AreaBase & Pick<IdentityServices, 'permissions'>): Promise<Area<WebhookServices>> {
@@ -34,7 +35,7 @@ export async function createWebhooks({
     deriveKey(await openSecretKey(storage, WEBHOOK_SEAL_KEY, undefined), 'switchyard/webhook-secret-seal/v1'),
   );
   const settings = { production: config.env === 'production', allowPrivate: config.webhookAllowPrivate };
-  const webhooks = new WebhookService(storage, permissions, sealer, settings, webhookLog);
+  const webhooks = new WebhookService(storage, permissions, sealer, settings, audit, webhookLog);
   const fanout = new WebhookFanout(storage, eventLog, webhooks.store, webhookLog);
   await fanout.init();
   // undici loads with the first attempt: a daemon without webhooks never holds it.

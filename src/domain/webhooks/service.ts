@@ -3,6 +3,7 @@ import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
+import type { AuditLog } from '../audit/service.js';
 import type { SecretSealer } from '../email/seal.js';
 import type { Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
@@ -83,6 +84,7 @@ export class WebhookService {
     private readonly permissions: PermissionEngine,
     private readonly sealer: SecretSealer,
     private readonly settings: WebhookSettings,
+    private readonly audit: AuditLog,
     private readonly log: Logger,
   ) {
     this.store = new WebhookStore(storage);
@@ -144,7 +146,10 @@ export class WebhookService {
       updated_at: now,
       deleted_at: null,
     };
-    await this.storage.transaction({}, async (tx) => void (await tx.put(this.store.webhooks, webhook)));
+    await this.storage.transaction({}, async (tx) => {
+      this.audit.record(tx, actor, webhookChange('webhook.create', undefined, webhook));
+      await tx.put(this.store.webhooks, webhook);
+    });
     this.log.info({ webhook_id: id, organization_id: organizationId }, 'webhook created');
     return { ...viewWebhook(webhook), secret, standard_secret: standardSecret(secret) };
   }
@@ -175,6 +180,7 @@ export class WebhookService {
         ...(patch.max_retries === undefined ? {} : { max_retries: patch.max_retries }),
         updated_at: nowIso(),
       };
+      this.audit.record(tx, actor, webhookChange('webhook.update', current, next));
       await tx.put(this.store.webhooks, next);
       return next;
     });
@@ -193,6 +199,7 @@ export class WebhookService {
       const current = await this.live(id);
       const now = nowIso();
       const next: Webhook = { ...current, active: false, deleted_at: now, updated_at: now };
+      this.audit.record(tx, actor, webhookChange('webhook.delete', current, next));
       await tx.put(this.store.webhooks, next);
       // Every daemon's sender meets the due and leased ones now and fails them.
       tx.wake(DELIVERIES_TOPIC);
@@ -226,6 +233,7 @@ export class WebhookService {
         previous_secret_expires_at: graceSeconds > 0 ? new Date(now + graceSeconds * 1000).toISOString() : null,
         updated_at: new Date(now).toISOString(),
       };
+      this.audit.record(tx, actor, webhookChange('webhook.rotate_secret', current, next));
       await tx.put(this.store.webhooks, next);
       return next;
     });
@@ -263,6 +271,13 @@ export class WebhookService {
         });
       const webhook = await this.live(webhookId);
       tx.wake(DELIVERIES_TOPIC);
+      this.audit.record(tx, actor, {
+        organization_id: webhook.organization_id,
+        action: 'webhook.retry',
+        target: { type: 'webhook_delivery', id: d.id },
+        before: { webhook_id: webhookId, status: d.status },
+        after: { webhook_id: webhookId, status: 'pending' },
+      });
       return tx.put(this.store.deliveries, requeue(d, webhook));
     });
     return viewDelivery(requeued);
@@ -286,7 +301,15 @@ export class WebhookService {
           await tx.put(this.store.deliveries, requeue(d, webhook));
           n++;
         }
-        if (n > 0) tx.wake(DELIVERIES_TOPIC);
+        if (n > 0) {
+          tx.wake(DELIVERIES_TOPIC);
+          this.audit.record(tx, actor, {
+            organization_id: webhook.organization_id,
+            action: 'webhook.recover',
+            target: { type: 'webhook', id: webhookId },
+            after: { since, until: end, recovered: n },
+          });
+        }
         return n;
       });
     }
@@ -378,4 +401,8 @@ function requeue(d: Delivery, webhook: Webhook): Delivery {
     budget_from: d.attempt,
     updated_at: now,
   };
+}
+
+function webhookChange(action: string, before: Webhook | undefined, after: Webhook) {
+  return { organization_id: after.organization_id, action, target: { type: 'webhook', id: after.id }, before, after };
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idSchema } from '../../domain/schemas.js';
-import { operator } from '../../domain/identity/caller.js';
 import { createApiKeyBody } from '../../domain/identity/schemas.js';
 import type { ApiKeyServiceHandlers } from '../generated/switchyard/admin/v1/ApiKeyService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
@@ -15,18 +14,20 @@ const keyRef = z.object({ id: idSchema });
 function implement({ services, log }: ServiceContext): ApiKeyServiceHandlers {
   const { apiKeys } = services;
   return {
-    CreateApiKey: unary(log, async (req) => {
+    CreateApiKey: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
       const input = parseRequest(createRequest, req);
-      const { raw_key, ...key } = await apiKeys.createApiKey(operator, { ...input, organization_id: org.id });
+      const { raw_key, ...key } = await apiKeys.createApiKey(actor, { ...input, organization_id: org.id });
       return { api_key: toMessage(key), raw_key };
     }),
-    ListApiKeys: unary(log, async (req) => {
+    ListApiKeys: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      const page = await apiKeys.listApiKeys(operator, org.id, pageOptions(req));
+      const page = await apiKeys.listApiKeys(actor, org.id, pageOptions(req));
       return { api_keys: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    RevokeApiKey: unary(log, async (req) => toMessage(await apiKeys.revokeApiKey(operator, parseRequest(keyRef, req).id))),
+    RevokeApiKey: unary(log, async (req, { actor }) =>
+      toMessage(await apiKeys.revokeApiKey(actor, parseRequest(keyRef, req).id)),
+    ),
   };
 }
 

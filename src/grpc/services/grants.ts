@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idSchema } from '../../domain/schemas.js';
-import { operator } from '../../domain/identity/caller.js';
 import { createGrantBody } from '../../domain/identity/schemas.js';
 import type { GrantServiceHandlers } from '../generated/switchyard/admin/v1/GrantService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
@@ -11,19 +10,19 @@ const grantRef = z.object({ grant_id: idSchema });
 function implement({ services, log }: ServiceContext): GrantServiceHandlers {
   const { grants } = services;
   return {
-    CreateGrant: unary(log, async (req) => {
+    CreateGrant: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
       const input = parseRequest(createGrantBody, req);
-      return toMessage(await grants.createGrant(operator, org.id, input));
+      return toMessage(await grants.createGrant(actor, org.id, input));
     }),
-    ListGrants: unary(log, async (req) => {
+    ListGrants: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      const page = await grants.listGrants(operator, org.id, pageOptions(req));
+      const page = await grants.listGrants(actor, org.id, pageOptions(req));
       return { grants: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    DeleteGrant: unary(log, async (req) => {
+    DeleteGrant: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      return toMessage(await grants.deleteGrant(operator, org.id, parseRequest(grantRef, req).grant_id));
+      return toMessage(await grants.deleteGrant(actor, org.id, parseRequest(grantRef, req).grant_id));
     }),
   };
 }

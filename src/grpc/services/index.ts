@@ -1,4 +1,5 @@
 import { apiKeyService } from './api-keys.js';
+import { auditService } from './audit.js';
 import type { AdminServiceModule } from './context.js';
 import { daemonService } from './daemon.js';
 import { eventService } from './events.js';
@@ -26,4 +27,5 @@ export const adminServices: readonly AdminServiceModule[] = [
   webhookService,
   eventService,
   providerService,
+  auditService,
 ];

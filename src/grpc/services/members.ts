@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idSchema } from '../../domain/schemas.js';
-import { operator } from '../../domain/identity/caller.js';
 import { addMemberBody, updateMemberBody } from '../../domain/identity/schemas.js';
 import type { MemberServiceHandlers } from '../generated/switchyard/admin/v1/MemberService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
@@ -12,7 +11,7 @@ const teamFilter = z.object({ team_id: idSchema.optional() });
 function implement({ services, log }: ServiceContext): MemberServiceHandlers {
   const { memberships } = services;
   return {
-    AddMember: unary(log, async (req) => {
+    AddMember: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
       const input = parseRequest(addMemberBody, {
         principal_id: req.principal_id,
@@ -20,23 +19,23 @@ function implement({ services, log }: ServiceContext): MemberServiceHandlers {
         role: req.role,
         team_id: req.team_id,
       });
-      return toMessage(await memberships.addMember(operator, org.id, input));
+      return toMessage(await memberships.addMember(actor, org.id, input));
     }),
-    ListMembers: unary(log, async (req) => {
+    ListMembers: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
       const { team_id } = parseRequest(teamFilter, { team_id: req.team_id });
-      const page = await memberships.listMembers(operator, org.id, { ...pageOptions(req), team_id });
+      const page = await memberships.listMembers(actor, org.id, { ...pageOptions(req), team_id });
       return { memberships: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    UpdateMemberRole: unary(log, async (req) => {
+    UpdateMemberRole: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
       const { membership_id, role } = parseRequest(membershipRef.extend(updateMemberBody.shape), req);
-      return toMessage(await memberships.updateMember(operator, org.id, membership_id, role));
+      return toMessage(await memberships.updateMember(actor, org.id, membership_id, role));
     }),
-    RemoveMember: unary(log, async (req) => {
+    RemoveMember: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
       const { membership_id } = parseRequest(membershipRef, req);
-      return toMessage(await memberships.removeMember(operator, org.id, membership_id));
+      return toMessage(await memberships.removeMember(actor, org.id, membership_id));
     }),
   };
 }

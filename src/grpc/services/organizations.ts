@@ -1,4 +1,3 @@
-import { operator } from '../../domain/identity/caller.js';
 import { createOrganizationBody } from '../../domain/identity/schemas.js';
 import { emailSchema, idSchema } from '../../domain/schemas.js';
 import type { OrganizationServiceHandlers } from '../generated/switchyard/admin/v1/OrganizationService.js';
@@ -13,12 +12,12 @@ const createRequest = createOrganizationBody.extend({
 function implement({ services, log }: ServiceContext): OrganizationServiceHandlers {
   const orgs = services.organizations;
   return {
-    CreateOrganization: unary(log, async (req) => {
-      const { organization, owner } = await orgs.createOrganization(operator, parseRequest(createRequest, req));
+    CreateOrganization: unary(log, async (req, { actor }) => {
+      const { organization, owner } = await orgs.createOrganization(actor, parseRequest(createRequest, req));
       return { organization: toMessage(organization), owner: toMessage(owner) };
     }),
-    ListOrganizations: unary(log, async (req) => {
-      const page = await orgs.listOrganizations(operator, pageOptions(req));
+    ListOrganizations: unary(log, async (req, { actor }) => {
+      const page = await orgs.listOrganizations(actor, pageOptions(req));
       return { organizations: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
     GetOrganization: unary(log, async (req) => toMessage(await resolveOrganization(services, req.organization))),

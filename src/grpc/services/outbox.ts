@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../../domain/schemas.js';
 import { outboxStatuses, type OutboxEntryView } from '../../domain/email/types.js';
-import { operator } from '../../domain/identity/caller.js';
 import type { OutboxEntry } from '../generated/switchyard/admin/v1/OutboxEntry.js';
 import type { OutboxServiceHandlers } from '../generated/switchyard/admin/v1/OutboxService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
@@ -17,17 +16,17 @@ function entryMessage(entry: OutboxEntryView): OutboxEntry {
 
 function implement({ services, log }: ServiceContext): OutboxServiceHandlers {
   return {
-    ListOutbox: unary(log, async (req) => {
+    ListOutbox: unary(log, async (req, { actor }) => {
       const org = req.organization === undefined ? undefined : await resolveOrganization(services, req.organization);
       const { status } = parseRequest(statusFilter, { status: req.status });
-      const page = await services.outbox.listOutbox(operator, { ...pageOptions(req), organization_id: org?.id, status });
+      const page = await services.outbox.listOutbox(actor, { ...pageOptions(req), organization_id: org?.id, status });
       return { entries: page.items.map(entryMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    GetOutboxEntry: unary(log, async (req) =>
-      entryMessage(await services.outbox.getOutboxEntry(operator, parseRequest(entryRef, req).id)),
+    GetOutboxEntry: unary(log, async (req, { actor }) =>
+      entryMessage(await services.outbox.getOutboxEntry(actor, parseRequest(entryRef, req).id)),
     ),
-    RetryOutboxEntry: unary(log, async (req) =>
-      entryMessage(await services.outbox.retryOutboxEntry(operator, parseRequest(entryRef, req).id)),
+    RetryOutboxEntry: unary(log, async (req, { actor }) =>
+      entryMessage(await services.outbox.retryOutboxEntry(actor, parseRequest(entryRef, req).id)),
     ),
   };
 }

@@ -1,4 +1,3 @@
-import { operator } from '../../domain/identity/caller.js';
 import { providerSettingsInput, routeQuery, usageQuery } from '../../domain/providers/schemas.js';
 import type { ProviderRecord } from '../../domain/providers/types.js';
 import type { Provider } from '../generated/switchyard/admin/v1/Provider.js';
@@ -14,7 +13,7 @@ function implement({ services, log }: ServiceContext): ProviderServiceHandlers {
   const { providers } = services;
   return {
     ListProviders: unary(log, () => Promise.resolve({ providers: providers.listProviders().map(providerMessage) })),
-    SetProvider: unary(log, async (req) => {
+    SetProvider: unary(log, async (req, { actor }) => {
       const input = parseRequest(providerSettingsInput, {
         ...(req.tier === undefined ? {} : { tier: req.tier }),
         ...(req.cost_usd === undefined ? {} : { cost_usd: req.cost_usd }),
@@ -22,7 +21,7 @@ function implement({ services, log }: ServiceContext): ProviderServiceHandlers {
         ...(req.enabled === undefined ? {} : { enabled: req.enabled }),
         ...(req.drained === undefined ? {} : { drained: req.drained }),
       });
-      return providerMessage(await providers.setProvider(req.name, input));
+      return providerMessage(await providers.setProvider(actor, req.name, input));
     }),
     RouteProvider: unary(log, (req) => {
       const query = parseRequest(routeQuery, {
@@ -32,14 +31,14 @@ function implement({ services, log }: ServiceContext): ProviderServiceHandlers {
       });
       return Promise.resolve(toMessage(providers.explainRoute(query)));
     }),
-    ProviderUsage: unary(log, async (req) => {
+    ProviderUsage: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
       const query = parseRequest(usageQuery, {
         ...(req.since === undefined ? {} : { since: req.since }),
         ...(req.until === undefined ? {} : { until: req.until }),
         ...(req.provider === undefined ? {} : { provider: req.provider }),
       });
-      const rows = await providers.usageOf(operator, org.id, query);
+      const rows = await providers.usageOf(actor, org.id, query);
       return {
         rows: rows.map((r) => ({
           ...r,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { operator } from '../../domain/identity/caller.js';
 import { settingsPatchSchema, type SettingsPatch } from '../../domain/settings/schemas.js';
 import { validationFailed } from '../../errors.js';
 import type { SettingsServiceHandlers } from '../generated/switchyard/admin/v1/SettingsService.js';
@@ -33,13 +32,13 @@ function toPatch(req: UpdateSettingsRequest__Output): SettingsPatch {
 
 function implement({ services, log }: ServiceContext): SettingsServiceHandlers {
   return {
-    GetSettings: unary(log, async (req) => {
+    GetSettings: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      return toMessage(await services.settings.getSettings(operator, org.id));
+      return toMessage(await services.settings.getSettings(actor, org.id));
     }),
-    UpdateSettings: unary(log, async (req) => {
+    UpdateSettings: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      return toMessage(await services.settings.updateSettings(operator, org.id, toPatch(req)));
+      return toMessage(await services.settings.updateSettings(actor, org.id, toPatch(req)));
     }),
   };
 }

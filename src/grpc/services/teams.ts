@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idSchema } from '../../domain/schemas.js';
-import { operator } from '../../domain/identity/caller.js';
 import { createTeamBody } from '../../domain/identity/schemas.js';
 import type { TeamServiceHandlers } from '../generated/switchyard/admin/v1/TeamService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
@@ -11,22 +10,22 @@ const teamRef = z.object({ team_id: idSchema });
 function implement({ services, log }: ServiceContext): TeamServiceHandlers {
   const { teams } = services;
   return {
-    CreateTeam: unary(log, async (req) => {
+    CreateTeam: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      return toMessage(await teams.createTeam(operator, org.id, parseRequest(createTeamBody, req)));
+      return toMessage(await teams.createTeam(actor, org.id, parseRequest(createTeamBody, req)));
     }),
-    ListTeams: unary(log, async (req) => {
+    ListTeams: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      const page = await teams.listTeams(operator, org.id, pageOptions(req));
+      const page = await teams.listTeams(actor, org.id, pageOptions(req));
       return { teams: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    GetTeam: unary(log, async (req) => {
+    GetTeam: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      return toMessage(await teams.getTeam(operator, org.id, parseRequest(teamRef, req).team_id));
+      return toMessage(await teams.getTeam(actor, org.id, parseRequest(teamRef, req).team_id));
     }),
-    DeleteTeam: unary(log, async (req) => {
+    DeleteTeam: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      return toMessage(await teams.deleteTeam(operator, org.id, parseRequest(teamRef, req).team_id));
+      return toMessage(await teams.deleteTeam(actor, org.id, parseRequest(teamRef, req).team_id));
     }),
   };
 }

@@ -94,7 +94,7 @@ function implement({ services, log }: ServiceContext): WebhookServiceHandlers {
   };
 
   return {
-    CreateWebhook: unary(log, async (req) => {
+    CreateWebhook: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
       const input = parseRequest(createWebhookBody, {
         url: req.url,
@@ -106,47 +106,49 @@ function implement({ services, log }: ServiceContext): WebhookServiceHandlers {
         active: req.active,
         secret: req.secret,
       });
-      return withSecretMessage(await webhooks.createWebhook(operator, org.id, input));
+      return withSecretMessage(await webhooks.createWebhook(actor, org.id, input));
     }),
-    ListWebhooks: unary(log, async (req) => {
+    ListWebhooks: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      const page = await webhooks.listWebhooks(operator, org.id, pageOptions(req));
+      const page = await webhooks.listWebhooks(actor, org.id, pageOptions(req));
       return { webhooks: page.items.map(webhookMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    GetWebhook: unary(log, async (req) => webhookMessage(await webhooks.getWebhook(operator, await webhookOf(req)))),
-    UpdateWebhook: unary(log, async (req) => {
+    GetWebhook: unary(log, async (req, { actor }) => webhookMessage(await webhooks.getWebhook(actor, await webhookOf(req)))),
+    UpdateWebhook: unary(log, async (req, { actor }) => {
       const id = await webhookOf(req);
-      return webhookMessage(await webhooks.updateWebhook(operator, id, toPatch(req)));
+      return webhookMessage(await webhooks.updateWebhook(actor, id, toPatch(req)));
     }),
-    PauseWebhook: unary(log, async (req) =>
-      webhookMessage(await webhooks.updateWebhook(operator, await webhookOf(req), { active: false })),
+    PauseWebhook: unary(log, async (req, { actor }) =>
+      webhookMessage(await webhooks.updateWebhook(actor, await webhookOf(req), { active: false })),
     ),
-    ResumeWebhook: unary(log, async (req) =>
-      webhookMessage(await webhooks.updateWebhook(operator, await webhookOf(req), { active: true })),
+    ResumeWebhook: unary(log, async (req, { actor }) =>
+      webhookMessage(await webhooks.updateWebhook(actor, await webhookOf(req), { active: true })),
     ),
-    DeleteWebhook: unary(log, async (req) => webhookMessage(await webhooks.deleteWebhook(operator, await webhookOf(req)))),
-    ListDeliveries: unary(log, async (req) => {
+    DeleteWebhook: unary(log, async (req, { actor }) =>
+      webhookMessage(await webhooks.deleteWebhook(actor, await webhookOf(req))),
+    ),
+    ListDeliveries: unary(log, async (req, { actor }) => {
       const id = await webhookOf({ id: req.webhook_id, organization: req.organization });
-      const page = await webhooks.listDeliveries(operator, id, pageOptions(req));
+      const page = await webhooks.listDeliveries(actor, id, pageOptions(req));
       return { deliveries: page.items.map(deliveryMessage), next_cursor: page.nextCursor ?? '' };
     }),
-    GetDelivery: unary(log, async (req) => {
+    GetDelivery: unary(log, async (req, { actor }) => {
       const { webhook_id, delivery_id } = await deliveryOf(req);
-      return deliveryMessage(await webhooks.getDelivery(operator, webhook_id, delivery_id));
+      return deliveryMessage(await webhooks.getDelivery(actor, webhook_id, delivery_id));
     }),
-    RetryDelivery: unary(log, async (req) => {
+    RetryDelivery: unary(log, async (req, { actor }) => {
       const { webhook_id, delivery_id } = await deliveryOf(req);
-      return deliveryMessage(await webhooks.retryDelivery(operator, webhook_id, delivery_id));
+      return deliveryMessage(await webhooks.retryDelivery(actor, webhook_id, delivery_id));
     }),
-    RecoverDeliveries: unary(log, async (req) => {
+    RecoverDeliveries: unary(log, async (req, { actor }) => {
       const id = await webhookOf({ id: req.webhook_id, organization: req.organization });
       const { since, until } = parseRequest(recoverBody, { since: req.since, until: req.until });
-      return webhooks.recoverDeliveries(operator, id, since, until);
+      return webhooks.recoverDeliveries(actor, id, since, until);
     }),
-    RotateWebhookSecret: unary(log, async (req) => {
+    RotateWebhookSecret: unary(log, async (req, { actor }) => {
       const id = await webhookOf(req);
       const { grace_seconds } = parseRequest(rotateSecretBody, { grace_seconds: req.grace_seconds });
-      return withSecretMessage(await webhooks.rotateSecret(operator, id, grace_seconds));
+      return withSecretMessage(await webhooks.rotateSecret(actor, id, grace_seconds));
     }),
   };
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../../config/schema.js';
 import type { Services } from '../../main.js';
 import type { RouteDef } from '../route.js';
+import { auditRoutes } from './audit.js';
 import { eventRoutes } from './events.js';
 import { identityRoutes } from './identity.js';
 import { invitationRoutes } from './invitations.js';
@@ -19,4 +20,5 @@ export const routeModules: readonly RouteModule[] = [
   eventRoutes,
   webhookRoutes,
   providerRoutes,
+  auditRoutes,
 ];

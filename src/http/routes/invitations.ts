@@ -36,9 +36,9 @@ export function invitationRoutes(
   { inviteRedirectUrl: redirectUrl, inviteAcceptConfirm: confirm }: Pick<Config, 'inviteRedirectUrl' | 'inviteAcceptConfirm'>,
 ) {
   /** The acceptance and its answer: JSON, or a 303 to SERVICE_INVITE_REDIRECT_URL (contract 6). */
-  const accept = async (caller: Caller | null, id: string, token: string | undefined): Promise<unknown> => {
+  const accept = async (caller: Caller | null, id: string, token: string | undefined, requestId: string): Promise<unknown> => {
     try {
-      const result = await invitations.acceptInvitation(caller, id, token);
+      const result = await invitations.acceptInvitation(caller, id, token, { source: 'http', requestId });
       if (redirectUrl === undefined) return result;
       return Reply.redirect(
         acceptRedirect(redirectUrl, {
@@ -122,7 +122,7 @@ export function invitationRoutes(
         if (ctx.req.method === 'HEAD') return Reply.json(200, null);
         const token = singleToken(ctx.query.token);
         if (confirm) return Reply.html(200, renderAcceptPage(token ?? ''), acceptPageHeaders);
-        return accept(ctx.caller, ctx.params.id, token);
+        return accept(ctx.caller, ctx.params.id, token, ctx.requestId);
       },
     }),
     defineRoute({
@@ -136,7 +136,7 @@ export function invitationRoutes(
       body: z.object({ token: tokenField }),
       bodyFormats: ['json', 'form'],
       response: acceptResultSchema,
-      handler: async (ctx) => accept(ctx.caller, ctx.params.id, singleToken(ctx.body.token)),
+      handler: async (ctx) => accept(ctx.caller, ctx.params.id, singleToken(ctx.body.token), ctx.requestId),
     }),
   ];
 }

@@ -195,4 +195,22 @@ CREATE TABLE provider_usage (
 CREATE INDEX provider_usage__organization ON provider_usage (ix_organization) WHERE ix_organization IS NOT NULL;
 `,
   },
+  {
+    version: 5,
+    name: 'the audit log',
+    sql: `
+CREATE TABLE audit_log (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea,
+  ix_organization_actor bytea,
+  ix_organization_action bytea,
+  ix_organization_actor_action bytea
+);
+CREATE INDEX audit_log__organization ON audit_log (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX audit_log__organization_actor ON audit_log (ix_organization_actor) WHERE ix_organization_actor IS NOT NULL;
+CREATE INDEX audit_log__organization_action ON audit_log (ix_organization_action) WHERE ix_organization_action IS NOT NULL;
+CREATE INDEX audit_log__organization_actor_action ON audit_log (ix_organization_actor_action) WHERE ix_organization_actor_action IS NOT NULL;
+`,
+  },
 ];
