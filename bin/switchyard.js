@@ -5,8 +5,16 @@
 // Thin launcher: the compiled CLI lives in dist/ (`npm run build`). `serve` enters through a program
 // with only that command, so the daemon does not load the client commands' modules.
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 
-const entry = import.meta.resolve(process.argv[2] === 'serve' ? '../dist/src/cli/serve-entry.js' : '../dist/src/cli/index.js');
+const serving = process.argv[2] === 'serve';
+// Started without that flag (`node bin/switchyard.js serve`, NODE_OPTIONS without it): the size of the
+// young generation is fixed when node starts, but how far it may grow is read as it grows, so it stays
+// at its first size (1 MB semi-spaces) and the daemon stays about as lean as with the flag.
+const semiSpaceSet = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('--max-semi-space-size'));
+if (serving && !semiSpaceSet) setFlagsFromString('--semi-space-growth-factor=1');
+
+const entry = import.meta.resolve(serving ? '../dist/src/cli/serve-entry.js' : '../dist/src/cli/index.js');
 let cli;
 try {
   cli = await import(entry);
