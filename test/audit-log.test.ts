@@ -2,6 +2,7 @@
 // with its actor, target, changed fields (never a secret), time, request id and source, written in
 // the change's own transaction; an organization's log is for its admins only (another's is 404).
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import t, { type Test } from 'tap';
 import { AdminClient } from '../src/cli/client.js';
 import { operator } from '../src/domain/identity/caller.js';
@@ -11,7 +12,18 @@ import type { OrganizationServiceDefinition } from '../src/grpc/generated/switch
 import type { ProviderServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/ProviderService.js';
 import type { TeamServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/TeamService.js';
 import type { Daemon } from '../src/main.js';
-import { asPrincipal, bearer, createOrganizationAs, dumpStorage, request, startTestDaemon } from './helpers.js';
+import {
+  asPrincipal,
+  bearer,
+  cliCleanEnv,
+  createOrganizationAs,
+  dumpStorage,
+  privateDir,
+  request,
+  spawnDaemon,
+  spawnSwitchyard,
+  startTestDaemon,
+} from './helpers.js';
 
 interface AuditRecord {
   id: string;
@@ -339,4 +351,49 @@ t.test('through the admin API: the operator, over gRPC, with the request id the 
 
   const http = await request(d.url, 'GET', `/v1/organizations/${org}/audit-log`, { headers: asPrincipal(owner!.principal_id) });
   t.equal(http.body.data.length, 3, 'the owner reads the operator-made changes over HTTP');
+});
+
+t.test('switchyard audit list: the JSON of the HTTP API, a table, filters, and usage errors', async (t) => {
+  const dataDir = privateDir();
+  const socket = path.join(dataDir, 'admin.sock');
+  const d = await spawnDaemon(t, ['--grpc-socket', socket], { SERVICE_DATA_DIR: dataDir });
+  const sy = async (...args: string[]) => {
+    const run = spawnSwitchyard(t, ['--socket', socket, ...args], cliCleanEnv);
+    const code = await run.exited;
+    return { code, stdout: run.stdout(), stderr: run.stderr() };
+  };
+  const owner = randomUUID();
+  const org = await createOrganizationAs(d.url, asPrincipal(owner), `cli-${randomUUID().slice(0, 8)}`);
+  const team = await sy('team', 'create', 'ops', '--org', org.slug, '--json');
+  t.equal(team.code, 0, team.stderr);
+
+  const listed = await sy('audit', 'list', '--org', org.slug, '--json');
+  t.equal(listed.code, 0, listed.stderr);
+  const records = JSON.parse(listed.stdout) as AuditRecord[];
+  t.same(
+    records.map((r) => [r.action, r.actor.type, r.source]),
+    [
+      ['organization.create', 'principal', 'http'],
+      ['team.create', 'operator', 'grpc'],
+    ],
+  );
+  const http = await request(d.url, 'GET', `/v1/organizations/${org.id}/audit-log`, { headers: asPrincipal(owner) });
+  t.same(
+    records.map((r) => ({ ...r, actor: { ...r.actor } })),
+    (http.body.data as AuditRecord[]).map((r) => ({
+      ...r,
+      actor: { principal_id: null, api_key_id: null, method: null, ...r.actor },
+    })),
+    'the same records as over HTTP (unset actor fields are null)',
+  );
+
+  const table = await sy('audit', 'list', '--org', org.slug, '--action', 'team.create');
+  t.equal(table.code, 0);
+  t.match(table.stdout, /TIME\s+ACTOR\s+ACTION\s+TARGET\s+VIA\s+CHANGES/);
+  t.match(table.stdout, /operator\s+team\.create\s+team [0-9a-f-]{36}\s+grpc/);
+  t.notMatch(table.stdout, /organization\.create/, 'filtered by action');
+
+  const bad = await sy('audit', 'list', '--org', org.slug, '--since', 'last week', '--json');
+  t.equal(bad.code, 1, 'a bad filter is refused by the daemon');
+  t.match(JSON.parse(bad.stderr), { error: { code: 'validation_failed' } });
 });
