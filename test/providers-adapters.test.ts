@@ -151,16 +151,13 @@ t.test('comfyui: the default graph carries the prompt and size; polled until don
   t.match(failed.body.error.message, /comfyui failed the graph/);
 });
 
-t.test('optional runtimes without their dependency report unavailable with the reason', async (t) => {
-  const models = t.testdir({ 'tiny.onnx': 'not a real model', 'small.gguf': 'nor this' });
-  const { d, execute } = await daemonWith(t, { SERVICE_GGUF_MODEL_DIR: models, SERVICE_TRANSFORMERS_MODEL_DIR: models });
-  const list = d.services.providers.listProviders();
-  const gguf = list.find((p) => p.name === 'gguf')!;
-  const onnx = list.find((p) => p.name === 'transformers')!;
+t.test('the model-file runtime without its dependency reports unavailable with the reason', async (t) => {
+  const models = t.testdir({ 'small.gguf': 'not a real model' });
+  const { d, execute } = await daemonWith(t, { SERVICE_GGUF_MODEL_DIR: models });
+  const gguf = d.services.providers.listProviders().find((p) => p.name === 'gguf')!;
   t.match(gguf, { kind: 'local model-file runtime', tier: 'basic', health: { status: 'unhealthy' } });
   t.match(gguf.health.reason, /optional dependency node-llama-cpp is not installed \(npm install node-llama-cpp\)/);
-  t.match(onnx.health.reason, /onnxruntime-node is not installed/);
-  const res = await execute({ modality: 'text', input: { prompt: 'x' }, model: 'tiny.onnx' });
+  const res = await execute({ modality: 'text', input: { prompt: 'x' }, model: 'small.gguf' });
   t.equal(res.status, 503, 'not routed to');
-  t.match(res.body.error.message, /transformers: does not advertise model tiny\.onnx|transformers: unhealthy: unavailable/);
+  t.match(res.body.error.message, /gguf: does not advertise model small\.gguf|gguf: unhealthy: unavailable/);
 });
