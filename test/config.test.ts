@@ -104,6 +104,14 @@ t.test('retry delay list parses a comma list with spaces', async (t) => {
   t.same(c.outboxRetryDelaysMs, [10, 20, 30]);
 });
 
+t.test('per-provider timeouts parse name=ms pairs, from the environment or a JSON object', async (t) => {
+  const c = loadConfig({ env: { ...baseEnv(t), SERVICE_PROVIDER_TIMEOUTS_MS: 'ollama=300000, comfyui=600000' } });
+  t.same(c.providerTimeoutsMs, { ollama: 300_000, comfyui: 600_000 });
+  t.equal(loadConfig({ env: baseEnv(t) }).providerConnectTimeoutsMs, undefined, 'none by default: the global one applies');
+  const file = writeConfigFile(t, JSON.stringify({ SERVICE_PROVIDER_CONNECT_TIMEOUTS_MS: { whisper: 2000 } }));
+  t.same(loadConfig({ env: baseEnv(t), configFile: file }).providerConnectTimeoutsMs, { whisper: 2000 });
+});
+
 t.test('dataDir is resolved absolute and grpcSocket defaults to <dataDir>/admin.sock', async (t) => {
   const c = loadConfig({ env: { SERVICE_DATA_DIR: 'some/relative/dir' } });
   t.ok(path.isAbsolute(c.dataDir), 'absolute');
@@ -219,6 +227,12 @@ t.test('rejections name the variable', async (t) => {
     }
     const fileList = writeConfigFile(t, JSON.stringify({ SERVICE_OUTBOX_RETRY_DELAYS_MS: [] }));
     assertRejects(t, { env: baseEnv(t), configFile: fileList }, 'SERVICE_OUTBOX_RETRY_DELAYS_MS');
+  });
+
+  t.test('bad per-provider timeouts', async (t) => {
+    for (const bad of ['ollama', 'ollama=soon', 'ollama=0', 'Ollama=5', 'ollama=5=6']) {
+      assertRejects(t, env({ SERVICE_PROVIDER_TIMEOUTS_MS: bad }), 'SERVICE_PROVIDER_TIMEOUTS_MS');
+    }
   });
 
   t.test('bad flag values', async (t) => {

@@ -176,6 +176,14 @@ t.test('a retriable failure falls back to the next candidate, with the attempts 
   }
 });
 
+t.test("a provider's own timeout applies to it alone (SERVICE_PROVIDER_TIMEOUTS_MS)", async (t) => {
+  const w = await world(t, { SERVICE_PROVIDER_TIMEOUT_MS: '20000', SERVICE_PROVIDER_TIMEOUTS_MS: 'ollama=300' });
+  w.ollama.enqueue({ kind: 'hang' });
+  const res = await w.execute(text);
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  t.match(res.body.data.attempts, [{ provider: 'ollama', error: /timed out after 300 ms/ }, { provider: 'openai' }]);
+});
+
 t.test('a connection refused falls back too', async (t) => {
   const w = await world(t);
   await w.ollama.close();

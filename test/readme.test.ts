@@ -38,7 +38,12 @@ t.test('README lists every configuration variable with its flag and default', as
     if (spec.secret === true) t.match(row.line, '(secret: never logged)', `${spec.env} is marked secret`);
     const parsed = spec.schema.safeParse(undefined);
     if (parsed.success && parsed.data !== undefined && typeof parsed.data !== 'boolean') {
-      const shown = Array.isArray(parsed.data) ? parsed.data.join(',') : String(parsed.data);
+      const value: unknown = parsed.data;
+      const shown = Array.isArray(value)
+        ? value.join(',')
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value as string);
       t.match(row.line, `\`${shown}\``, `${spec.env} shows its default`);
     }
   }

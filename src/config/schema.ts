@@ -55,6 +55,35 @@ const msList = (fallback: number[]) =>
       return parts;
     });
 
+/** `name=ms,name=ms` (or a JSON object): a value per provider, for the providers it names. */
+const perProviderMs = z
+  .union([z.string(), z.record(z.string(), z.number())])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const entries =
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .filter((p) => p.trim() !== '')
+            .map((p) => p.split('='))
+        : Object.entries(v);
+    const out: Record<string, number> = {};
+    for (const entry of entries as unknown[][]) {
+      const [name, value] = entry;
+      const n = Number(value);
+      if (entry.length !== 2 || !/^[a-z]+$/.test(String(name).trim()) || !Number.isInteger(n) || n < 1 || n > 2 ** 31 - 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected provider=milliseconds pairs, comma-separated (ollama=300000,comfyui=600000)',
+        });
+        return z.NEVER;
+      }
+      out[String(name).trim()] = n;
+    }
+    return out;
+  });
+
 interface OptionExtra {
   flag?: string;
   /** Never logged; the README marks it. */
@@ -255,6 +284,16 @@ export const optionSpecs = {
     ms(120_000),
     'SERVICE_PROVIDER_TIMEOUT_MS',
     'provider call timeout: to the first byte, and at most this long between two pieces of an answer',
+  ),
+  providerTimeoutsMs: opt(
+    perProviderMs,
+    'SERVICE_PROVIDER_TIMEOUTS_MS',
+    'per-provider call timeouts over SERVICE_PROVIDER_TIMEOUT_MS: name=ms pairs, e.g. ollama=300000,comfyui=600000',
+  ),
+  providerConnectTimeoutsMs: opt(
+    perProviderMs,
+    'SERVICE_PROVIDER_CONNECT_TIMEOUTS_MS',
+    'per-provider connect timeouts over SERVICE_PROVIDER_CONNECT_TIMEOUT_MS: name=ms pairs',
   ),
   providerBreakerCooldownMs: opt(
     ms(10_000),

@@ -12,7 +12,7 @@ import { createHealthLoop } from './health-loop.js';
 import { ProviderRegistry } from './registry.js';
 import { ProviderService } from './service.js';
 import { createProviderStore, PROVIDER_SETTINGS_TOPIC } from './store.js';
-import type { Adapter } from './types.js';
+import type { Adapter, ProviderName } from './types.js';
 import { closeUpstreams, Upstream } from './upstream.js';
 import { UsageRecorder } from './usage.js';
 
@@ -22,23 +22,26 @@ export interface ProviderServices {
 
 /** Each provider whose setting is present (contract 8's table), in the spec's registration order; echo always. */
 export function registerAdapters(config: Config): Adapter[] {
-  const upstream = (baseUrl: string, secrets: string[] = []) =>
+  // Timeouts per provider (SERVICE_PROVIDER_TIMEOUTS_MS, ..._CONNECT_...), else the global ones.
+  const upstream = (name: ProviderName, baseUrl: string, secrets: string[] = []) =>
     new Upstream({
       baseUrl: baseUrl.replace(/\/+$/, ''),
-      connectTimeoutMs: config.providerConnectTimeoutMs,
-      timeoutMs: config.providerTimeoutMs,
+      connectTimeoutMs: config.providerConnectTimeoutsMs?.[name] ?? config.providerConnectTimeoutMs,
+      timeoutMs: config.providerTimeoutsMs?.[name] ?? config.providerTimeoutMs,
       secrets,
     });
   const adapters: Adapter[] = [];
   if (config.openaiApiKey !== undefined)
-    adapters.push(createOpenAiAdapter(upstream(config.openaiBaseUrl, [config.openaiApiKey]), config.openaiApiKey));
+    adapters.push(createOpenAiAdapter(upstream('openai', config.openaiBaseUrl, [config.openaiApiKey]), config.openaiApiKey));
   if (config.anthropicApiKey !== undefined)
-    adapters.push(createAnthropicAdapter(upstream(config.anthropicBaseUrl, [config.anthropicApiKey]), config.anthropicApiKey));
+    adapters.push(
+      createAnthropicAdapter(upstream('anthropic', config.anthropicBaseUrl, [config.anthropicApiKey]), config.anthropicApiKey),
+    );
   if (config.ollamaHost !== undefined || config.ollamaEnabled)
-    adapters.push(createOllamaAdapter(upstream(ollamaBaseUrl(config.ollamaHost))));
-  if (config.whisperUrl !== undefined) adapters.push(createWhisperAdapter(upstream(config.whisperUrl)));
+    adapters.push(createOllamaAdapter(upstream('ollama', ollamaBaseUrl(config.ollamaHost))));
+  if (config.whisperUrl !== undefined) adapters.push(createWhisperAdapter(upstream('whisper', config.whisperUrl)));
   if (config.comfyuiUrl !== undefined || config.comfyuiEnabled)
-    adapters.push(createComfyUiAdapter(upstream(config.comfyuiUrl ?? 'http://127.0.0.1:8188'), config.comfyuiPollMs));
+    adapters.push(createComfyUiAdapter(upstream('comfyui', config.comfyuiUrl ?? 'http://127.0.0.1:8188'), config.comfyuiPollMs));
   if (config.ggufModelDir !== undefined) adapters.push(createRuntimeAdapter(runtimes.gguf, config.ggufModelDir));
   if (config.transformersModelDir !== undefined)
     adapters.push(createRuntimeAdapter(runtimes.transformers, config.transformersModelDir));

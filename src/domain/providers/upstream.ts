@@ -42,22 +42,25 @@ export interface UpstreamRequest {
 
 type Undici = typeof Undici_;
 let undici: Promise<Undici> | undefined;
-let agent: Promise<Dispatcher> | undefined;
-let agentConnectTimeout = 0;
+/** Agents by connect timeout: providers with the same one share it (a pool per origin inside, kept alive). */
+const agents = new Map<number, Promise<Dispatcher>>();
 
-/** The one agent every provider shares (a pool per origin inside it, kept alive). */
 function sharedAgent(connectTimeoutMs: number): Promise<Dispatcher> {
-  agentConnectTimeout = Math.max(agentConnectTimeout, connectTimeoutMs);
-  return (agent ??= (undici ??= import('undici')).then(
-    ({ Agent }) => new Agent({ connect: { timeout: agentConnectTimeout }, connections: 128, keepAliveTimeout: 30_000 }),
-  ));
+  let agent = agents.get(connectTimeoutMs);
+  if (agent === undefined) {
+    agent = (undici ??= import('undici')).then(
+      ({ Agent }) => new Agent({ connect: { timeout: connectTimeoutMs }, connections: 128, keepAliveTimeout: 30_000 }),
+    );
+    agents.set(connectTimeoutMs, agent);
+  }
+  return agent;
 }
 
-/** Closes the shared agent (daemon shutdown); a later call opens a new one. */
+/** Closes the shared agents (daemon shutdown); a later call opens new ones. */
 export async function closeUpstreams(): Promise<void> {
-  const open = agent;
-  agent = undefined;
-  if (open !== undefined) await (await open).close();
+  const open = [...agents.values()];
+  agents.clear();
+  for (const agent of open) await (await agent).close();
 }
 
 export class Upstream {
