@@ -38,12 +38,8 @@ t.test('README lists every configuration variable with its flag and default', as
     if (spec.secret === true) t.match(row.line, '(secret: never logged)', `${spec.env} is marked secret`);
     const parsed = spec.schema.safeParse(undefined);
     if (parsed.success && parsed.data !== undefined && typeof parsed.data !== 'boolean') {
-      const value: unknown = parsed.data;
-      const shown = Array.isArray(value)
-        ? value.join(',')
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value as string);
+      const value = parsed.data as string | number | readonly unknown[] | Record<string, unknown>;
+      const shown = Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value);
       t.match(row.line, `\`${shown}\``, `${spec.env} shows its default`);
     }
   }
