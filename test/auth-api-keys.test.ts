@@ -5,10 +5,12 @@ import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { defineRoute } from '../src/http/route.js';
 import { createHttpApp, listenHttp } from '../src/http/server.js';
+import { operator } from '../src/domain/identity/caller.js';
 import { createIdentityStore } from '../src/domain/identity/store.js';
 import {
   asPrincipal,
   bearer,
+  codeOf,
   createOrganizationAs,
   dumpStorage,
   request,
@@ -33,7 +35,10 @@ t.test('API keys', async (t) => {
   const allRawKeys: string[] = [];
 
   const createKey = async (headers: Record<string, string>, body: Record<string, unknown> = {}) => {
-    const res = await request(d.url, 'POST', '/v1/api-keys', { headers, body: { name: 'k', organization_id: org.id, ...body } });
+    const res = await request(d.url, 'POST', '/v1/api-keys', {
+      headers,
+      body: { name: `k-${randomUUID()}`, organization_id: org.id, ...body },
+    });
     if (res.status === 201) allRawKeys.push(res.body.data.raw_key);
     return res;
   };
@@ -224,6 +229,44 @@ t.test('API keys', async (t) => {
     t.equal((await listOrgs(ownerKey.raw_key)).status, 200, 'still works');
     const impersonating = await createKey(asMember, { principal_id: owner });
     t.equal(impersonating.body.data.principal_id, member.principal, 'a key always acts as its creator, whatever the body says');
+  });
+
+  t.test('key names are unique among the active keys of an organization; every key listed on request', async (t) => {
+    const first = await createKey(asOwner, { name: 'deploy' });
+    t.equal(first.status, 201);
+    const results = await Promise.all(Array.from({ length: 4 }, () => createKey(asOwner, { name: ' DEPLOY ' })));
+    t.same(
+      results.map((r) => r.status),
+      [409, 409, 409, 409],
+      'a taken name, case-insensitively',
+    );
+    t.match(results[0].body.error, {
+      code: 'conflict',
+      message: 'an active API key named deploy already exists in this organization',
+      details: { field: 'name', api_key_id: first.body.data.id },
+    });
+    await request(d.url, 'DELETE', `/v1/api-keys/${first.body.data.id}`, { headers: asOwner });
+    const again = await createKey(asOwner, { name: 'deploy' });
+    t.equal(again.status, 201, "a revoked key's name is free again");
+
+    const all = await d.services.apiKeys.listApiKeys(operator, org.id, { include_revoked: true, limit: 200 });
+    t.ok(
+      all.items.some((k) => k.id === first.body.data.id && k.revoked_at !== null),
+      'include_revoked lists the revoked key',
+    );
+    const active = await d.services.apiKeys.listApiKeys(operator, org.id, { limit: 200 });
+    t.notOk(
+      active.items.some((k) => k.id === first.body.data.id),
+      'the default list does not',
+    );
+    const member = await addMember('member');
+    t.equal(
+      await codeOf(
+        d.services.apiKeys.listApiKeys({ principalId: member.principal, method: 'dev' }, org.id, { include_revoked: true }),
+      ),
+      'forbidden',
+      'revoked keys of others are for admins',
+    );
   });
 
   t.test('a key cannot create organizations', async (t) => {

@@ -124,10 +124,14 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
 
   const table = await sy('outbox', 'list');
   t.equal(table.code, 0);
-  t.match(table.stdout, /^ID\s+TO\s+STATUS\s+ATTEMPTS\s+NEXT ATTEMPT\s+ACCEPT LINK$/m, 'a plain table when stdout is a pipe');
   t.match(
     table.stdout,
-    new RegExp(`^${held.id}\\s+new@example\\.com\\s+held\\s+0\\s+-\\s+${held.accept_url.replace(/[.?]/g, '\\$&')}$`, 'm'),
+    /^ORG\s+ID\s+TO\s+STATUS\s+ATTEMPTS\s+NEXT ATTEMPT\s+ACCEPT LINK$/m,
+    'a plain table when stdout is a pipe',
+  );
+  t.match(
+    table.stdout,
+    new RegExp(`^acme\\s+${held.id}\\s+new@example\\.com\\s+held\\s+0\\s+-\\s+${held.accept_url.replace(/[.?]/g, '\\$&')}$`, 'm'),
     'recipient, status, attempts, next attempt and the link',
   );
   t.notMatch(table.stdout, /\x1b\[/, 'no colour codes in a pipe');
@@ -153,9 +157,9 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
 
   // Revoke a pending one; a second revoke is refused.
   const second = await json(t, sy, 'invite', 'create', '--org', org.id, '--email', 'second@example.com', '--role', 'viewer');
-  const revoked = await json(t, sy, 'invite', 'revoke', second.id);
+  const revoked = await json(t, sy, 'invite', 'revoke', second.id, '--yes');
   t.match(revoked, { id: second.id, status: 'revoked', revoked_at: String, revoked_by: null });
-  const again = await jsonError(t, sy, 'invite', 'revoke', second.id);
+  const again = await jsonError(t, sy, 'invite', 'revoke', second.id, '--yes');
   t.equal(again.code, 'invalid_state', 'revoking again: invalid_state');
 
   // Resend: a new mail with a new link.
@@ -276,7 +280,7 @@ t.test('settings set and reset, plain output', async (t) => {
   t.match(plain.stdout, /^max per hour:\s+5$/m);
   const empty = await sy('invite', 'list', '--org', 'beta', '--status', 'pending');
   t.equal(empty.stdout.trim(), 'no pending invitations');
-  const failed = await sy('invite', 'revoke', 'nope');
+  const failed = await sy('invite', 'revoke', 'nope', '--yes');
   t.equal(failed.code, 1);
   t.match(failed.stderr, /^validation_failed: /, 'one plain line on stderr');
 });

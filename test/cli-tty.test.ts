@@ -31,8 +31,21 @@ interface Screen {
   exitStatus: number;
 }
 
+/** What a test does in the terminal beside running the command: its width, and an answer to type. */
+interface TerminalOptions {
+  /** Columns (default 160). */
+  width?: number;
+  /** Once the screen shows `prompt`, type `keys` and Enter. */
+  answer?: { prompt: RegExp; keys: string };
+}
+
 /** Runs `switchyard <args>` in a fresh 160x40 terminal and returns the screen once it has exited. */
-async function inTerminal(t: Test, args: string[], env: Record<string, string> = {}): Promise<Screen> {
+async function inTerminal(
+  t: Test,
+  args: string[],
+  env: Record<string, string> = {},
+  { width = 160, answer }: TerminalOptions = {},
+): Promise<Screen> {
   const server = `switchyard-${randomUUID().slice(0, 8)}`;
   // A short private directory for the server's socket (-L names it) and its config.
   const dir = shortDir(t, 'switchyard-tmux-');
@@ -47,17 +60,21 @@ async function inTerminal(t: Test, args: string[], env: Record<string, string> =
   const command = `${[process.execPath, binPath, ...args].map(quote).join(' ')}; echo $? > ${quote(`${statusFile}.tmp`)}; mv ${quote(`${statusFile}.tmp`)} ${quote(statusFile)}`;
   t.teardown(() => tmux('kill-server').catch(() => undefined));
   spawnOwned(t, process.execPath, [guard, 'tmux', '-L', server, 'kill-server'], { env: tmuxEnv, stdio: 'ignore' });
-  await tmux('-f', conf, 'new-session', '-d', '-s', 'cli', '-x', '160', '-y', '40', command);
+  await tmux('-f', conf, 'new-session', '-d', '-s', 'cli', '-x', String(width), '-y', '40', command);
+  // From the start of the history (tmux's "Pane is dead" line can scroll the first line off screen),
+  // with wrapped lines joined (-J) and their trailing blanks dropped: a long line reads as one.
+  const capture = async (...flags: string[]) =>
+    (await tmux('capture-pane', '-p', '-J', ...flags, '-S', '-', '-t', 'cli')).stdout.replace(/[ \t]+$/gm, '');
+  if (answer !== undefined) {
+    await waitFor(async () => answer.prompt.test(await capture()), { intervalMs: 50, what: 'the prompt' });
+    await tmux('send-keys', '-t', 'cli', answer.keys, 'Enter');
+  }
   await waitFor(
     async () =>
       existsSync(statusFile) && (await tmux('display-message', '-p', '-t', 'cli', '#{pane_dead}')).stdout.trim() === '1',
     { intervalMs: 50, what: 'the command to exit in tmux' },
   );
   const exitStatus = Number(readFileSync(statusFile, 'utf8'));
-  // From the start of the history (tmux's "Pane is dead" line can scroll the first line off screen),
-  // with wrapped lines joined (-J) and their trailing blanks dropped: a long line reads as one.
-  const capture = async (...flags: string[]) =>
-    (await tmux('capture-pane', '-p', '-J', ...flags, '-S', '-', '-t', 'cli')).stdout.replace(/[ \t]+$/gm, '');
   return { text: await capture(), styled: await capture('-e'), exitStatus };
 }
 
@@ -99,4 +116,127 @@ t.test('an error in a terminal: one red line, exit 3 (no daemon)', { skip }, asy
   const lines = screen.text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('Pane is dead'));
   t.same(lines, [`✖ no daemon at ${socket}: start it with \`switchyard serve\``]);
   t.match(screen.styled, /\x1b\[[0-9;]*31m/, 'in red');
+});
+
+/** `switchyard ... --json` against the socket; its parsed output (fails the test on a non-zero exit). */
+async function jsonOf(t: Test, socket: string, ...args: string[]): Promise<any> {
+  const run = spawnSwitchyard(t, ['--socket', socket, ...args, '--json']);
+  if ((await run.exited) !== 0) throw new Error(`${args.join(' ')}: ${run.stderr()}`);
+  return JSON.parse(run.stdout());
+}
+
+t.test('a destructive command in a terminal says what goes with it and asks y/N', { skip }, async (t) => {
+  const socket = await daemonWithOrg(t);
+  const team = await jsonOf(t, socket, 'team', 'create', 'platform', '--org', 'acme-tty');
+  for (const email of ['ann@example.com', 'bob@example.com', 'cy@example.com'])
+    await jsonOf(t, socket, 'member', 'add', '--org', 'acme-tty', '--email', email, '--role', 'viewer', '--team', 'platform');
+  const bob = (await jsonOf(t, socket, 'member', 'list', '--org', 'acme-tty')).find(
+    (m: { email: string | null }) => m.email === 'bob@example.com',
+  );
+  for (const action of ['team.update', 'team.read'])
+    await jsonOf(
+      t,
+      socket,
+      'grant',
+      'create',
+      '--org',
+      'acme-tty',
+      '--principal',
+      'bob@example.com',
+      '--action',
+      action,
+      '--resource-type',
+      'team',
+      '--resource-id',
+      team.id,
+    );
+
+  const prompt = /Continue\? \[y\/N\]/;
+  const declined = await inTerminal(
+    t,
+    ['--socket', socket, 'team', 'delete', 'platform', '--org', 'acme-tty'],
+    {},
+    {
+      answer: { prompt, keys: 'n' },
+    },
+  );
+  t.match(declined.text, 'This deletes team platform and removes 3 memberships and 2 grants on it.', 'what goes with it');
+  t.match(declined.text, 'Cancelled: nothing was changed.');
+  t.equal(declined.exitStatus, 1, 'declined: exit 1');
+  t.equal((await jsonOf(t, socket, 'team', 'list', '--org', 'acme-tty')).length, 1, 'the team is still there');
+
+  const removal = await inTerminal(
+    t,
+    ['--socket', socket, 'member', 'remove', bob.id, '--org', 'acme-tty'],
+    {},
+    {
+      answer: { prompt, keys: 'y' },
+    },
+  );
+  t.match(
+    removal.text,
+    /This removes bob@example\.com \(viewer on team [0-9a-f-]{36}\) from acme-tty, their last membership there: it also deletes 2 grants and revokes 0 API keys\./,
+  );
+  t.match(removal.text, /Removed [0-9a-f-]{36} \(viewer\)\./, 'then it runs');
+  t.equal(removal.exitStatus, 0);
+  t.equal((await jsonOf(t, socket, 'grant', 'list', '--org', 'acme-tty')).length, 0, 'the grants went with the membership');
+
+  const deleted = await inTerminal(
+    t,
+    ['--socket', socket, 'team', 'delete', 'platform', '--org', 'acme-tty'],
+    {},
+    {
+      answer: { prompt, keys: 'y' },
+    },
+  );
+  t.match(deleted.text, 'This deletes team platform and removes 2 memberships and 0 grants on it.');
+  t.match(deleted.text, 'Deleted team platform.');
+  t.equal(deleted.exitStatus, 0);
+
+  const key = await jsonOf(t, socket, 'key', 'create', '--org', 'acme-tty', '--name', 'ci');
+  const revoked = await inTerminal(
+    t,
+    ['--socket', socket, 'key', 'revoke', 'ci', '--org', 'acme-tty'],
+    {},
+    {
+      answer: { prompt, keys: 'yes' },
+    },
+  );
+  t.match(revoked.text, `This revokes API key ci (svc_${key.prefix}_..., acting as`);
+  t.match(revoked.text, `Revoked ci (${key.prefix}).`);
+  t.equal(revoked.exitStatus, 0);
+
+  const skipped = await inTerminal(t, ['--socket', socket, 'key', 'create', '--org', 'acme-tty', '--name', 'ci', '--json']);
+  t.equal(skipped.exitStatus, 0, 'the name of a revoked key is free again');
+  const yes = await inTerminal(t, ['--socket', socket, 'key', 'revoke', 'ci', '--org', 'acme-tty', '--yes']);
+  t.notMatch(yes.text, 'Continue?', '--yes does not ask');
+  t.equal(yes.exitStatus, 0);
+});
+
+t.test('a table wider than the terminal shrinks its widest columns with an ellipsis', { skip }, async (t) => {
+  const socket = await daemonWithOrg(t);
+  await jsonOf(
+    t,
+    socket,
+    'member',
+    'add',
+    '--org',
+    'acme-tty',
+    '--email',
+    'someone-with-a-long-address@example.com',
+    '--role',
+    'viewer',
+  );
+  const narrow = await inTerminal(t, ['--socket', socket, 'member', 'list', '--org', 'acme-tty'], {}, { width: 80 });
+  t.equal(narrow.exitStatus, 0);
+  const lines = narrow.text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('Pane is dead'));
+  t.ok(lines.length >= 3, 'a header and two rows');
+  for (const line of lines) t.ok(line.length <= 80, `fits 80 columns: ${line}`);
+  t.match(narrow.text, /^MEMBERSHIP\s+EMAIL\s+PRINCIPAL\s+ROLE\s+TEAM\s+SINCE$/m, 'every column is still there');
+  t.match(narrow.text, '…', 'cut text ends with an ellipsis');
+  t.match(narrow.text, /\bviewer\b/, 'a short column keeps its text');
+
+  const wide = await inTerminal(t, ['--socket', socket, 'member', 'list', '--org', 'acme-tty'], {}, { width: 200 });
+  t.notMatch(wide.text, '…', 'a wide terminal shows everything');
+  t.match(wide.text, 'someone-with-a-long-address@example.com');
 });

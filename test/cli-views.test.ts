@@ -19,7 +19,7 @@ const { Table } = await import('../src/cli/views/table.js');
 const { Screen } = await import('../src/cli/views/screen.js');
 const { ErrorMessage } = await import('../src/cli/views/error-message.js');
 const { Task } = await import('../src/cli/views/task.js');
-const { outputMode, renderPlain } = await import('../src/cli/output.js');
+const { fitColumns, outputMode, renderPlain, truncate } = await import('../src/cli/output.js');
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 const strip = (text: string | undefined) => (text ?? '').replace(ANSI, '');
@@ -51,6 +51,31 @@ t.test('a table: columns as wide as their content, states in colour', async (t) 
   t.ok(lastFrame()!.includes(`${RED}revoked`), 'revoked in red');
   t.equal(strip(lastFrame()), renderPlain(keys), 'plain text has the same layout');
   t.notMatch(renderPlain(keys), ANSI, 'and no colour');
+});
+
+t.test('a table wider than the terminal: the widest columns shrink, with an ellipsis; plain text stays whole', async (t) => {
+  // Widths 10, 40 and 20 with two gaps of 2: 74 characters.
+  t.same(fitColumns([10, 40, 20], 80), [10, 40, 20], 'what fits is left alone');
+  t.same(fitColumns([10, 40, 20], 54), [10, 20, 20], 'the widest gives way first');
+  t.same(fitColumns([10, 40, 20], 44), [10, 15, 15], 'then the widest in turn');
+  t.same(fitColumns([10, 40, 20], 10), [6, 6, 6], 'never below six characters');
+  t.same(fitColumns([10, 40, 20], undefined), [10, 40, 20], 'no terminal width known: as wide as the content');
+  t.equal(truncate('someone@example.com', 10), 'someone@e…');
+  t.equal(truncate('short', 10), 'short');
+
+  const wide: TableView = {
+    kind: 'table',
+    columns: ['NAME', 'EMAIL'],
+    rows: [['ann', 'someone-with-a-rather-long-address@example.com'.repeat(3)]],
+    empty: 'none',
+  };
+  const { lastFrame, unmount } = render(h(Table, { view: wide }));
+  t.teardown(unmount);
+  const lines = strip(lastFrame()).split('\n');
+  // ink-testing-library's terminal is 100 columns wide.
+  for (const line of lines) t.ok(line.length <= 100, `fits: ${line}`);
+  t.match(lines[1], /^ann\s+someone-with-a-rather-long-address@example\.com\S*…$/);
+  t.match(renderPlain(wide), 'someone-with-a-rather-long-address@example.com'.repeat(3), 'plain text is never cut');
 });
 
 t.test('an empty table says so', async (t) => {

@@ -224,7 +224,7 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
   t.same(updated, await http(hook.id), 'update: the record after the change');
   t.equal((await jsonFailure(t, w, 1, 'webhook', 'update', hook.id)).code, 'invalid_request', 'nothing to change');
 
-  const deleted = await json(t, w, 'webhook', 'delete', hook.id);
+  const deleted = await json(t, w, 'webhook', 'delete', hook.id, '--yes');
   t.match(deleted, { id: hook.id, active: false, deleted_at: String });
   t.equal((await jsonFailure(t, w, 1, 'webhook', 'show', hook.id)).code, 'not_found', 'gone after delete');
   const gone = await w.sy('webhook', 'show', hook.id);

@@ -103,7 +103,7 @@ t.test('org, member and key with --json; the key works over HTTP', async (t) => 
   t.match(table.stdout, new RegExp(`^${orgId}\\s+acme\\s+Acme Inc\\s`, 'm'));
   t.notMatch(table.stdout, /\x1b\[/, 'no colour codes in a pipe');
 
-  const revoke = await sy('key', 'revoke', k.id, '--json');
+  const revoke = await sy('key', 'revoke', k.id, '--yes', '--json');
   t.match(JSON.parse(revoke.stdout), { id: k.id, revoked_at: String });
   t.equal(
     (await request(d.url, 'GET', `/v1/organizations/${orgId}`, { headers: { authorization: `Bearer ${k.raw_key}` } })).status,
@@ -150,9 +150,9 @@ t.test('teams, grants, roles and status', async (t) => {
 
   const shown = await sy('team', 'show', team.id, '--org', 'acme');
   t.match(shown.stdout, /^name:\s+core$/m, 'a record in plain text');
-  t.equal((await sy('grant', 'delete', grant.id, '--org', 'acme', '--json')).code, 0);
-  t.equal((await sy('member', 'remove', bob.id, '--org', 'acme', '--json')).code, 0);
-  t.same(JSON.parse((await sy('team', 'delete', team.id, '--org', 'acme', '--json')).stdout), team);
+  t.equal((await sy('grant', 'delete', grant.id, '--org', 'acme', '--yes', '--json')).code, 0);
+  t.equal((await sy('member', 'remove', bob.id, '--org', 'acme', '--yes', '--json')).code, 0);
+  t.same(JSON.parse((await sy('team', 'delete', team.id, '--org', 'acme', '--yes', '--json')).stdout), team);
   t.same(JSON.parse((await sy('team', 'list', '--org', 'acme', '--json')).stdout), []);
 
   const status = await sy('status', '--json');
@@ -291,7 +291,7 @@ t.test('a wrong choice is a usage error: exit 2, the choices taken from the doma
 t.test('under --json a noun without its verb is a JSON usage error (exit 2); without it, help', async (t) => {
   const socket = path.join(t.testdir(), 'admin.sock');
   for (const [args, message] of [
-    [['org'], 'missing command: org takes create, list, show, settings'],
+    [['org'], 'missing command: org takes create, list, show, rename, settings'],
     [['org', 'settings'], 'missing command: settings takes get, set'],
     [['webhook', 'frobnicate'], /^unknown command 'frobnicate': webhook takes create, list, /],
   ] as const) {

@@ -9,6 +9,7 @@ import type { DaemonServiceDefinition } from '../src/grpc/generated/switchyard/a
 import type { GrantServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/GrantService.js';
 import type { MemberServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/MemberService.js';
 import type { OrganizationServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/OrganizationService.js';
+import type { PrincipalServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/PrincipalService.js';
 import type { TeamServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/TeamService.js';
 import type { Daemon } from '../src/main.js';
 import { request, startTestDaemon } from './helpers.js';
@@ -214,6 +215,56 @@ t.test('API keys: create, use over HTTP, list, revoke', async (t) => {
     'too short a lifetime',
   );
   t.equal((await rejection(keys.RevokeApiKey({ id: randomUUID() }))).code, 'not_found');
+});
+
+t.test('names alike ids, renames, principals by email, every key on request', async (t) => {
+  const daemon = await startTestDaemon(t);
+  const client = clientFor(t, daemon);
+  const orgs = client.service<OrganizationServiceDefinition>('OrganizationService');
+  const teams = client.service<TeamServiceDefinition>('TeamService');
+  const members = client.service<MemberServiceDefinition>('MemberService');
+  const keys = client.service<ApiKeyServiceDefinition>('ApiKeyService');
+  const principals = client.service<PrincipalServiceDefinition>('PrincipalService');
+  const { organization } = await orgs.CreateOrganization({ slug: 'acme', owner_email: 'boss@example.com' });
+
+  const team = await teams.CreateTeam({ organization: 'acme', name: 'platform' });
+  t.same(await teams.GetTeam({ organization: 'acme', team_id: 'Platform' }), team, 'a team by name');
+  t.same(await teams.GetTeam({ organization: '', team_id: team.id }), team, 'by id, no organization');
+  t.equal((await rejection(teams.GetTeam({ organization: '', team_id: 'platform' }))).code, 'not_found', 'a name needs one');
+  t.equal((await rejection(teams.CreateTeam({ organization: 'acme', name: 'PLATFORM' }))).code, 'conflict', 'ALREADY_EXISTS');
+  const renamed = await teams.UpdateTeam({ organization: 'acme', team_id: 'platform', name: 'core' });
+  t.same(renamed, { ...team, name: 'core' });
+  t.equal((await rejection(teams.UpdateTeam({ organization: '', team_id: team.id, name: '' }))).code, 'validation_failed');
+
+  const added = await members.AddMember({ organization: 'acme', email: 'Ann@Example.com', role: 'viewer', team_id: 'core' });
+  t.match(added, { team_id: team.id, email: 'ann@example.com' }, 'team by name; the answer carries the email');
+  const listed = await members.ListMembers({ organization: 'acme', team_id: 'core', limit: 0, cursor: '' });
+  t.same(
+    listed.memberships.map((m) => m.email),
+    ['ann@example.com'],
+  );
+  const details = await principals.GetPrincipal({ principal: 'ann@example.com' });
+  t.match(details, {
+    principal: { id: added.principal_id, email: 'ann@example.com' },
+    organizations: [{ slug: 'acme', role: null, membership_id: null, teams: [{ team_name: 'core', role: 'viewer' }] }],
+  });
+  t.equal((await rejection(principals.GetPrincipal({ principal: '' }))).code, 'validation_failed');
+
+  const key = (await keys.CreateApiKey({ organization: 'acme', name: 'ci', scopes: [], principal_id: 'boss@example.com' }))
+    .api_key!;
+  t.same(await keys.GetApiKey({ id: 'CI', organization: 'acme' }), key, 'a key by name');
+  t.same(await keys.GetApiKey({ id: key.id, organization: '' }), key, 'by id');
+  t.equal((await rejection(keys.GetApiKey({ id: 'ci', organization: '' }))).code, 'not_found', 'a name needs an organization');
+  t.equal((await rejection(keys.CreateApiKey({ organization: 'acme', name: 'ci', scopes: [] }))).code, 'conflict');
+  await keys.RevokeApiKey({ id: 'ci', organization: 'acme' });
+  const every = await keys.ListApiKeys({ organization: 'acme', limit: 0, cursor: '', include_revoked: true });
+  t.match(every.api_keys, [{ id: key.id, revoked_at: String, revoked_reason: 'revoked' }]);
+  t.same((await keys.ListApiKeys({ organization: 'acme', limit: 0, cursor: '' })).api_keys, []);
+
+  const org = await orgs.UpdateOrganization({ organization: 'acme', slug: 'acme-2' });
+  t.match(org, { id: organization!.id, slug: 'acme-2', display_name: 'acme' });
+  await orgs.CreateOrganization({ slug: 'beta' });
+  t.equal((await rejection(orgs.UpdateOrganization({ organization: 'acme-2', slug: 'beta' }))).code, 'conflict');
 });
 
 t.test('daemon status: facts, loops and counts', async (t) => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { asPrincipal, createOrganizationAs, request, startTestDaemon } from './helpers.js';
+import { asPrincipal, codeOf, createOrganizationAs, request, startTestDaemon } from './helpers.js';
 import { operator } from '../src/domain/identity/caller.js';
+import { createIdentityStore } from '../src/domain/identity/store.js';
 
 t.test('organizations, members, teams and grants', async (t) => {
   const d = await startTestDaemon(t);
@@ -82,6 +83,50 @@ t.test('organizations, members, teams and grants', async (t) => {
     const res = await call(o.members.admin.principal, 'PATCH', o.path, { display_name: 'Renamed Ltd' });
     t.equal(res.status, 200);
     t.equal((await call(o.owner, 'GET', o.path)).body.data.display_name, 'Renamed Ltd');
+  });
+
+  t.test('a new slug is unique too; renaming needs admin', async (t) => {
+    const o = await organization('slugged', ['admin', 'member']);
+    await organization('taken');
+    t.equal((await call(o.members.member.principal, 'PATCH', o.path, { slug: 'other' })).status, 403);
+    const clash = await call(o.members.admin.principal, 'PATCH', o.path, { slug: ' TAKEN ' });
+    t.equal(clash.status, 409, 'a slug another organization has');
+    t.match(clash.body.error, { code: 'conflict', details: { field: 'slug' } });
+    t.equal((await call(o.owner, 'PATCH', o.path, { slug: 'Not A Slug' })).status, 422);
+    const res = await call(o.members.admin.principal, 'PATCH', o.path, { slug: 'slugged-2' });
+    t.equal(res.status, 200);
+    t.match(res.body.data, { id: o.org.id, slug: 'slugged-2', display_name: 'slugged' });
+    const reuse = await call(randomUUID(), 'POST', '/v1/organizations', { slug: 'slugged' });
+    t.equal(reuse.status, 201, 'the old slug is free again');
+  });
+
+  t.test('team names are unique in an organization; renaming a team (PATCH)', async (t) => {
+    const o = await organization('teams-unique', ['admin', 'member']);
+    const other = await organization('teams-other');
+    const create = (who: string, name: string, path = o.path) => call(who, 'POST', `${path}/teams`, { name });
+    const results = await Promise.all(Array.from({ length: 5 }, () => create(o.owner, 'platform')));
+    t.same(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409], 'five concurrent creates of one name: one wins');
+    t.match(results.find((r) => r.status === 409)!.body.error, {
+      code: 'conflict',
+      message: 'a team named platform already exists in this organization',
+      details: { field: 'name' },
+    });
+    t.equal((await create(o.owner, ' PLATFORM ')).status, 409, 'case-insensitively, trimmed');
+    t.equal((await create(other.owner, 'platform', other.path)).status, 201, 'another organization may use the name');
+    const ops = (await create(o.owner, 'ops')).body.data;
+    const teamPath = `${o.path}/teams/${ops.id}`;
+    t.equal((await call(o.members.member.principal, 'PATCH', teamPath, { name: 'x' })).status, 403, 'team.update needs admin');
+    t.equal((await call(o.members.admin.principal, 'PATCH', teamPath, { name: 'Platform' })).status, 409);
+    t.equal((await call(o.owner, 'PATCH', teamPath, { name: '' })).status, 422);
+    const renamed = await call(o.members.admin.principal, 'PATCH', teamPath, { name: 'operations' });
+    t.equal(renamed.status, 200);
+    t.same(renamed.body.data, { ...ops, name: 'operations' });
+    t.equal((await call(o.owner, 'GET', teamPath)).body.data.name, 'operations');
+    t.equal((await call(o.owner, 'PATCH', `${other.path}/teams/${ops.id}`, { name: 'y' })).status, 404, 'through another org');
+
+    // Members of a deleted team: not found, not an empty list.
+    t.equal((await call(o.owner, 'DELETE', teamPath)).status, 200);
+    t.equal((await call(o.owner, 'GET', `${o.path}/members?team_id=${ops.id}`)).status, 404);
   });
 
   t.test('only owners grant, change or remove the owner role; the last owner stays', async (t) => {
@@ -336,4 +381,28 @@ t.test('an owner created by email in the same batch as its organization keeps th
   t.ok(principal, 'the principal is found by its normalised email');
   t.equal(principal?.id, owner.principal_id, 'and it is the owner');
   t.equal(principal?.email, 'founder@example.com');
+});
+
+t.test('data from before the name rule (two teams of one name) still loads; the name is ambiguous', async (t) => {
+  const d = await startTestDaemon(t);
+  const { organization: org } = await d.services.organizations.createOrganization(operator, { slug: 'legacy' });
+  const store = createIdentityStore(d.storage);
+  const at = new Date().toISOString();
+  const twins = [randomUUID(), randomUUID()];
+  // Written as an older daemon would have, past the services' check.
+  await d.storage.transaction({}, async (tx) => {
+    for (const id of twins) await tx.put(store.teams, { id, organization_id: org.id, name: 'core', created_at: at });
+  });
+  const listed = await d.services.teams.listTeams(operator, org.id);
+  t.same(
+    listed.items.map((team) => team.name),
+    ['core', 'core'],
+  );
+  for (const id of twins) t.equal((await d.services.teams.findTeam(operator, org.id, id)).id, id, 'each by its id');
+  const ambiguous = await d.services.teams.findTeam(operator, org.id, 'core').catch((err: unknown) => err);
+  t.match(ambiguous, { code: 'invalid_request', message: /2 teams are named core/, details: { team_ids: twins.sort() } });
+  t.equal(await codeOf(d.services.teams.createTeam(operator, org.id, { name: 'core' })), 'conflict', 'no third one');
+  const renamed = await d.services.teams.updateTeam(operator, org.id, twins[0], { name: 'core-2' });
+  t.equal(renamed.name, 'core-2', 'one of them can be renamed out of the clash');
+  t.equal((await d.services.teams.findTeam(operator, org.id, 'core')).id, twins[1], 'then the name is one team again');
 });

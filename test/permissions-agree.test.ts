@@ -86,7 +86,14 @@ t.test('the permission check and the route agree for every action of the catalog
   const cases: Partial<Record<Action, () => Promise<Case[]>>> = {
     'organization.read': async () => [onOrg('GET', orgPath)],
     'organization.update': async () => [onOrg('PATCH', orgPath, { display_name: 'Agree' })],
-    'team.create': async () => [onOrg('POST', `${orgPath}/teams`, { name: 'new' })],
+    // Fresh names on each call: team and key names are unique within an organization.
+    'team.create': async () => [
+      {
+        resource_type: 'organization',
+        resource_id: org.id,
+        call: (h) => call('POST', `${orgPath}/teams`, h, { name: `new-${randomUUID()}` }),
+      },
+    ],
     'team.read': async () => [
       { resource_type: 'team', resource_id: team.id, call: (h) => call('GET', `${orgPath}/teams/${team.id}`, h) },
     ],
@@ -144,13 +151,22 @@ t.test('the permission check and the route agree for every action of the catalog
     },
     'settings.read': async () => [onOrg('GET', `${orgPath}/settings`)],
     'settings.update': async () => [onOrg('PUT', `${orgPath}/settings`, { logo_url: null })],
-    'apikey.create': async () => [onOrg('POST', '/v1/api-keys', { name: 'k', organization_id: org.id })],
+    'apikey.create': async () => [
+      {
+        resource_type: 'organization',
+        resource_id: org.id,
+        call: (h) => call('POST', '/v1/api-keys', h, { name: `k-${randomUUID()}`, organization_id: org.id }),
+      },
+    ],
     // Another principal's key (the owner's): members are told it does not exist, by check and route.
     'apikey.read': async () => [
       { resource_type: 'api_key', resource_id: ownerKey.id, call: (h) => call('GET', `/v1/api-keys/${ownerKey.id}`, h) },
     ],
     'apikey.delete': async () => {
-      const key = await ok(call('POST', '/v1/api-keys', asOwner, { name: 'doomed', organization_id: org.id }), 'key');
+      const key = await ok(
+        call('POST', '/v1/api-keys', asOwner, { name: `doomed-${randomUUID()}`, organization_id: org.id }),
+        'key',
+      );
       return [{ resource_type: 'api_key', resource_id: key.id, call: (h) => call('DELETE', `/v1/api-keys/${key.id}`, h) }];
     },
     'apikey.manage': async () => [

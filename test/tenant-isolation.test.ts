@@ -109,6 +109,12 @@ t.test('a caller of one organization cannot see or touch another organization', 
       { route: 'GET /v1/organizations/:id/teams', method: 'GET', path: `${o}/teams` },
       { route: 'GET /v1/organizations/:id/teams/:team_id', method: 'GET', path: `${o}/teams/${x.team}` },
       {
+        route: 'PATCH /v1/organizations/:id/teams/:team_id',
+        method: 'PATCH',
+        path: `${o}/teams/${x.team}`,
+        body: { name: 'taken over' },
+      },
+      {
         route: 'POST /v1/organizations/:id/grants',
         method: 'POST',
         path: `${o}/grants`,

@@ -22,6 +22,11 @@ export function parseInteger(text: string): number {
   return Number(text);
 }
 
+/** `1 grant`, `3 grants`: a count with its noun. */
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 export function formatDuration(seconds: number): string {
   const s = Math.floor(seconds);
   const parts: Array<[number, string]> = [

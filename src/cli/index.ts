@@ -11,6 +11,7 @@ import { registerListen } from './commands/listen.js';
 import { registerMember } from './commands/member.js';
 import { registerOrg } from './commands/org.js';
 import { registerOutbox } from './commands/outbox.js';
+import { registerPrincipal } from './commands/principal.js';
 import { registerProvider } from './commands/provider.js';
 import { registerServe } from './commands/serve.js';
 import { registerStatus } from './commands/status.js';
@@ -29,6 +30,7 @@ const commands = [
   registerStatus,
   registerOrg,
   registerMember,
+  registerPrincipal,
   registerTeam,
   registerGrant,
   registerKey,

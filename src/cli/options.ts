@@ -42,3 +42,8 @@ export function limitOption(): Option {
     return n;
   });
 }
+
+/** `--yes`: a destructive command goes ahead without asking (required without a terminal, and with --json). */
+export function yesOption(): Option {
+  return new Option('-y, --yes', 'do not ask for confirmation (required without a terminal and with --json)');
+}

@@ -66,6 +66,30 @@ export function columnWidths(view: TableView): number[] {
   return view.columns.map((header, i) => Math.max(header.length, ...view.rows.map((row) => cell(row[i] ?? '').text.length)));
 }
 
+/** The narrowest a column is shrunk to when a table does not fit the terminal. */
+const MIN_COLUMN_WIDTH = 6;
+
+/**
+ * Column widths that fit `available` characters (gaps included): the widest column gives up a
+ * character at a time, down to MIN_COLUMN_WIDTH. A table that cannot fit keeps those minimums.
+ */
+export function fitColumns(widths: readonly number[], available: number | undefined): number[] {
+  const fitted = [...widths];
+  if (available === undefined || available <= 0) return fitted;
+  const total = () => fitted.reduce((sum, w) => sum + w, 0) + COLUMN_GAP * (fitted.length - 1);
+  while (total() > available) {
+    const widest = fitted.indexOf(Math.max(...fitted));
+    if (fitted[widest] <= MIN_COLUMN_WIDTH) break;
+    fitted[widest] -= 1;
+  }
+  return fitted;
+}
+
+/** `text` cut to `width` characters, with an ellipsis when it was longer. */
+export function truncate(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
 /** Plain text of a view: the same layout ink draws, without colour. */
 export function renderPlain(view: View): string {
   if (view.kind === 'message') return view.text;
@@ -95,6 +119,11 @@ interface CommandSpec<T> {
   /** The --json value (default: the result itself). */
   json?: (result: T) => unknown;
   view: (result: T) => View[];
+  /**
+   * A destructive command: what goes with it, one sentence (gathered from the daemon). In a terminal
+   * the user is asked y/N before `run`; without one (or under --json) the command needs --yes.
+   */
+  confirm?: (client: AdminClient) => Promise<string>;
 }
 
 function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Target {
@@ -125,16 +154,53 @@ export function writeJsonError(error: CliError): void {
 
 /** Runs a command against the daemon and shows its result the way the output mode asks. */
 export async function execute<T>(command: Command, spec: CommandSpec<T>): Promise<void> {
-  const options = command.optsWithGlobals<GlobalOptions>();
+  const options = command.optsWithGlobals<GlobalOptions & { yes?: boolean }>();
   let client: AdminClient | undefined;
   try {
-    await present(options, spec, async () => {
+    if (spec.confirm !== undefined && options.yes !== true) {
       client = new AdminClient(targetOf(options));
+      if (!(await confirmed(command, outputMode(options.json), () => spec.confirm!(client!)))) return;
+    }
+    await present(options, spec, async () => {
+      client ??= new AdminClient(targetOf(options));
       return spec.run(client);
     });
   } finally {
     client?.close();
   }
+}
+
+/** Exit code of a usage error, as commander's are (run.ts). */
+const USAGE_EXIT_CODE = 2;
+
+/**
+ * Asks before a destructive command: says what goes with it and waits for y. Without a terminal to
+ * ask in (stdin or stdout not a TTY, or --json) it refuses as a usage error that names --yes.
+ */
+async function confirmed(command: Command, mode: OutputMode, consequences: () => Promise<string>): Promise<boolean> {
+  const what = `${command.parent?.name() ?? 'switchyard'} ${command.name()}`;
+  if (mode === 'json' || process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+    const why = mode === 'json' ? '--json never asks' : 'there is no terminal to ask in';
+    const error = new CliError('invalid_request', `${what} needs confirmation and ${why}: pass --yes to go ahead`);
+    process.exitCode = USAGE_EXIT_CODE;
+    if (mode === 'json') writeJsonError(error);
+    else process.stderr.write(`error: ${error.message}\n`);
+    return false;
+  }
+  let question: string;
+  try {
+    question = await consequences();
+  } catch (err) {
+    await reportFailure(mode, err);
+    return false;
+  }
+  const { createInterface } = await import('node:readline/promises');
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await prompt.question(`${question}\nContinue? [y/N] `).finally(() => prompt.close());
+  if (/^y(es)?$/i.test(answer.trim())) return true;
+  process.stderr.write('Cancelled: nothing was changed.\n');
+  process.exitCode = 1;
+  return false;
 }
 
 /** An offline command (one that works on stored data with the daemon stopped), shown as `execute` shows. */

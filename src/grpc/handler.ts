@@ -154,6 +154,14 @@ export async function resolveOrganization(services: Pick<IdentityServices, 'orga
   return services.organizations.getOrganization(operator, organization);
 }
 
+/**
+ * A principal a request names by id or by email: an email becomes the id of the principal registered
+ * for it (not_found when none is); anything else is passed on for the request's own validation.
+ */
+export async function resolvePrincipal(services: Pick<IdentityServices, 'principals'>, ref: string): Promise<string> {
+  return ref.includes('@') ? (await services.principals.findPrincipal(operator, ref)).id : ref;
+}
+
 type Message<T> = { [K in keyof T]: null extends T[K] ? Exclude<T[K], null> | undefined : T[K] };
 
 /** A record as a message: null fields are left unset (proto3 `optional`), the rest kept as is. */

@@ -20,8 +20,11 @@ export const collections = {
    * granted on (type and id); by principal and resource, in action order (permission checks).
    */
   grants: { indexes: ['organization', 'principal', 'resource', 'principal_resource'] },
-  /** By prefix (unique); active (unrevoked) keys by organization, and by organization and principal. */
-  api_keys: { indexes: ['prefix', 'organization', 'organization_principal'] },
+  /**
+   * By prefix (unique); active (unrevoked) keys by organization, and by organization and principal;
+   * every key by organization.
+   */
+  api_keys: { indexes: ['prefix', 'organization', 'organization_principal', 'organization_all'] },
   // Invitations (docs/invitations.md): list by org; by org and status; pending by org in expiry order
   // (limit count, Retry-After); one pending per org and email (unique); all pending by expiry (sweep).
   invitations: { indexes: ['organization', 'org_status', 'org_pending', 'pending_email', 'expiry'] },

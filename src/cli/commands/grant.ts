@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { GrantServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/GrantService.js';
-import { allPages, type AdminClient } from '../client.js';
+import { allPages, CliError, type AdminClient } from '../client.js';
 import { shortTime } from '../format.js';
-import { orgOption, limitOption } from '../options.js';
+import { orgOption, limitOption, yesOption } from '../options.js';
 import { execute } from '../output.js';
 
 const grants = (client: AdminClient) => client.service<GrantServiceDefinition>('GrantService');
@@ -14,7 +14,7 @@ export function registerGrant(program: Command): void {
     .command('create')
     .description('give a principal one action on one resource')
     .addOption(orgOption())
-    .requiredOption('--principal <uuid>', 'principal id')
+    .requiredOption('--principal <id|email>', 'principal id, or the email of a registered principal')
     .requiredOption('--action <action>', 'an action of the catalog, e.g. team.update')
     .requiredOption('--resource-type <type>', 'e.g. team, organization')
     .requiredOption('--resource-id <id>', 'the resource id')
@@ -81,9 +81,19 @@ export function registerGrant(program: Command): void {
     .command('delete <grant-id>')
     .description('remove an ACL grant')
     .addOption(orgOption())
+    .addOption(yesOption())
     .action((grantId: string, opts: { org: string }, command: Command) =>
       execute(command, {
         label: `deleting grant ${grantId}`,
+        confirm: async (client) => {
+          const all = await allPages(async (cursor, limit) => {
+            const page = await grants(client).ListGrants({ organization: opts.org, cursor, limit });
+            return [page.grants, page.next_cursor];
+          });
+          const g = all.find((x) => x.id === grantId);
+          if (g === undefined) throw new CliError('not_found', 'grant not found');
+          return `This deletes the grant of ${g.action} on ${g.resource_type} ${g.resource_id} to ${g.principal_id}.`;
+        },
         run: (client) => grants(client).DeleteGrant({ organization: opts.org, grant_id: grantId }),
         view: (g) => [{ kind: 'message', text: `Deleted the grant of ${g.action} to ${g.principal_id}.`, tone: 'good' }],
       }),

@@ -4,7 +4,7 @@ import type { Invitation__Output } from '../../grpc/generated/switchyard/admin/v
 import type { InvitationServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/InvitationService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { roleCell, shortTime } from '../format.js';
-import { choiceOption, orgOption, roleOption, limitOption } from '../options.js';
+import { choiceOption, orgOption, roleOption, limitOption, yesOption } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
 
 type Invitation = Plain<Invitation__Output>;
@@ -128,9 +128,14 @@ export function registerInvite(program: Command): void {
   invite
     .command('revoke <invitation-id>')
     .description('revoke a pending invitation; its link stops working and unsent mail is cancelled')
+    .addOption(yesOption())
     .action((id: string, _opts: unknown, command: Command) =>
       execute(command, {
         label: `revoking invitation ${id}`,
+        confirm: async (client) => {
+          const inv = await invitations(client).GetInvitation({ id });
+          return `This revokes the ${inv.status} invitation of ${inv.email} (${inv.role}): its link stops working and unsent mail is cancelled.`;
+        },
         run: (client) => invitations(client).RevokeInvitation({ id }),
         view: (inv) => [
           { kind: 'message', text: `Revoked the invitation of ${inv.email}.`, tone: 'good' },

@@ -4,7 +4,7 @@ import type { ApiKey__Output } from '../../grpc/generated/switchyard/admin/v1/Ap
 import type { ApiKeyServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/ApiKeyService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { parseDuration, shortTime } from '../format.js';
-import { orgOption, repeatableChoiceOption, limitOption } from '../options.js';
+import { orgOption, repeatableChoiceOption, limitOption, yesOption } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
 
 type ApiKey = Plain<ApiKey__Output>;
@@ -49,7 +49,7 @@ export function registerKey(program: Command): void {
       repeatableChoiceOption('--scope <scope>', 'limit the key to this scope (repeatable; none: full access)', apiKeyScopes),
     )
     .option('--expires-in <duration>', 'lifetime, e.g. 30d, 12h, 90m (default: no expiry)', parseDuration)
-    .option('--principal <uuid>', 'the member the key acts as')
+    .option('--principal <id|email>', 'the member the key acts as (principal id or email)')
     .action((opts: { org: string; name: string; scope?: string[]; expiresIn?: number; principal?: string }, command: Command) =>
       execute(command, {
         label: `creating key ${opts.name}`,
@@ -72,15 +72,21 @@ export function registerKey(program: Command): void {
 
   key
     .command('list')
-    .description('active keys of an organization')
+    .description('active keys of an organization (--all: revoked ones too)')
     .addOption(orgOption())
+    .option('--all', 'revoked keys too')
     .addOption(limitOption())
-    .action((opts: { org: string; limit?: number }, command: Command) =>
+    .action((opts: { org: string; all?: boolean; limit?: number }, command: Command) =>
       execute(command, {
         label: `listing keys of ${opts.org}`,
         run: (client) =>
           allPages(async (cursor, limit) => {
-            const page = await apiKeys(client).ListApiKeys({ organization: opts.org, cursor, limit });
+            const page = await apiKeys(client).ListApiKeys({
+              organization: opts.org,
+              cursor,
+              limit,
+              include_revoked: opts.all === true,
+            });
             return [page.api_keys, page.next_cursor];
           }, opts.limit),
         view: (list) => [
@@ -96,19 +102,25 @@ export function registerKey(program: Command): void {
               shortTime(k.expires_at),
               shortTime(k.last_used_at),
             ]),
-            empty: 'no active keys',
+            empty: opts.all === true ? 'no keys' : 'no active keys',
           },
         ],
       }),
     );
 
   key
-    .command('revoke <key-id>')
-    .description('revoke a key; it stops working on the next request')
-    .action((id: string, _opts: unknown, command: Command) =>
+    .command('revoke <key>')
+    .description('revoke a key (by id, or by name with --org); it stops working on the next request')
+    .addOption(orgOption('organization id or slug (required when the key is named by name)'))
+    .addOption(yesOption())
+    .action((id: string, opts: { org?: string }, command: Command) =>
       execute(command, {
         label: `revoking ${id}`,
-        run: (client) => apiKeys(client).RevokeApiKey({ id }),
+        confirm: async (client) => {
+          const k = await apiKeys(client).GetApiKey({ id, organization: opts.org ?? '' });
+          return `This revokes API key ${k.name} (svc_${k.prefix}_..., acting as ${k.principal_id}): requests with it fail from then on.`;
+        },
+        run: (client) => apiKeys(client).RevokeApiKey({ id, organization: opts.org ?? '' }),
         view: (k) => [{ kind: 'message', text: `Revoked ${k.name} (${k.prefix}).`, tone: 'good' }, keyRecord(k)],
       }),
     );

@@ -95,5 +95,25 @@ export function registerOrg(program: Command): void {
       }),
     );
 
+  org
+    .command('rename <org>')
+    .description('change the slug and/or the display name of an organization')
+    .option('--slug <slug>', 'the new slug (unique)')
+    .option('--display-name <name>', 'the new display name')
+    .action((ref: string, opts: { slug?: string; displayName?: string }, command: Command) => {
+      if (opts.slug === undefined && opts.displayName === undefined)
+        command.error('error: give --slug, --display-name or both', { exitCode: 2, code: 'switchyard.missingOption' });
+      return execute(command, {
+        label: `renaming ${ref}`,
+        run: (client) =>
+          organizations(client).UpdateOrganization({
+            organization: ref,
+            ...(opts.slug === undefined ? {} : { slug: opts.slug }),
+            ...(opts.displayName === undefined ? {} : { display_name: opts.displayName }),
+          }),
+        view: (o) => [{ kind: 'message', text: `Renamed the organization to ${o.slug}.`, tone: 'good' }, organizationRecord(o)],
+      });
+    });
+
   registerOrgSettings(org);
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { outboxStatuses, type OutboxStatus } from '../../domain/email/types.js';
 import type { OutboxEntry__Output } from '../../grpc/generated/switchyard/admin/v1/OutboxEntry.js';
+import type { OrganizationServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/OrganizationService.js';
 import type { OutboxServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/OutboxService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { shortTime } from '../format.js';
@@ -85,8 +86,8 @@ export function registerOutbox(program: Command): void {
     .action((opts: { org?: string; status?: string; limit?: number }, command: Command) =>
       execute(command, {
         label: 'listing the outbox',
-        run: (client) =>
-          allPages(async (cursor, limit) => {
+        run: async (client) => {
+          const entries = await allPages(async (cursor, limit) => {
             const page = await outbox(client).ListOutbox({
               cursor,
               limit,
@@ -94,12 +95,34 @@ export function registerOutbox(program: Command): void {
               ...(opts.status === undefined ? {} : { status: opts.status }),
             });
             return [page.entries, page.next_cursor];
-          }, opts.limit),
-        view: (list) => [
+          }, opts.limit);
+          // Across organizations, each mail's organization is shown by slug.
+          const slugs = new Map<string, string>();
+          if (opts.org === undefined && entries.length > 0)
+            for (const o of await allPages(async (cursor, limit) => {
+              const page = await client
+                .service<OrganizationServiceDefinition>('OrganizationService')
+                .ListOrganizations({ cursor, limit });
+              return [page.organizations, page.next_cursor];
+            }))
+              slugs.set(o.id, o.slug);
+          return { entries, slugs };
+        },
+        json: ({ entries }) => entries,
+        view: ({ entries: list, slugs }) => [
           {
             kind: 'table',
-            columns: ['ID', 'TO', 'STATUS', 'ATTEMPTS', 'NEXT ATTEMPT', 'ACCEPT LINK'],
+            columns: [
+              ...(opts.org === undefined ? ['ORG'] : []),
+              'ID',
+              'TO',
+              'STATUS',
+              'ATTEMPTS',
+              'NEXT ATTEMPT',
+              'ACCEPT LINK',
+            ],
             rows: list.map((e) => [
+              ...(opts.org === undefined ? [slugs.get(e.organization_id) ?? e.organization_id] : []),
               e.id,
               e.to,
               statusCell(e.status),

@@ -1,12 +1,16 @@
 import type { Command } from 'commander';
+import type { GrantServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/GrantService.js';
+import type { MemberServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/MemberService.js';
 import type { Team__Output } from '../../grpc/generated/switchyard/admin/v1/Team.js';
 import type { TeamServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/TeamService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
-import { shortTime } from '../format.js';
-import { orgOption, limitOption } from '../options.js';
+import { counted, shortTime } from '../format.js';
+import { orgOption, limitOption, yesOption } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type Team = Plain<Team__Output>;
+
+const optionalOrg = 'organization id or slug (required when the team is named by name)';
 
 const teams = (client: AdminClient) => client.service<TeamServiceDefinition>('TeamService');
 
@@ -20,6 +24,29 @@ function teamRecord(team: Team): RecordView {
       ['created', shortTime(team.created_at)],
     ],
   };
+}
+
+/** A team named by id (--org optional) or by name (--org required). */
+function teamRef(team: string, org: string | undefined): { organization: string; team_id: string } {
+  return { organization: org ?? '', team_id: team };
+}
+
+/** What `team delete` takes along: the team's memberships and the grants on it. */
+async function deletionConsequences(client: AdminClient, ref: { organization: string; team_id: string }): Promise<string> {
+  const team = await teams(client).GetTeam(ref);
+  const organization = team.organization_id;
+  const memberships = await allPages(async (cursor, limit) => {
+    const page = await client
+      .service<MemberServiceDefinition>('MemberService')
+      .ListMembers({ organization, team_id: team.id, cursor, limit });
+    return [page.memberships, page.next_cursor];
+  });
+  const grants = await allPages(async (cursor, limit) => {
+    const page = await client.service<GrantServiceDefinition>('GrantService').ListGrants({ organization, cursor, limit });
+    return [page.grants, page.next_cursor];
+  });
+  const onTeam = grants.filter((g) => g.resource_type === 'team' && g.resource_id === team.id).length;
+  return `This deletes team ${team.name} and removes ${counted(memberships.length, 'membership')} and ${counted(onTeam, 'grant')} on it.`;
 }
 
 export function registerTeam(program: Command): void {
@@ -62,25 +89,40 @@ export function registerTeam(program: Command): void {
     );
 
   team
-    .command('show <team-id>')
-    .description('one team')
-    .addOption(orgOption())
-    .action((teamId: string, opts: { org: string }, command: Command) =>
+    .command('show <team>')
+    .description('one team, by id, or by name with --org')
+    .addOption(orgOption(optionalOrg))
+    .action((ref: string, opts: { org?: string }, command: Command) =>
       execute(command, {
-        label: `looking up team ${teamId}`,
-        run: (client) => teams(client).GetTeam({ organization: opts.org, team_id: teamId }),
+        label: `looking up team ${ref}`,
+        run: (client) => teams(client).GetTeam(teamRef(ref, opts.org)),
         view: (t) => [teamRecord(t)],
       }),
     );
 
   team
-    .command('delete <team-id>')
-    .description('delete a team with its memberships')
-    .addOption(orgOption())
-    .action((teamId: string, opts: { org: string }, command: Command) =>
+    .command('rename <team>')
+    .description('rename a team (names are unique within an organization)')
+    .addOption(orgOption(optionalOrg))
+    .requiredOption('--name <name>', 'the new name')
+    .action((ref: string, opts: { org?: string; name: string }, command: Command) =>
       execute(command, {
-        label: `deleting team ${teamId}`,
-        run: (client) => teams(client).DeleteTeam({ organization: opts.org, team_id: teamId }),
+        label: `renaming team ${ref}`,
+        run: (client) => teams(client).UpdateTeam({ ...teamRef(ref, opts.org), name: opts.name }),
+        view: (t) => [{ kind: 'message', text: `Renamed the team to ${t.name}.`, tone: 'good' }, teamRecord(t)],
+      }),
+    );
+
+  team
+    .command('delete <team>')
+    .description('delete a team with its memberships and the grants on it')
+    .addOption(orgOption(optionalOrg))
+    .addOption(yesOption())
+    .action((ref: string, opts: { org?: string }, command: Command) =>
+      execute(command, {
+        label: `deleting team ${ref}`,
+        confirm: (client) => deletionConsequences(client, teamRef(ref, opts.org)),
+        run: (client) => teams(client).DeleteTeam(teamRef(ref, opts.org)),
         view: (t) => [{ kind: 'message', text: `Deleted team ${t.name}.`, tone: 'good' }],
       }),
     );

@@ -7,8 +7,8 @@ import type { WebhookServiceDefinition } from '../../grpc/generated/switchyard/a
 import type { WebhookWithSecret__Output } from '../../grpc/generated/switchyard/admin/v1/WebhookWithSecret.js';
 import { toValue } from '../../grpc/json-value.js';
 import { allPages, CliError, type AdminClient, type Plain } from '../client.js';
-import { parseInteger, shortTime } from '../format.js';
-import { orgOption, repeatableChoiceOption, limitOption } from '../options.js';
+import { counted, parseInteger, shortTime } from '../format.js';
+import { orgOption, repeatableChoiceOption, limitOption, yesOption } from '../options.js';
 import { execute, type Cell, type RecordView, type View } from '../output.js';
 
 type Webhook = Plain<Webhook__Output>;
@@ -259,9 +259,19 @@ export function registerWebhook(program: Command): void {
     .command('delete <webhook-id>')
     .description('delete a webhook: nothing more is sent, pending deliveries end failed')
     .addOption(scopeOption())
+    .addOption(yesOption())
     .action((id: string, opts: { org?: string }, command: Command) =>
       execute(command, {
         label: `deleting webhook ${id}`,
+        confirm: async (client) => {
+          const w = await webhooks(client).GetWebhook({ id, ...scoped(opts) });
+          const deliveries = await allPages(async (cursor, limit) => {
+            const page = await webhooks(client).ListDeliveries({ webhook_id: id, ...scoped(opts), cursor, limit });
+            return [page.deliveries, page.next_cursor];
+          });
+          const pending = deliveries.filter((d) => d.status === 'pending').length;
+          return `This deletes the webhook to ${w.url}: nothing more is sent, and ${counted(pending, 'pending delivery', 'pending deliveries')} end failed.`;
+        },
         run: (client) => webhooks(client).DeleteWebhook({ id, ...scoped(opts) }),
         view: (w) => [{ kind: 'message', text: `Deleted ${w.url}.`, tone: 'good' }, webhookRecord(w)],
       }),

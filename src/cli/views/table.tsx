@@ -1,9 +1,13 @@
-import { Box, Text } from 'ink';
-import { cell, COLUMN_GAP, columnWidths, type TableView } from '../output.js';
+import { Box, Text, useStdout } from 'ink';
+import { cell, COLUMN_GAP, columnWidths, fitColumns, truncate, type TableView } from '../output.js';
 import { toneColor } from './tone.js';
 
-/** Columns sized to their content, header in bold, cells coloured by state. */
+/**
+ * Columns sized to their content, header in bold, cells coloured by state. A table wider than the
+ * terminal shrinks its widest columns, cutting their text with an ellipsis.
+ */
 export function Table({ view }: { view: TableView }) {
+  const { stdout } = useStdout();
   const title = view.title === undefined ? null : <Text bold>{view.title}</Text>;
   if (view.rows.length === 0) {
     return (
@@ -13,8 +17,11 @@ export function Table({ view }: { view: TableView }) {
       </Box>
     );
   }
-  const widths = columnWidths(view);
-  const pad = (text: string, i: number) => (i === view.columns.length - 1 ? text : text.padEnd(widths[i] + COLUMN_GAP));
+  const widths = fitColumns(columnWidths(view), stdout.columns);
+  const pad = (text: string, i: number) => {
+    const fitted = truncate(text, widths[i]);
+    return i === view.columns.length - 1 ? fitted : fitted.padEnd(widths[i] + COLUMN_GAP);
+  };
   return (
     <Box flexDirection="column">
       {title}

@@ -1,10 +1,11 @@
 import crypto, { randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError, validationFailed } from '../../errors.js';
+import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
+import { idSchema } from '../schemas.js';
 import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
 import type { MembershipService } from './memberships.js';
 import type { OrganizationService } from './organizations.js';
@@ -105,23 +106,67 @@ export class ApiKeyService {
       revoked_at: null,
       last_used_at: null,
     };
-    await this.storage.transaction({}, (tx) => {
+    await this.storage.transaction({ locks: [apiKeyNamesLock(org.id)] }, async (tx) => {
+      const taken = (await this.activeKeysNamed(org.id, record.name))[0];
+      if (taken !== undefined)
+        throw new AppError('conflict', `an active API key named ${taken.name} already exists in this organization`, {
+          details: { field: 'name', api_key_id: taken.id },
+        });
       this.audit.record(tx, actor, { organization_id: org.id, action: 'apikey.create', target: keyRef(record), after: record });
-      return tx.put(this.store.apiKeys, record);
+      await tx.put(this.store.apiKeys, record);
     });
     return { ...viewApiKey(record), raw_key: raw };
   }
 
-  /** Active keys of the organization: all of them for admins and the operator, else the caller's own. */
-  async listApiKeys(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<ApiKeyView>> {
+  /**
+   * Active keys of the organization: all of them for admins and the operator, else the caller's own.
+   * `include_revoked` (admins and the operator) lists revoked keys too.
+   */
+  async listApiKeys(
+    actor: Actor,
+    organizationId: string,
+    options: PageOptions & { include_revoked?: boolean } = {},
+  ): Promise<Page<ApiKeyView>> {
+    const { include_revoked: includeRevoked, ...page } = options;
     await this.permissions.authorize(actor, 'apikey.read', organizationRef(organizationId));
+    if (includeRevoked === true) await this.permissions.authorize(actor, 'apikey.manage', organizationRef(organizationId));
     const seesAll = (await this.permissions.decide(actor, 'apikey.manage', organizationRef(organizationId))).allowed;
-    // Both indexes hold active keys only: every page is one range read, never thinned afterwards.
-    const result =
-      seesAll || isOperator(actor)
+    // Every index is one range read, never thinned afterwards: two hold active keys only, one every key.
+    const result = includeRevoked
+      ? await this.store.apiKeys.listBy('organization_all', organizationId, page)
+      : seesAll || isOperator(actor)
         ? await this.store.apiKeys.listBy('organization', organizationId, page)
         : await this.store.apiKeys.listBy('organization_principal', [organizationId, actor.principalId], page);
     return { items: result.items.map(viewApiKey), nextCursor: result.nextCursor };
+  }
+
+  /**
+   * A key named by id, or by name among the organization's active keys (names compare
+   * case-insensitively). With `organizationId`, a key of another organization is not_found.
+   */
+  async findApiKey(actor: Actor, organizationId: string | undefined, ref: string): Promise<ApiKeyView> {
+    let key: ApiKeyRecord | undefined;
+    if (idSchema.safeParse(ref).success) {
+      key = await this.store.apiKeys.get(ref.toLowerCase());
+      if (key !== undefined && organizationId !== undefined && key.organization_id !== organizationId) key = undefined;
+    }
+    if (key === undefined && organizationId !== undefined) {
+      const named = await this.activeKeysNamed(organizationId, ref);
+      if (named.length > 1)
+        throw new AppError('invalid_request', `${named.length} active API keys are named ${ref.trim()}: name the key by its id`, {
+          details: { api_key_ids: named.map((k) => k.id) },
+        });
+      key = named[0];
+    }
+    if (key === undefined) throw notFound('api key');
+    return this.getApiKey(actor, key.id);
+  }
+
+  /** Active keys of the organization with this name (more than one only in data older than the rule). */
+  private async activeKeysNamed(organizationId: string, name: string): Promise<ApiKeyRecord[]> {
+    const wanted = name.trim().toLowerCase();
+    const all = await this.store.apiKeys.getMany(await this.store.apiKeys.idsBy('organization', organizationId));
+    return all.filter((k): k is ApiKeyRecord => k !== undefined && k.revoked_at === null && k.name.toLowerCase() === wanted);
   }
 
   async getApiKey(actor: Actor, id: string): Promise<ApiKeyView> {
@@ -189,6 +234,11 @@ export class ApiKeyService {
 
 function keyRef(key: ApiKeyRecord): { type: string; id: string } {
   return { type: 'api_key', id: key.id };
+}
+
+/** Held while a key's name is checked and the key written, so two concurrent creates cannot share a name. */
+function apiKeyNamesLock(organizationId: string): string {
+  return `api-key-names:${organizationId}`;
 }
 
 /** Every read-modify-write of one API key (revoke, last use) holds its lock. */

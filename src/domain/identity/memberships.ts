@@ -19,6 +19,9 @@ export interface AddMemberInput {
   team_id?: string | null;
 }
 
+/** A membership with its principal's email (null for a principal known only by id). */
+export type MemberWithEmail = Membership & { email: string | null };
+
 /** Memberships: a principal's role in an organization, or on one of its teams. */
 export class MembershipService {
   constructor(
@@ -98,9 +101,26 @@ export class MembershipService {
   ): Promise<Page<Membership>> {
     await this.permissions.authorize(actor, 'member.read', organizationRef(organizationId));
     const { team_id: teamId, ...page } = options;
-    return teamId === undefined
-      ? this.store.memberships.listBy('organization', organizationId, page)
-      : this.store.memberships.listBy('team', [organizationId, teamId], page);
+    if (teamId === undefined) return this.store.memberships.listBy('organization', organizationId, page);
+    // A deleted (or unknown) team has no members to list: it is not found, not empty.
+    await this.teams.requireTeam(organizationId, teamId);
+    return this.store.memberships.listBy('team', [organizationId, teamId], page);
+  }
+
+  /** listMembers() with each principal's email (null when it has none): who the members are, for people. */
+  async listMembersWithEmails(
+    actor: Actor,
+    organizationId: string,
+    options: PageOptions & { team_id?: string } = {},
+  ): Promise<Page<MemberWithEmail>> {
+    const page = await this.listMembers(actor, organizationId, options);
+    return { items: await this.withEmails(page.items), nextCursor: page.nextCursor };
+  }
+
+  /** The memberships with their principals' emails (one read). */
+  async withEmails(list: Membership[]): Promise<MemberWithEmail[]> {
+    const principals = await this.store.principals.getMany(list.map((m) => m.principal_id));
+    return list.map((m, i) => ({ ...m, email: principals[i]?.email ?? null }));
   }
 
   async updateMember(actor: Actor, organizationId: string, membershipId: string, role: Role): Promise<Membership> {

@@ -139,12 +139,21 @@ export class OrganizationService {
     return { items: orgs.filter((o): o is Organization => o !== undefined), nextCursor: ids.nextCursor };
   }
 
-  async updateOrganization(actor: Actor, id: string, patch: { display_name?: string }): Promise<Organization> {
+  /** Renames: a new slug (free, else conflict) and/or display name; what is left out stays. */
+  async updateOrganization(actor: Actor, id: string, patch: { display_name?: string; slug?: string }): Promise<Organization> {
     await this.permissions.authorize(actor, 'organization.update', organizationRef(id));
-    return this.storage.transaction({ locks: [`org:${id}`] }, async (tx) => {
+    const slug = patch.slug?.trim().toLowerCase();
+    const locks = [`org:${id}`, ...(slug === undefined ? [] : [`org-slug:${slug}`])];
+    return this.storage.transaction({ locks }, async (tx) => {
       const org = await this.store.organizations.get(id);
       if (org === undefined) throw notFound('organization');
-      const next = { ...org, ...(patch.display_name === undefined ? {} : { display_name: patch.display_name.trim() }) };
+      if (slug !== undefined && slug !== org.slug && (await this.store.organizations.findUnique('slug', slug)))
+        throw new AppError('conflict', `an organization with slug ${slug} already exists`, { details: { field: 'slug' } });
+      const next = {
+        ...org,
+        ...(slug === undefined ? {} : { slug }),
+        ...(patch.display_name === undefined ? {} : { display_name: patch.display_name.trim() }),
+      };
       this.audit.record(tx, actor, {
         organization_id: id,
         action: 'organization.update',

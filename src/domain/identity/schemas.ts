@@ -59,8 +59,9 @@ export const apiKeySchema = z.object({
 export const createdApiKeySchema = apiKeySchema.extend({ raw_key: z.string().describe('shown once, never again') });
 
 export const createOrganizationBody = z.object({ slug: slugSchema, display_name: cleanText(200).optional() });
-export const updateOrganizationBody = z.object({ display_name: cleanText(200).optional() });
+export const updateOrganizationBody = z.object({ slug: slugSchema.optional(), display_name: cleanText(200).optional() });
 export const createTeamBody = z.object({ name: cleanText(200) });
+export const updateTeamBody = createTeamBody;
 export const addMemberBody = z
   .object({ principal_id: id.optional(), email: emailSchema.optional(), role: roleSchema, team_id: id.nullable().optional() })
   .refine((b) => (b.principal_id === undefined) !== (b.email === undefined), {

@@ -94,6 +94,8 @@ export function createIdentityStore(storage: Storage): IdentityStore {
           value: (k) => active(k, [k.organization_id, k.principal_id]),
           sort: (k) => k.created_at,
         },
+        // Every key, revoked ones too (`key list --all`).
+        { name: 'organization_all', value: (k) => k.organization_id, sort: (k) => k.created_at },
       ],
       cached,
     ),

@@ -1,8 +1,9 @@
-import { notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
+import { idSchema } from '../schemas.js';
 import type { Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { removeDepartedAccess } from './departures.js';
@@ -22,7 +23,8 @@ export class TeamService {
   async createTeam(actor: Actor, organizationId: string, input: { name: string }): Promise<Team> {
     await this.permissions.authorize(actor, 'team.create', organizationRef(organizationId));
     const team: Team = { id: newId(), organization_id: organizationId, name: input.name.trim(), created_at: nowIso() };
-    return this.storage.transaction({}, (tx) => {
+    return this.storage.transaction({ locks: [teamNamesLock(organizationId)] }, async (tx) => {
+      await this.requireFreeName(organizationId, team.name);
       this.audit.record(tx, actor, {
         organization_id: organizationId,
         action: 'team.create',
@@ -31,6 +33,50 @@ export class TeamService {
       });
       return tx.put(this.store.teams, team);
     });
+  }
+
+  /** Renames the team; its new name must be free in the organization. */
+  async updateTeam(actor: Actor, organizationId: string, teamId: string, input: { name: string }): Promise<Team> {
+    const team = await this.requireTeam(organizationId, teamId);
+    await this.permissions.authorize(actor, 'team.update', { type: 'team', id: team.id });
+    const name = input.name.trim();
+    return this.storage.transaction({ locks: [teamNamesLock(organizationId)] }, async (tx) => {
+      const current = await tx.get(this.store.teams, team.id);
+      if (current === undefined) throw notFound('team');
+      await this.requireFreeName(organizationId, name, team.id);
+      const next = { ...current, name };
+      this.audit.record(tx, actor, {
+        organization_id: organizationId,
+        action: 'team.update',
+        target: teamRef(team),
+        before: current,
+        after: next,
+      });
+      return tx.put(this.store.teams, next);
+    });
+  }
+
+  /**
+   * A team named by id, or by name within its organization (names compare case-insensitively). By
+   * id, `organizationId` may be left out; given, a team of another organization is not_found.
+   */
+  async findTeam(actor: Actor, organizationId: string | undefined, ref: string): Promise<Team> {
+    let team: Team | undefined;
+    if (idSchema.safeParse(ref).success) {
+      team = await this.store.teams.get(ref.toLowerCase());
+      if (team !== undefined && organizationId !== undefined && team.organization_id !== organizationId) team = undefined;
+    }
+    if (team === undefined && organizationId !== undefined) {
+      const named = await this.teamsNamed(organizationId, ref);
+      if (named.length > 1)
+        throw new AppError('invalid_request', `${named.length} teams are named ${ref.trim()}: name the team by its id`, {
+          details: { team_ids: named.map((t) => t.id) },
+        });
+      team = named[0];
+    }
+    if (team === undefined) throw notFound('team');
+    await this.permissions.authorize(actor, 'team.read', { type: 'team', id: team.id });
+    return team;
   }
 
   async listTeams(actor: Actor, organizationId: string, page: PageOptions = {}): Promise<Page<Team>> {
@@ -70,6 +116,22 @@ export class TeamService {
     });
   }
 
+  /** Teams of the organization with this name (more than one only in data older than the rule). */
+  private async teamsNamed(organizationId: string, name: string): Promise<Team[]> {
+    const wanted = name.trim().toLowerCase();
+    const all = await this.store.teams.getMany(await this.store.teams.idsBy('organization', organizationId));
+    return all.filter((t): t is Team => t !== undefined && t.name.toLowerCase() === wanted);
+  }
+
+  /** conflict when another team of the organization has the name; read under teamNamesLock. */
+  private async requireFreeName(organizationId: string, name: string, except?: string): Promise<void> {
+    const taken = (await this.teamsNamed(organizationId, name)).find((t) => t.id !== except);
+    if (taken !== undefined)
+      throw new AppError('conflict', `a team named ${taken.name} already exists in this organization`, {
+        details: { field: 'name', team_id: taken.id },
+      });
+  }
+
   /** The team when it belongs to the organization; not_found otherwise. */
   async requireTeam(organizationId: string, teamId: string): Promise<Team> {
     const team = await this.store.teams.get(teamId);
@@ -80,4 +142,9 @@ export class TeamService {
 
 function teamRef(team: Team): { type: string; id: string } {
   return { type: 'team', id: team.id };
+}
+
+/** Held while a team name is chosen (create, rename), so two concurrent ones cannot pick the same. */
+function teamNamesLock(organizationId: string): string {
+  return `team-names:${organizationId}`;
 }

@@ -15,6 +15,7 @@ import type { Organization as _switchyard_admin_v1_Organization, Organization__O
 import type { OrganizationServiceClient as _switchyard_admin_v1_OrganizationServiceClient, OrganizationServiceDefinition as _switchyard_admin_v1_OrganizationServiceDefinition } from './switchyard/admin/v1/OrganizationService.js';
 import type { RemoveMemberRequest as _switchyard_admin_v1_RemoveMemberRequest, RemoveMemberRequest__Output as _switchyard_admin_v1_RemoveMemberRequest__Output } from './switchyard/admin/v1/RemoveMemberRequest.js';
 import type { UpdateMemberRoleRequest as _switchyard_admin_v1_UpdateMemberRoleRequest, UpdateMemberRoleRequest__Output as _switchyard_admin_v1_UpdateMemberRoleRequest__Output } from './switchyard/admin/v1/UpdateMemberRoleRequest.js';
+import type { UpdateOrganizationRequest as _switchyard_admin_v1_UpdateOrganizationRequest, UpdateOrganizationRequest__Output as _switchyard_admin_v1_UpdateOrganizationRequest__Output } from './switchyard/admin/v1/UpdateOrganizationRequest.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -38,6 +39,7 @@ export interface ProtoGrpcType {
         OrganizationService: SubtypeConstructor<typeof grpc.Client, _switchyard_admin_v1_OrganizationServiceClient> & { service: _switchyard_admin_v1_OrganizationServiceDefinition }
         RemoveMemberRequest: MessageTypeDefinition<_switchyard_admin_v1_RemoveMemberRequest, _switchyard_admin_v1_RemoveMemberRequest__Output>
         UpdateMemberRoleRequest: MessageTypeDefinition<_switchyard_admin_v1_UpdateMemberRoleRequest, _switchyard_admin_v1_UpdateMemberRoleRequest__Output>
+        UpdateOrganizationRequest: MessageTypeDefinition<_switchyard_admin_v1_UpdateOrganizationRequest, _switchyard_admin_v1_UpdateOrganizationRequest__Output>
       }
     }
   }

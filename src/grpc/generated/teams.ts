@@ -8,6 +8,7 @@ import type { ListTeamsRequest as _switchyard_admin_v1_ListTeamsRequest, ListTea
 import type { ListTeamsResponse as _switchyard_admin_v1_ListTeamsResponse, ListTeamsResponse__Output as _switchyard_admin_v1_ListTeamsResponse__Output } from './switchyard/admin/v1/ListTeamsResponse.js';
 import type { Team as _switchyard_admin_v1_Team, Team__Output as _switchyard_admin_v1_Team__Output } from './switchyard/admin/v1/Team.js';
 import type { TeamServiceClient as _switchyard_admin_v1_TeamServiceClient, TeamServiceDefinition as _switchyard_admin_v1_TeamServiceDefinition } from './switchyard/admin/v1/TeamService.js';
+import type { UpdateTeamRequest as _switchyard_admin_v1_UpdateTeamRequest, UpdateTeamRequest__Output as _switchyard_admin_v1_UpdateTeamRequest__Output } from './switchyard/admin/v1/UpdateTeamRequest.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -24,6 +25,7 @@ export interface ProtoGrpcType {
         ListTeamsResponse: MessageTypeDefinition<_switchyard_admin_v1_ListTeamsResponse, _switchyard_admin_v1_ListTeamsResponse__Output>
         Team: MessageTypeDefinition<_switchyard_admin_v1_Team, _switchyard_admin_v1_Team__Output>
         TeamService: SubtypeConstructor<typeof grpc.Client, _switchyard_admin_v1_TeamServiceClient> & { service: _switchyard_admin_v1_TeamServiceDefinition }
+        UpdateTeamRequest: MessageTypeDefinition<_switchyard_admin_v1_UpdateTeamRequest, _switchyard_admin_v1_UpdateTeamRequest__Output>
       }
     }
   }

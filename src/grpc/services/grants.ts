@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from '../../domain/schemas.js';
 import { createGrantBody } from '../../domain/identity/schemas.js';
 import type { GrantServiceHandlers } from '../generated/switchyard/admin/v1/GrantService.js';
-import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
+import { pageOptions, parseRequest, resolveOrganization, resolvePrincipal, toMessage, unary } from '../handler.js';
 import type { AdminServiceModule, ServiceContext } from './context.js';
 
 const grantRef = z.object({ grant_id: idSchema });
@@ -12,7 +12,7 @@ function implement({ services, log }: ServiceContext): GrantServiceHandlers {
   return {
     CreateGrant: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      const input = parseRequest(createGrantBody, req);
+      const input = parseRequest(createGrantBody, { ...req, principal_id: await resolvePrincipal(services, req.principal_id) });
       return toMessage(await grants.createGrant(actor, org.id, input));
     }),
     ListGrants: unary(log, async (req, { actor }) => {

@@ -8,6 +8,7 @@ import { invitationService } from './invitations.js';
 import { memberService } from './members.js';
 import { organizationService } from './organizations.js';
 import { outboxService } from './outbox.js';
+import { principalService } from './principals.js';
 import { providerService } from './providers.js';
 import { settingsService } from './settings.js';
 import { teamService } from './teams.js';
@@ -18,6 +19,7 @@ export const adminServices: readonly AdminServiceModule[] = [
   daemonService,
   organizationService,
   memberService,
+  principalService,
   teamService,
   grantService,
   apiKeyService,

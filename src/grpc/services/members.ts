@@ -1,3 +1,4 @@
+import { operator } from '../../domain/identity/caller.js';
 import { z } from 'zod';
 import { idSchema } from '../../domain/schemas.js';
 import { addMemberBody, updateMemberBody } from '../../domain/identity/schemas.js';
@@ -6,10 +7,12 @@ import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from
 import type { AdminServiceModule, ServiceContext } from './context.js';
 
 const membershipRef = z.object({ membership_id: idSchema });
-const teamFilter = z.object({ team_id: idSchema.optional() });
 
 function implement({ services, log }: ServiceContext): MemberServiceHandlers {
   const { memberships } = services;
+  /** A team named by id or by name within the organization, as its id. */
+  const teamId = async (organizationId: string, ref: string | undefined) =>
+    ref === undefined ? undefined : (await services.teams.findTeam(operator, organizationId, ref)).id;
   return {
     AddMember: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
@@ -17,14 +20,15 @@ function implement({ services, log }: ServiceContext): MemberServiceHandlers {
         principal_id: req.principal_id,
         email: req.email,
         role: req.role,
-        team_id: req.team_id,
+        team_id: await teamId(org.id, req.team_id),
       });
-      return toMessage(await memberships.addMember(actor, org.id, input));
+      const [added] = await memberships.withEmails([await memberships.addMember(actor, org.id, input)]);
+      return toMessage(added);
     }),
     ListMembers: unary(log, async (req, { actor }) => {
       const org = await resolveOrganization(services, req.organization);
-      const { team_id } = parseRequest(teamFilter, { team_id: req.team_id });
-      const page = await memberships.listMembers(actor, org.id, { ...pageOptions(req), team_id });
+      const team_id = await teamId(org.id, req.team_id);
+      const page = await memberships.listMembersWithEmails(actor, org.id, { ...pageOptions(req), team_id });
       return { memberships: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
     UpdateMemberRole: unary(log, async (req, { actor }) => {

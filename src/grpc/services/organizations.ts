@@ -1,4 +1,4 @@
-import { createOrganizationBody } from '../../domain/identity/schemas.js';
+import { createOrganizationBody, updateOrganizationBody } from '../../domain/identity/schemas.js';
 import { emailSchema, idSchema } from '../../domain/schemas.js';
 import type { OrganizationServiceHandlers } from '../generated/switchyard/admin/v1/OrganizationService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
@@ -21,6 +21,11 @@ function implement({ services, log }: ServiceContext): OrganizationServiceHandle
       return { organizations: page.items.map(toMessage), next_cursor: page.nextCursor ?? '' };
     }),
     GetOrganization: unary(log, async (req) => toMessage(await resolveOrganization(services, req.organization))),
+    UpdateOrganization: unary(log, async (req, { actor }) => {
+      const org = await resolveOrganization(services, req.organization);
+      const patch = parseRequest(updateOrganizationBody, { slug: req.slug, display_name: req.display_name });
+      return toMessage(await orgs.updateOrganization(actor, org.id, patch));
+    }),
   };
 }
 

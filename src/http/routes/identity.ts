@@ -17,6 +17,7 @@ import {
   teamSchema,
   updateMemberBody,
   updateOrganizationBody,
+  updateTeamBody,
 } from '../../domain/identity/schemas.js';
 import { defineRoute, idParams, pageQuery, Reply, uuidParam } from '../route.js';
 
@@ -53,7 +54,7 @@ export function identityRoutes({ organizations: orgs, teams, memberships, grants
     defineRoute({
       method: 'PATCH',
       path: '/v1/organizations/:id',
-      summary: 'Rename an organization (admin)',
+      summary: 'Rename an organization: its slug (409 when taken) and/or display name (admin)',
       tag: 'organizations',
       params: idParams('id'),
       body: updateOrganizationBody,
@@ -131,6 +132,16 @@ export function identityRoutes({ organizations: orgs, teams, memberships, grants
       params: idParams('id', 'team_id'),
       response: teamSchema,
       handler: async (ctx) => teams.getTeam(ctx.caller, ctx.params.id, ctx.params.team_id),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/v1/organizations/:id/teams/:team_id',
+      summary: 'Rename a team (admin); team names are unique within an organization (409)',
+      tag: 'teams',
+      params: idParams('id', 'team_id'),
+      body: updateTeamBody,
+      response: teamSchema,
+      handler: async (ctx) => teams.updateTeam(ctx.caller, ctx.params.id, ctx.params.team_id, ctx.body),
     }),
     defineRoute({
       method: 'DELETE',

@@ -79,6 +79,11 @@ export const migrations: Migration[] = [
       ];
     },
   },
+  {
+    version: 6,
+    name: 'every API key by organization, revoked ones too',
+    up: async (storage) => rebuildIndex(storage, createIdentityStore(storage).apiKeys, 'organization_all'),
+  },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {

@@ -213,4 +213,15 @@ CREATE INDEX audit_log__organization_action ON audit_log (ix_organization_action
 CREATE INDEX audit_log__organization_actor_action ON audit_log (ix_organization_actor_action) WHERE ix_organization_actor_action IS NOT NULL;
 `,
   },
+  {
+    version: 6,
+    name: 'every API key by organization, revoked ones too',
+    // The key store/identity builds: organization, created_at and id joined by a zero byte.
+    sql: `
+ALTER TABLE api_keys ADD COLUMN ix_organization_all bytea;
+UPDATE api_keys SET ix_organization_all = convert_to(data->>'organization_id', 'UTF8') || '\\x00'::bytea
+  || convert_to(data->>'created_at', 'UTF8') || '\\x00'::bytea || id;
+CREATE INDEX api_keys__organization_all ON api_keys (ix_organization_all) WHERE ix_organization_all IS NOT NULL;
+`,
+  },
 ];

@@ -12,9 +12,11 @@ export interface ApiKey {
   'created_at'?: (string);
   'revoked_at'?: (string);
   'last_used_at'?: (string);
+  'revoked_reason'?: (string);
   '_expires_at'?: "expires_at";
   '_revoked_at'?: "revoked_at";
   '_last_used_at'?: "last_used_at";
+  '_revoked_reason'?: "revoked_reason";
 }
 
 export interface ApiKey__Output {
@@ -28,7 +30,9 @@ export interface ApiKey__Output {
   'created_at': (string);
   'revoked_at'?: (string);
   'last_used_at'?: (string);
+  'revoked_reason'?: (string);
   '_expires_at'?: "expires_at";
   '_revoked_at'?: "revoked_at";
   '_last_used_at'?: "last_used_at";
+  '_revoked_reason'?: "revoked_reason";
 }

@@ -5,10 +5,12 @@ export interface ListApiKeysRequest {
   'organization'?: (string);
   'limit'?: (number);
   'cursor'?: (string);
+  'include_revoked'?: (boolean);
 }
 
 export interface ListApiKeysRequest__Output {
   'organization': (string);
   'limit': (number);
   'cursor': (string);
+  'include_revoked': (boolean);
 }

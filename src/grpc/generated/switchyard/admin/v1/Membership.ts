@@ -9,7 +9,9 @@ export interface Membership {
   'role'?: (string);
   'created_at'?: (string);
   'updated_at'?: (string);
+  'email'?: (string);
   '_team_id'?: "team_id";
+  '_email'?: "email";
 }
 
 export interface Membership__Output {
@@ -20,5 +22,7 @@ export interface Membership__Output {
   'role': (string);
   'created_at': (string);
   'updated_at': (string);
+  'email'?: (string);
   '_team_id'?: "team_id";
+  '_email'?: "email";
 }

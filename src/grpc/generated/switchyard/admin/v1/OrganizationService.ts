@@ -8,6 +8,7 @@ import type { GetOrganizationRequest as _switchyard_admin_v1_GetOrganizationRequ
 import type { ListOrganizationsRequest as _switchyard_admin_v1_ListOrganizationsRequest, ListOrganizationsRequest__Output as _switchyard_admin_v1_ListOrganizationsRequest__Output } from '../../../switchyard/admin/v1/ListOrganizationsRequest.js';
 import type { ListOrganizationsResponse as _switchyard_admin_v1_ListOrganizationsResponse, ListOrganizationsResponse__Output as _switchyard_admin_v1_ListOrganizationsResponse__Output } from '../../../switchyard/admin/v1/ListOrganizationsResponse.js';
 import type { Organization as _switchyard_admin_v1_Organization, Organization__Output as _switchyard_admin_v1_Organization__Output } from '../../../switchyard/admin/v1/Organization.js';
+import type { UpdateOrganizationRequest as _switchyard_admin_v1_UpdateOrganizationRequest, UpdateOrganizationRequest__Output as _switchyard_admin_v1_UpdateOrganizationRequest__Output } from '../../../switchyard/admin/v1/UpdateOrganizationRequest.js';
 
 export interface OrganizationServiceClient extends grpc.Client {
   CreateOrganization(argument: _switchyard_admin_v1_CreateOrganizationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_CreateOrganizationResponse__Output>): grpc.ClientUnaryCall;
@@ -37,6 +38,15 @@ export interface OrganizationServiceClient extends grpc.Client {
   listOrganizations(argument: _switchyard_admin_v1_ListOrganizationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_ListOrganizationsResponse__Output>): grpc.ClientUnaryCall;
   listOrganizations(argument: _switchyard_admin_v1_ListOrganizationsRequest, callback: grpc.requestCallback<_switchyard_admin_v1_ListOrganizationsResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateOrganization(argument: _switchyard_admin_v1_UpdateOrganizationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Organization__Output>): grpc.ClientUnaryCall;
+  UpdateOrganization(argument: _switchyard_admin_v1_UpdateOrganizationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_switchyard_admin_v1_Organization__Output>): grpc.ClientUnaryCall;
+  UpdateOrganization(argument: _switchyard_admin_v1_UpdateOrganizationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Organization__Output>): grpc.ClientUnaryCall;
+  UpdateOrganization(argument: _switchyard_admin_v1_UpdateOrganizationRequest, callback: grpc.requestCallback<_switchyard_admin_v1_Organization__Output>): grpc.ClientUnaryCall;
+  updateOrganization(argument: _switchyard_admin_v1_UpdateOrganizationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Organization__Output>): grpc.ClientUnaryCall;
+  updateOrganization(argument: _switchyard_admin_v1_UpdateOrganizationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_switchyard_admin_v1_Organization__Output>): grpc.ClientUnaryCall;
+  updateOrganization(argument: _switchyard_admin_v1_UpdateOrganizationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Organization__Output>): grpc.ClientUnaryCall;
+  updateOrganization(argument: _switchyard_admin_v1_UpdateOrganizationRequest, callback: grpc.requestCallback<_switchyard_admin_v1_Organization__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface OrganizationServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -46,10 +56,13 @@ export interface OrganizationServiceHandlers extends grpc.UntypedServiceImplemen
   
   ListOrganizations: grpc.handleUnaryCall<_switchyard_admin_v1_ListOrganizationsRequest__Output, _switchyard_admin_v1_ListOrganizationsResponse>;
   
+  UpdateOrganization: grpc.handleUnaryCall<_switchyard_admin_v1_UpdateOrganizationRequest__Output, _switchyard_admin_v1_Organization>;
+  
 }
 
 export interface OrganizationServiceDefinition extends grpc.ServiceDefinition {
   CreateOrganization: MethodDefinition<_switchyard_admin_v1_CreateOrganizationRequest, _switchyard_admin_v1_CreateOrganizationResponse, _switchyard_admin_v1_CreateOrganizationRequest__Output, _switchyard_admin_v1_CreateOrganizationResponse__Output>
   GetOrganization: MethodDefinition<_switchyard_admin_v1_GetOrganizationRequest, _switchyard_admin_v1_Organization, _switchyard_admin_v1_GetOrganizationRequest__Output, _switchyard_admin_v1_Organization__Output>
   ListOrganizations: MethodDefinition<_switchyard_admin_v1_ListOrganizationsRequest, _switchyard_admin_v1_ListOrganizationsResponse, _switchyard_admin_v1_ListOrganizationsRequest__Output, _switchyard_admin_v1_ListOrganizationsResponse__Output>
+  UpdateOrganization: MethodDefinition<_switchyard_admin_v1_UpdateOrganizationRequest, _switchyard_admin_v1_Organization, _switchyard_admin_v1_UpdateOrganizationRequest__Output, _switchyard_admin_v1_Organization__Output>
 }

@@ -3,8 +3,10 @@
 
 export interface RevokeApiKeyRequest {
   'id'?: (string);
+  'organization'?: (string);
 }
 
 export interface RevokeApiKeyRequest__Output {
   'id': (string);
+  'organization': (string);
 }

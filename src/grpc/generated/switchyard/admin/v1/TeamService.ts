@@ -8,6 +8,7 @@ import type { GetTeamRequest as _switchyard_admin_v1_GetTeamRequest, GetTeamRequ
 import type { ListTeamsRequest as _switchyard_admin_v1_ListTeamsRequest, ListTeamsRequest__Output as _switchyard_admin_v1_ListTeamsRequest__Output } from '../../../switchyard/admin/v1/ListTeamsRequest.js';
 import type { ListTeamsResponse as _switchyard_admin_v1_ListTeamsResponse, ListTeamsResponse__Output as _switchyard_admin_v1_ListTeamsResponse__Output } from '../../../switchyard/admin/v1/ListTeamsResponse.js';
 import type { Team as _switchyard_admin_v1_Team, Team__Output as _switchyard_admin_v1_Team__Output } from '../../../switchyard/admin/v1/Team.js';
+import type { UpdateTeamRequest as _switchyard_admin_v1_UpdateTeamRequest, UpdateTeamRequest__Output as _switchyard_admin_v1_UpdateTeamRequest__Output } from '../../../switchyard/admin/v1/UpdateTeamRequest.js';
 
 export interface TeamServiceClient extends grpc.Client {
   CreateTeam(argument: _switchyard_admin_v1_CreateTeamRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
@@ -46,6 +47,15 @@ export interface TeamServiceClient extends grpc.Client {
   listTeams(argument: _switchyard_admin_v1_ListTeamsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_ListTeamsResponse__Output>): grpc.ClientUnaryCall;
   listTeams(argument: _switchyard_admin_v1_ListTeamsRequest, callback: grpc.requestCallback<_switchyard_admin_v1_ListTeamsResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateTeam(argument: _switchyard_admin_v1_UpdateTeamRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
+  UpdateTeam(argument: _switchyard_admin_v1_UpdateTeamRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
+  UpdateTeam(argument: _switchyard_admin_v1_UpdateTeamRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
+  UpdateTeam(argument: _switchyard_admin_v1_UpdateTeamRequest, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
+  updateTeam(argument: _switchyard_admin_v1_UpdateTeamRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
+  updateTeam(argument: _switchyard_admin_v1_UpdateTeamRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
+  updateTeam(argument: _switchyard_admin_v1_UpdateTeamRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
+  updateTeam(argument: _switchyard_admin_v1_UpdateTeamRequest, callback: grpc.requestCallback<_switchyard_admin_v1_Team__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface TeamServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -57,6 +67,8 @@ export interface TeamServiceHandlers extends grpc.UntypedServiceImplementation {
   
   ListTeams: grpc.handleUnaryCall<_switchyard_admin_v1_ListTeamsRequest__Output, _switchyard_admin_v1_ListTeamsResponse>;
   
+  UpdateTeam: grpc.handleUnaryCall<_switchyard_admin_v1_UpdateTeamRequest__Output, _switchyard_admin_v1_Team>;
+  
 }
 
 export interface TeamServiceDefinition extends grpc.ServiceDefinition {
@@ -64,4 +76,5 @@ export interface TeamServiceDefinition extends grpc.ServiceDefinition {
   DeleteTeam: MethodDefinition<_switchyard_admin_v1_DeleteTeamRequest, _switchyard_admin_v1_Team, _switchyard_admin_v1_DeleteTeamRequest__Output, _switchyard_admin_v1_Team__Output>
   GetTeam: MethodDefinition<_switchyard_admin_v1_GetTeamRequest, _switchyard_admin_v1_Team, _switchyard_admin_v1_GetTeamRequest__Output, _switchyard_admin_v1_Team__Output>
   ListTeams: MethodDefinition<_switchyard_admin_v1_ListTeamsRequest, _switchyard_admin_v1_ListTeamsResponse, _switchyard_admin_v1_ListTeamsRequest__Output, _switchyard_admin_v1_ListTeamsResponse__Output>
+  UpdateTeam: MethodDefinition<_switchyard_admin_v1_UpdateTeamRequest, _switchyard_admin_v1_Team, _switchyard_admin_v1_UpdateTeamRequest__Output, _switchyard_admin_v1_Team__Output>
 }
