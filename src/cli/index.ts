@@ -17,10 +17,13 @@ type Register = (program: Command) => void;
 const commands: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./commands/serve.js')).registerServe,
   status: async () => (await import('./commands/status.js')).registerStatus,
+  doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
+  config: async () => (await import('./commands/config-show.js')).registerConfigShow,
   org: async () => (await import('./commands/org.js')).registerOrg,
   member: async () => (await import('./commands/member.js')).registerMember,
   team: async () => (await import('./commands/team.js')).registerTeam,
   grant: async () => (await import('./commands/grant.js')).registerGrant,
+  permissions: async () => (await import('./commands/permissions.js')).registerPermissions,
   key: async () => (await import('./commands/key.js')).registerKey,
   invite: async () => (await import('./commands/invite.js')).registerInvite,
   outbox: async () => (await import('./commands/outbox.js')).registerOutbox,

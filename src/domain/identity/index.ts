@@ -34,7 +34,7 @@ export function createIdentity({ storage, eventLog, config, log }: AreaBase): Ar
   const grants = new GrantService(storage, store, permissions, principals, config.maxGrantsPerPrincipal);
   const apiKeys = new ApiKeyService(storage, store, permissions, organizations, memberships, log.child({ module: 'identity' }));
   const authentication = new AuthenticationService(apiKeys, config);
-  const permissionChecks = new PermissionCheckService(permissions);
+  const permissionChecks = new PermissionCheckService(permissions, principals, store);
   const tables: Pick<Collection<object>, 'name' | 'count'>[] = [
     store.principals,
     store.organizations,

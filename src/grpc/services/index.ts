@@ -7,6 +7,7 @@ import { invitationService } from './invitations.js';
 import { memberService } from './members.js';
 import { organizationService } from './organizations.js';
 import { outboxService } from './outbox.js';
+import { permissionService } from './permissions.js';
 import { providerService } from './providers.js';
 import { settingsService } from './settings.js';
 import { teamService } from './teams.js';
@@ -26,4 +27,5 @@ export const adminServices: readonly AdminServiceModule[] = [
   webhookService,
   eventService,
   providerService,
+  permissionService,
 ];
