@@ -362,8 +362,10 @@ t.test('doctor: a development daemon, then held mail and invitations about to ex
   chmodSync(d.dataDir, 0o750);
   const open = await sy('doctor');
   t.equal(open.code, 0, 'WARNs only: exit 0');
-  t.match(open.stdout, /^RESULT\s+CHECK\s+DETAIL\s+FIX$/m);
-  t.match(open.stdout, new RegExp(`^WARN\\s+data dir mode\\s+${d.dataDir} is 0750: .*chmod 700 ${d.dataDir}$`, 'm'));
+  t.match(open.stdout, /^RESULT\s+CHECK\s+DETAIL$/m);
+  t.match(open.stdout, new RegExp(`^WARN\\s+data dir mode\\s+${d.dataDir} is 0750: other users can reach`, 'm'));
+  t.match(open.stdout, /^To fix\nRESULT\s+CHECK\s+FIX$/m, 'then what to do about each WARN');
+  t.match(open.stdout, new RegExp(`^WARN\\s+data dir mode\\s+chmod 700 ${d.dataDir}$`, 'm'));
   t.match(open.stdout, /^OK\s+clock\s+within 5 s/m);
   chmodSync(d.dataDir, 0o700);
 

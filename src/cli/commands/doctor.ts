@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { DaemonServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/DaemonService.js';
 import type { DoctorFacts__Output } from '../../grpc/generated/switchyard/admin/v1/DoctorFacts.js';
 import type { Plain } from '../client.js';
-import { execute, type Cell } from '../output.js';
+import { execute, type Cell, type View } from '../output.js';
 
 type DoctorFacts = Plain<DoctorFacts__Output>;
 
@@ -170,14 +170,28 @@ export function registerDoctor(program: Command): void {
           return findings;
         },
         json: (findings) => ({ ok: !failed, checks: findings }),
-        view: (findings) => [
-          {
-            kind: 'table',
-            columns: ['RESULT', 'CHECK', 'DETAIL', 'FIX'],
-            rows: findings.map((x) => [{ text: x.status, tone: verdictTones[x.status] }, x.check, x.detail, x.fix ?? '']),
-            empty: 'nothing to check',
-          },
-        ],
+        view: (findings) => {
+          const toFix = findings.filter((x) => x.fix !== null);
+          return [
+            {
+              kind: 'table',
+              columns: ['RESULT', 'CHECK', 'DETAIL'],
+              rows: findings.map((x) => [{ text: x.status, tone: verdictTones[x.status] }, x.check, x.detail]),
+              empty: 'nothing to check',
+            },
+            ...(toFix.length === 0
+              ? []
+              : [
+                  {
+                    kind: 'table',
+                    title: 'To fix',
+                    columns: ['RESULT', 'CHECK', 'FIX'],
+                    rows: toFix.map((x) => [{ text: x.status, tone: verdictTones[x.status] }, x.check, x.fix ?? '']),
+                    empty: '',
+                  } satisfies View,
+                ]),
+          ];
+        },
       });
       if (failed) process.exitCode = 1;
     });
