@@ -308,9 +308,20 @@ t.test('config show shares the config noun with the CLI config verbs', async (t)
   );
 });
 
-t.test('config show masks a database URL but its password', async (t) => {
-  const config = loadConfig({ env: { SERVICE_DATABASE_URL: 'postgres://app:pg-password-9@db.internal:5432/switchyard' } });
-  const setting = describeConfig(config).find((s) => s.name === 'SERVICE_DATABASE_URL');
+t.test('config show masks a database URL but its password, and a password in any URL', async (t) => {
+  const config = loadConfig({
+    env: {
+      SERVICE_DATABASE_URL: 'postgres://app:pg-password-9@db.internal:5432/switchyard',
+      OLLAMA_HOST: 'http://ollama:ollama-password@gpu.internal:11434',
+    },
+  });
+  const settings = describeConfig(config);
+  t.match(
+    settings.find((s) => s.name === 'OLLAMA_HOST'),
+    { value: 'http://ollama:********@gpu.internal:11434/', secret: false },
+    'a password in any URL',
+  );
+  const setting = settings.find((s) => s.name === 'SERVICE_DATABASE_URL');
   t.same(setting, {
     name: 'SERVICE_DATABASE_URL',
     value: 'postgres://app:********@db.internal:5432/switchyard',

@@ -21,15 +21,23 @@ function environmentForm(value: string | number | boolean | number[] | undefined
   return Array.isArray(value) ? value.join(',') : String(value);
 }
 
-function mask(key: OptionKey, text: string): string {
-  if (!urlSecrets.has(key)) return MASK;
+function parseUrl(text: string): URL | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
   try {
-    const url = new URL(text);
-    if (url.password !== '') url.password = MASK;
-    return url.toString();
+    return new URL(text);
   } catch {
-    return MASK;
+    return undefined;
   }
+}
+
+/** A value as shown: a secret masked whole unless it is a URL; any URL's password masked (OLLAMA_HOST may carry one too). */
+function shown(key: OptionKey, text: string, secret: boolean): string {
+  if (secret && !urlSecrets.has(key)) return MASK;
+  const url = parseUrl(text);
+  if (url === undefined) return secret ? MASK : text;
+  if (url.password === '') return text;
+  url.password = MASK;
+  return url.toString();
 }
 
 /** Every setting of `config` in the table's order, with its source; secrets masked. */
@@ -40,7 +48,7 @@ export function describeConfig(config: Config): ConfigSetting[] {
     const secret = spec.secret === true;
     return {
       name: spec.env,
-      value: text !== null && secret ? mask(key, text) : text,
+      value: text === null ? null : shown(key, text, secret),
       source: config.origins[key],
       secret,
       flag: spec.flag === undefined ? null : `--${spec.flag}`,
