@@ -20,6 +20,7 @@ import { actions } from '../src/domain/identity/permissions.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { findPostgres, launchPostgres, type TestPostgres } from '../test/support/postgres.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
+import { hasScript, measureCliStart, type CliStartFigures } from './cli-start.js';
 import { measureWebhookDelivery, type DeliveryFigures, type EngineFigures, type WebhookEngine } from './webhook-delivery.js';
 
 const { values: args } = parseArgs({
@@ -29,8 +30,13 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     strict: { type: 'boolean', default: false },
+    /** `cli`: only row (11), the CLI's start-to-exit times (about a minute). */
+    only: { type: 'string' },
+    'cli-runs': { type: 'string', default: '15' },
   },
 });
+if (args.only !== undefined && args.only !== 'cli')
+  throw new TypeError(`--only takes cli (the row that runs alone), got ${args.only}`);
 function positive(name: string, text: string, min: number): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n < min) throw new TypeError(`--${name} must be a number >= ${min}, got ${text}`);
@@ -40,6 +46,7 @@ const DURATION_S = positive('duration', args.duration, 1);
 const WARMUP_S = positive('warmup', args.warmup, 0);
 const CONNECTIONS = Math.trunc(positive('connections', args.connections, 1));
 const ROUNDS = Math.trunc(positive('rounds', args.rounds, 1));
+const CLI_RUNS = Math.trunc(positive('cli-runs', args['cli-runs'], 1));
 
 const TARGET = {
   healthzRatio: 0.8,
@@ -62,6 +69,9 @@ const TARGET = {
   providerAddedP50Ms: 1,
   providerAddedP99Ms: 5,
   providerTtfbAddedMs: 2,
+  /** (11) CLI start to exit in a pseudo-terminal, on an idle 2-core machine: --json and ink. */
+  cliJsonMs: 350,
+  cliInkMs: 600,
 };
 /** Organization creates in flight at once while creates/s are measured. */
 const CREATE_CONCURRENCY = 16;
@@ -731,7 +741,53 @@ async function measureCreates(label: string, url: string): Promise<number> {
 
 // ---- run ---------------------------------------------------------------------------------------
 
+/** (11) CLI start-to-exit times, each command against `node -e 0` run beside it. */
+function cliRows(figures: CliStartFigures | undefined): void {
+  if (figures === undefined) {
+    info('(11) CLI start to exit', 'n/a (no `script` command for a pseudo-terminal)');
+    return;
+  }
+  const spread = (values: number[]): string =>
+    `${Math.round(median(values))} ms  [${Math.round(Math.min(...values))}-${Math.round(Math.max(...values))}; ${values.length} runs]`;
+  const ratio = (values: number[]): string => {
+    const ratios = values.map((v, i) => v / figures.baseline[i]);
+    return `${median(ratios).toFixed(2)}  [${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}]`;
+  };
+  info('(11) node -e 0 in a pseudo-terminal: start to exit', spread(figures.baseline));
+  const json = median(figures.statusJson);
+  check('(11) status --json: start to exit', spread(figures.statusJson), `< ${TARGET.cliJsonMs} ms`, json < TARGET.cliJsonMs);
+  info('(11) status --json / node -e 0', ratio(figures.statusJson));
+  const ink = median(figures.orgList);
+  check('(11) org list (ink table): start to exit', spread(figures.orgList), `< ${TARGET.cliInkMs} ms`, ink < TARGET.cliInkMs);
+  info('(11) org list / node -e 0', ratio(figures.orgList));
+}
+
+function machineLine(): string {
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  return `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${load}`;
+}
+
+function printSummary(): void {
+  const met = targets - misses.length;
+  process.stdout.write(`\nsummary: ${met}/${targets} targets met${misses.length > 0 ? `; MISS: ${misses.join('; ')}` : ''}\n`);
+  if (args.strict && misses.length > 0) process.exitCode = 1;
+}
+
+/** `--only cli`: row (11) alone, reported as the whole run reports. */
+async function mainCliOnly(): Promise<void> {
+  const started = new Date();
+  const figures = hasScript() ? await measureCliStart(binPath, CLI_RUNS, progress) : undefined;
+  process.stdout.write(`\nSwitchyard ${packageVersion} bench, row (11) only, ${started.toISOString()}\n${machineLine()}\n\n`);
+  cliRows(figures);
+  printTable();
+  printSummary();
+}
+
 async function main(): Promise<void> {
+  if (args.only === 'cli') return mainCliOnly();
   const started = new Date();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
   const bare = await startBareServer();
@@ -842,15 +898,13 @@ async function main(): Promise<void> {
     const hooks = await measureWebhookDelivery(hookEngines, progress);
     await cluster?.stop();
     cluster = undefined;
+    const cli = hasScript() ? await measureCliStart(binPath, CLI_RUNS, progress) : undefined;
     const idle = await measureIdle(['--max-semi-space-size=2']);
     const idleNoFlag = await measureIdle([]);
 
     process.stdout.write(
       `\nSwitchyard ${packageVersion} bench, ${started.toISOString()}\n` +
-        `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os
-          .loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' ')}\n` +
+        `${machineLine()}\n` +
         `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s measured after ${WARMUP_S} s warm-up per subject, 127.0.0.1; autocannon on a worker thread\n` +
         `figures are medians over the rounds; [brackets] list each round's\n` +
         `(8): each engine's webhook runs once, in a child process, fresh daemon per run; receiver in this process\n\n`,
@@ -955,11 +1009,10 @@ async function main(): Promise<void> {
         info(`(8) webhooks on ${engine}`, `n/a (missing ${(findPostgres() as { missing: string }).missing})`);
       else webhookRows(engine, figures);
     }
+    cliRows(cli);
 
     printTable();
-    const met = targets - misses.length;
-    process.stdout.write(`\nsummary: ${met}/${targets} targets met${misses.length > 0 ? `; MISS: ${misses.join('; ')}` : ''}\n`);
-    if (args.strict && misses.length > 0) process.exitCode = 1;
+    printSummary();
   } finally {
     await bare.close();
     await daemon?.stop();

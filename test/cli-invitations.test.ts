@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { bashCompletion } from '../src/cli/commands/completion.js';
-import { buildProgram } from '../src/cli/index.js';
+import { buildProgram, loadCommands } from '../src/cli/index.js';
 import { asPrincipal, request, runOwned, spawnDaemon, spawnSwitchyard, cliCleanEnv, type CliRun } from './helpers.js';
 
 const daemonEnv = {
@@ -287,7 +287,7 @@ t.test('settings set and reset, plain output', async (t) => {
 
 t.test('completion offers each command its own --status choices', async (t) => {
   const scriptFile = path.join(t.testdir(), 'switchyard.bash');
-  writeFileSync(scriptFile, bashCompletion(buildProgram()));
+  writeFileSync(scriptFile, bashCompletion(buildProgram(await loadCommands())));
   const complete = async (...words: string[]) => {
     const script = `source "${scriptFile}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchyard; echo "\${COMPREPLY[*]}"`;
     const { stdout } = await runOwned(t, 'bash', ['-c', script]);

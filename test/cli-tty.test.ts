@@ -240,3 +240,19 @@ t.test('a table wider than the terminal shrinks its widest columns with an ellip
   t.notMatch(wide.text, '…', 'a wide terminal shows everything');
   t.match(wide.text, 'someone-with-a-long-address@example.com');
 });
+
+t.test('doctor and status in a terminal: the new lines, in colour', { skip }, async (t) => {
+  const socket = await daemonWithOrg(t);
+  const doctor = await inTerminal(t, ['--socket', socket, 'doctor']);
+  t.equal(doctor.exitStatus, 0, 'no FAIL');
+  t.match(doctor.text, /^RESULT\s+CHECK\s+DETAIL\s*$/m, 'the checks table');
+  t.match(doctor.text, /^OK\s+data dir\s+\//m, 'the data dir (its path may wrap: it lives under the checkout)');
+  t.match(doctor.text, /^OK\s+clock\s+within 5 s/m);
+  t.notMatch(doctor.text, /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/, 'the spinner is gone');
+  t.match(doctor.styled, /\x1b\[[0-9;]*32mOK/, 'OK in green');
+  const status = await inTerminal(t, ['--socket', socket, 'status']);
+  t.equal(status.exitStatus, 0);
+  t.match(status.text, /^email:\s+(held|provider|smtp)/m);
+  t.match(status.text, /^jwt:\s+(on|off)/m);
+  t.match(status.text, /^events:\s+1\s*$/m, 'the organization.created event');
+});

@@ -10,7 +10,7 @@ import { verify as verifyGithub } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import t, { type Test } from 'tap';
 import { bashCompletion } from '../src/cli/commands/completion.js';
-import { buildProgram } from '../src/cli/index.js';
+import { buildProgram, loadCommands } from '../src/cli/index.js';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
 import {
   asPrincipal,
@@ -378,7 +378,7 @@ t.test(
 
 t.test('completion knows the webhook verbs, their --reset fields and the event kinds', async (t) => {
   const scriptFile = path.join(t.testdir(), 'switchyard.bash');
-  writeFileSync(scriptFile, bashCompletion(buildProgram()));
+  writeFileSync(scriptFile, bashCompletion(buildProgram(await loadCommands())));
   const complete = async (...words: string[]) => {
     const script = `source "${scriptFile}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchyard; echo "\${COMPREPLY[*]}"`;
     const { stdout } = await runOwned(t, 'bash', ['-c', script]);

@@ -229,8 +229,9 @@ t.test('errors: exit 1, stdout empty, one line (or one JSON value) on stderr', a
 });
 
 t.test('the client commands load no daemon module (only small domain type modules)', async (t) => {
-  // A module hook reports every module the CLI resolves; `--help` builds the whole command tree.
-  const hooks = `export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOAD ' + r.url + '\\n'); return r; }`;
+  // A module hook reports every module the CLI resolves (written at once: the hooks run on a thread
+  // of their own, and help exits right after the last module loads); `--help` builds the whole tree.
+  const hooks = `import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); writeSync(2, 'LOAD ' + r.url + '\\n'); return r; }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
   const { stderr } = await runOwned(t, process.execPath, [
     '--import',

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { Client, credentials, Metadata, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
 import type { MessageTypeDefinition as ProtoMessageType, MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { fromStruct, fromValue } from '../grpc/json-value.js';
-import { ADMIN_PACKAGE, adminProtoFiles, loadProtos } from '../grpc/proto.js';
+import { ADMIN_PACKAGE, adminProtoFileOf, loadProtos } from '../grpc/proto.js';
 import { socketAddress, type SocketAddress } from '../grpc/socket-path.js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../grpc/status.js';
 
@@ -133,11 +133,11 @@ function tlsCredentials(caFile: string, address: string): ChannelCredentials {
 
 export class AdminClient {
   private readonly client: Client;
-  private readonly definitions: PackageDefinition;
+  /** The services called so far, with their messages: each proto file is parsed on its first call. */
+  private readonly definitions: PackageDefinition = {};
   private readonly address: SocketAddress | undefined;
 
   constructor(readonly target: Target) {
-    this.definitions = loadProtos(adminProtoFiles());
     if (target.kind === 'unix') {
       this.address = socketAddress(target.socketPath);
       this.client = new Client(`unix:${this.address.path}`, credentials.createInsecure());
@@ -170,7 +170,12 @@ export class AdminClient {
   }
 
   private methods(name: string): Array<[string, AnyMethod]> {
-    const definition = this.definitions[`${ADMIN_PACKAGE}.${name}`];
+    const qualified = `${ADMIN_PACKAGE}.${name}`;
+    if (this.definitions[qualified] === undefined) {
+      const file = adminProtoFileOf(name);
+      if (file !== undefined) Object.assign(this.definitions, loadProtos([file]));
+    }
+    const definition = this.definitions[qualified];
     if (definition === undefined || 'format' in definition) throw new TypeError(`no service ${name} in ${ADMIN_PACKAGE}`);
     return Object.entries(definition as Record<string, AnyMethod>);
   }

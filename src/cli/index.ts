@@ -1,23 +1,5 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { registerAudit } from './commands/audit.js';
-import { registerBackup } from './commands/backup.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerEvents } from './commands/events.js';
-import { registerGrant } from './commands/grant.js';
-import { registerInvite } from './commands/invite.js';
-import { registerKey } from './commands/key.js';
-import { registerListen } from './commands/listen.js';
-import { registerMember } from './commands/member.js';
-import { registerOrg } from './commands/org.js';
-import { registerOutbox } from './commands/outbox.js';
-import { registerPrincipal } from './commands/principal.js';
-import { registerProvider } from './commands/provider.js';
-import { registerServe } from './commands/serve.js';
-import { registerStatus } from './commands/status.js';
-import { registerStorage } from './commands/storage.js';
-import { registerTeam } from './commands/team.js';
-import { registerWebhook } from './commands/webhook.js';
 import { CliError } from './client.js';
 import { writeJsonError } from './output.js';
 import { rootProgram, runProgram } from './run.js';
@@ -25,26 +7,55 @@ import { rootProgram, runProgram } from './run.js';
 // The commander root: global flags, then one file per noun in commands/. `serve` runs the daemon;
 // every other command is a client of its gRPC admin API.
 
-const commands = [
-  registerServe,
-  registerStatus,
-  registerOrg,
-  registerMember,
-  registerPrincipal,
-  registerTeam,
-  registerGrant,
-  registerKey,
-  registerInvite,
-  registerOutbox,
-  registerWebhook,
-  registerEvents,
-  registerListen,
-  registerProvider,
-  registerAudit,
-  registerStorage,
-  registerBackup,
-  registerCompletion,
-];
+type Register = (program: Command) => void;
+
+/**
+ * Every noun's module, in help order, imported only when needed: a command line loads the module
+ * of the noun it names, so a command starts without parsing the others (help, completion and an
+ * unknown noun load them all).
+ */
+const commands: Record<string, () => Promise<Register>> = {
+  serve: async () => (await import('./commands/serve.js')).registerServe,
+  status: async () => (await import('./commands/status.js')).registerStatus,
+  doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
+  config: async () => (await import('./commands/config-show.js')).registerConfigShow,
+  org: async () => (await import('./commands/org.js')).registerOrg,
+  member: async () => (await import('./commands/member.js')).registerMember,
+  principal: async () => (await import('./commands/principal.js')).registerPrincipal,
+  team: async () => (await import('./commands/team.js')).registerTeam,
+  grant: async () => (await import('./commands/grant.js')).registerGrant,
+  permissions: async () => (await import('./commands/permissions.js')).registerPermissions,
+  key: async () => (await import('./commands/key.js')).registerKey,
+  invite: async () => (await import('./commands/invite.js')).registerInvite,
+  outbox: async () => (await import('./commands/outbox.js')).registerOutbox,
+  webhook: async () => (await import('./commands/webhook.js')).registerWebhook,
+  events: async () => (await import('./commands/events.js')).registerEvents,
+  listen: async () => (await import('./commands/listen.js')).registerListen,
+  provider: async () => (await import('./commands/provider.js')).registerProvider,
+  audit: async () => (await import('./commands/audit.js')).registerAudit,
+  storage: async () => (await import('./commands/storage.js')).registerStorage,
+  backup: async () => (await import('./commands/backup.js')).registerBackup,
+  completion: async () => (await import('./commands/completion.js')).registerCompletion,
+};
+
+/** Global options that take a value (the value is not the noun). */
+const globalValueOptions = new Set(['--socket', '--addr', '--token', '--tls-ca']);
+
+/** The noun a command line names (`org` in `switchyard --socket S org list`), if it is one of ours. */
+function nounOf(argv: string[]): string | undefined {
+  for (let i = 2; i < argv.length; i++) {
+    const word = argv[i];
+    if (globalValueOptions.has(word)) i++;
+    else if (!word.startsWith('-')) return Object.hasOwn(commands, word) && word !== 'completion' ? word : undefined;
+  }
+  return undefined;
+}
+
+/** The register functions of the nouns `argv` needs: its noun's alone, or every one. */
+export async function loadCommands(argv?: string[]): Promise<Register[]> {
+  const noun = argv === undefined ? undefined : nounOf(argv);
+  return Promise.all((noun === undefined ? Object.values(commands) : [commands[noun]]).map((load) => load()));
+}
 
 /** Where the daemon's admin socket is when --socket is not given. */
 function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {
@@ -52,7 +63,7 @@ function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.SERVICE_DATA_DIR || './data', 'admin.sock');
 }
 
-export function buildProgram(options: { json?: boolean } = {}): Command {
+export function buildProgram(registers: Register[], options: { json?: boolean } = {}): Command {
   const program = rootProgram()
     .option('--socket <path>', "the daemon's admin socket (from SERVICE_GRPC_SOCKET, else SERVICE_DATA_DIR)", defaultSocket())
     .option('--addr <host:port>', "the daemon's TCP gRPC listener, instead of the socket")
@@ -65,7 +76,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
       outputError: (text) => writeJsonError(new CliError('invalid_request', text.replace(/^error: /, '').trim())),
     });
   } else program.showHelpAfterError();
-  for (const register of commands) register(program);
+  for (const register of registers) register(program);
   // A noun without its verb (`switchyard org`) prints help for a person; a script asked for JSON
   // gets the usage error as JSON, like every other one.
   if (options.json === true) for (const group of program.commands) requireSubcommand(group);
@@ -85,5 +96,5 @@ function requireSubcommand(group: Command): void {
 }
 
 export async function runCli(argv: string[]): Promise<void> {
-  await runProgram(buildProgram({ json: argv.includes('--json') }), argv);
+  await runProgram(buildProgram(await loadCommands(argv), { json: argv.includes('--json') }), argv);
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AdminClient, CliError, type Target } from './client.js';
+import type * as Views from './views/render.js';
 
 /** The exit code of a command whose daemon could not be reached (no socket, refused, gone). */
 const DAEMON_UNREACHABLE_EXIT_CODE = 3;
@@ -218,7 +219,7 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
   try {
     if (mode === 'ink') {
       // ink and React load only here, so --json, pipes and `serve` never pay for them.
-      const { renderTask } = await import('./views/render.js');
+      const { renderTask } = await importViews();
       await renderTask(spec.label, task, spec.view);
       return;
     }
@@ -231,6 +232,24 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
   }
 }
 
+/**
+ * The ink views, loaded as cheaply as they can be: React's production build (its development build
+ * is twice the code, and only adds warnings for the components' authors), and no fetch while ink's
+ * layout engine (yoga) starts: it fetches its inlined WebAssembly from a data: URL when fetch
+ * exists, which loads node's whole fetch stack (undici, web streams); without it, it decodes the
+ * same bytes directly.
+ */
+async function importViews(): Promise<typeof Views> {
+  process.env.NODE_ENV ??= 'production';
+  const fetch = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (fetch?.configurable === true) Reflect.deleteProperty(globalThis, 'fetch');
+  try {
+    return await import('./views/render.js');
+  } finally {
+    if (fetch?.configurable === true) Object.defineProperty(globalThis, 'fetch', fetch);
+  }
+}
+
 /** A failure as the output mode shows it, with the contract's exit code. */
 async function reportFailure(mode: OutputMode, err: unknown): Promise<void> {
   const error = errorOf(err);
@@ -238,7 +257,7 @@ async function reportFailure(mode: OutputMode, err: unknown): Promise<void> {
   process.exitCode = error.code === 'unavailable' ? DAEMON_UNREACHABLE_EXIT_CODE : 1;
   if (mode === 'json') writeJsonError(error);
   else if (mode === 'ink' && process.stderr.isTTY === true) {
-    const { renderError } = await import('./views/render.js');
+    const { renderError } = await importViews();
     await renderError(errorLine(error));
   } else process.stderr.write(`${errorLine(error)}\n`);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { configSchema, optionSpecs, type Config, type OptionKey } from './schema.js';
+import { configSchema, optionSpecs, type Config, type ConfigSource, type OptionKey } from './schema.js';
 
 /** A configuration problem, reported as one line naming the variable. */
 export class ConfigError extends Error {
@@ -53,24 +53,40 @@ function readConfigFile(file: string): Partial<Record<OptionKey, unknown>> {
   return out;
 }
 
-/** The value each option is given, by the highest layer that sets it: flags > environment > config file. */
-function layeredInput(sources: ConfigSources): Partial<Record<OptionKey, unknown>> {
+/**
+ * The value each option is given, by the highest layer that sets it: flags > environment > config
+ * file; and where each option's value comes from (`default` for those no layer sets).
+ */
+function layeredInput(sources: ConfigSources): {
+  input: Partial<Record<OptionKey, unknown>>;
+  origins: Record<OptionKey, ConfigSource>;
+} {
   const env = sources.env ?? process.env;
   const file = sources.configFile === undefined ? {} : readConfigFile(sources.configFile);
   const input: Partial<Record<OptionKey, unknown>> = {};
+  const origins = {} as Record<OptionKey, ConfigSource>;
   for (const key of keys) {
     const fromFlag = sources.flags?.[key];
     const fromEnv = env[optionSpecs[key].env];
-    if (fromFlag !== undefined) input[key] = typeof fromFlag === 'boolean' ? fromFlag : String(fromFlag);
-    else if (fromEnv !== undefined && fromEnv !== '') input[key] = fromEnv;
-    else if (file[key] !== undefined) input[key] = file[key];
+    origins[key] = 'default';
+    if (fromFlag !== undefined) {
+      input[key] = typeof fromFlag === 'boolean' ? fromFlag : String(fromFlag);
+      origins[key] = 'flag';
+    } else if (fromEnv !== undefined && fromEnv !== '') {
+      input[key] = fromEnv;
+      origins[key] = 'env';
+    } else if (file[key] !== undefined) {
+      input[key] = file[key];
+      origins[key] = 'file';
+    }
   }
-  return input;
+  return { input, origins };
 }
 
 /** Layers defaults < config file < environment < flags, then validates the whole with one schema. */
 export function loadConfig(sources: ConfigSources = {}): Config {
-  const parsed = configSchema.safeParse(layeredInput(sources));
+  const { input, origins } = layeredInput(sources);
+  const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue.path[0] as OptionKey | undefined;
@@ -79,7 +95,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   const c = parsed.data;
   const dataDir = path.resolve(c.dataDir);
-  return { ...c, dataDir, grpcSocket: path.resolve(c.grpcSocket ?? path.join(dataDir, 'admin.sock')) };
+  return { ...c, dataDir, grpcSocket: path.resolve(c.grpcSocket ?? path.join(dataDir, 'admin.sock')), origins };
 }
 
 /**
@@ -87,6 +103,6 @@ export function loadConfig(sources: ConfigSources = {}): Config {
  * table order: the daemon ignores them, and `serve` says so once at start-up.
  */
 export function plannedSettingsSet(sources: ConfigSources = {}): string[] {
-  const input = layeredInput(sources);
+  const { input } = layeredInput(sources);
   return keys.filter((key) => optionSpecs[key].planned !== undefined && key in input).map((key) => optionSpecs[key].env);
 }

@@ -377,7 +377,12 @@ export const configSchema = z
 
 type ParsedConfig = z.output<typeof configSchema>;
 
+/** Where a setting's value comes from (contract 2: flag > environment > config file > default). */
+export type ConfigSource = 'flag' | 'env' | 'file' | 'default';
+
 /** The resolved configuration the daemon runs with. */
 export interface Config extends ParsedConfig {
   grpcSocket: string;
+  /** Where each setting's value came from (`switchyard config show`). */
+  origins: Readonly<Record<OptionKey, ConfigSource>>;
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSync, type Options, type PackageDefinition } from '@grpc/proto-loader';
@@ -44,4 +44,13 @@ export function adminProtoFiles(): string[] {
     .filter((name) => name.endsWith('.proto'))
     .sort()
     .map((name) => path.posix.join(...ADMIN_PACKAGE.split('.'), name));
+}
+
+/**
+ * The admin proto file (relative to proto/) that declares `service` (e.g. DaemonService), found in
+ * the files' text: a client then parses only that file and its imports, not the whole package.
+ */
+export function adminProtoFileOf(service: string): string | undefined {
+  const declaration = new RegExp(`^service ${service}\\s*\\{`, 'm');
+  return adminProtoFiles().find((file) => declaration.test(readFileSync(path.join(protoRoot, file), 'utf8')));
 }

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat, statfs } from 'node:fs/promises';
 
 /** The data directory cannot be used; `exitCode` 2 when the fix is the operator's setting, 1 otherwise. */
 export class DataDirError extends Error {
@@ -46,4 +46,19 @@ export async function prepareDataDir(dir: string, options: { allowShared: boolea
     `the data directory ${dir} is open to other users (mode ${mode(stats.mode)}): run \`chmod 700 ${dir}\`, or set SERVICE_DATA_DIR_ALLOW_SHARED=1`,
     2,
   );
+}
+
+/** What `switchyard doctor` checks of the data directory: who may enter it, and the room left on its file system. */
+export interface DataDirFacts {
+  /** Permission bits, e.g. 0o700. */
+  mode: number;
+  uid: number;
+  /** Bytes the daemon's user may still write, and the file system's size. */
+  freeBytes: number;
+  totalBytes: number;
+}
+
+export async function inspectDataDir(dir: string): Promise<DataDirFacts> {
+  const [stats, fs] = await Promise.all([stat(dir), statfs(dir)]);
+  return { mode: stats.mode & 0o777, uid: stats.uid, freeBytes: fs.bavail * fs.bsize, totalBytes: fs.blocks * fs.bsize };
 }

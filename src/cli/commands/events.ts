@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { eventKinds } from '../../domain/events/types.js';
 import type { Event__Output } from '../../grpc/generated/switchyard/admin/v1/Event.js';
 import type { EventServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/EventService.js';
-import type { AdminClient, Plain } from '../client.js';
-import { choiceOption, orgOption } from '../options.js';
-import { executeStream } from '../output.js';
+import { allPages, type AdminClient, type Plain } from '../client.js';
+import { shortTime } from '../format.js';
+import { choiceOption, limitOption, orgOption } from '../options.js';
+import { execute, executeStream } from '../output.js';
 
 export type Event = Plain<Event__Output>;
 
@@ -24,6 +25,38 @@ export function eventLine(event: Event): string {
 
 export function registerEvents(program: Command): void {
   const events = program.command('events').description('the domain event log');
+
+  events
+    .command('list')
+    .description("the organization's stored events, oldest first (as GET /v1/organizations/{id}/events)")
+    .addOption(orgOption())
+    .addOption(choiceOption('--kind <kind>', 'only events of this kind', eventKinds))
+    .option('--after <event-id>', 'only the events after this one (evt_...)')
+    .addOption(limitOption())
+    .action((opts: { org: string; kind?: string; after?: string; limit?: number }, command: Command) =>
+      execute(command, {
+        label: 'reading the event log',
+        run: (client) =>
+          allPages(async (cursor, limit) => {
+            const page = await client.service<EventServiceDefinition>('EventService').ListEvents({
+              organization: opts.org,
+              cursor,
+              limit,
+              ...(opts.kind === undefined ? {} : { kind: opts.kind }),
+              ...(opts.after === undefined ? {} : { after: opts.after }),
+            });
+            return [page.events, page.next_cursor];
+          }, opts.limit),
+        view: (list) => [
+          {
+            kind: 'table',
+            columns: ['ID', 'KIND', 'TIME', 'PAYLOAD'],
+            rows: list.map((e) => [e.id, { text: e.kind, tone: 'accent' }, shortTime(e.timestamp), JSON.stringify(e.payload)]),
+            empty: 'no events',
+          },
+        ],
+      }),
+    );
 
   events
     .command('tail')

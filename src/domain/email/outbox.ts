@@ -87,6 +87,11 @@ export class OutboxService {
     this.store = new OutboxStore(storage);
   }
 
+  /** How mail goes out: the transport's name (`provider`, `smtp`), or `held` when there is none. */
+  get transportName(): string {
+    return this.transport?.name ?? 'held';
+  }
+
   async countOutboxEntries(): Promise<number> {
     return this.store.entries.count();
   }

@@ -33,7 +33,7 @@ interface HttpTransportOptions {
  * is the Idempotency-Key, so a re-send after a timeout or a crash is deduplicated by the provider.
  */
 class HttpEmailTransport implements EmailTransport {
-  readonly name = 'http';
+  readonly name = 'provider';
   private readonly endpoint: string;
 
   constructor(private readonly options: HttpTransportOptions) {

@@ -76,6 +76,7 @@ export type SendResult =
 
 /** A way to deliver mail: the provider's HTTP API or SMTP. */
 export interface EmailTransport {
+  /** `provider` (the email provider's API) or `smtp`. */
   readonly name: string;
   send(mail: OutgoingMail): Promise<SendResult>;
   /** Releases what the transport holds; called once at shutdown, after the outbox loop has stopped. */

@@ -50,7 +50,7 @@ export function createIdentity({ storage, eventLog, audit, config, log }: AreaBa
     log.child({ module: 'identity' }),
   );
   const authentication = new AuthenticationService(apiKeys, config);
-  const permissionChecks = new PermissionCheckService(permissions);
+  const permissionChecks = new PermissionCheckService(permissions, principals, store);
   const tables: Pick<Collection<object>, 'name' | 'count'>[] = [
     store.principals,
     store.organizations,

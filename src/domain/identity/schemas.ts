@@ -102,4 +102,18 @@ const permissionBatchItem = z.object({
   resource_id: z.string().min(1).max(200).optional(),
 });
 export const permissionBatchBody = z.object({ checks: z.array(permissionBatchItem).min(1).max(100) });
+/** The operator's check for someone else (gRPC CheckPermission): a principal or an API key, and a check. */
+export const permissionCheckFor = permissionBatchItem
+  .extend({
+    principal: z.string().trim().min(1).max(320).optional(),
+    api_key_id: id.optional(),
+  })
+  .refine((b) => (b.principal === undefined) !== (b.api_key_id === undefined), {
+    message: 'give principal or api_key_id, exactly one',
+    path: ['principal'],
+  })
+  .refine((b) => (b.resource_type === undefined) === (b.resource_id === undefined), {
+    message: 'give resource_type and resource_id together, or neither (the organization)',
+    path: ['resource_id'],
+  });
 export const decisionSchema = z.object({ allowed: z.boolean(), role: roleSchema.nullable(), reason: z.string() });

@@ -110,6 +110,15 @@ export class InvitationService {
     return this.store.invitations.countBy('expiry', 'pending');
   }
 
+  /** Pending invitations that expire within `windowMs` from now (not those already past their expiry). */
+  async countPendingExpiringWithin(windowMs: number): Promise<number> {
+    const now = Date.now();
+    return this.store.invitations.countRange('expiry', 'pending', {
+      after: nowIso(new Date(now)),
+      upTo: nowIso(new Date(now + windowMs)),
+    });
+  }
+
   /**
    * Runs `fn` in one transaction holding `locks` (the organization's invitation lock among them) and
    * the lock of the mail of the invitation `find` answers, so that `fn` may cancel that mail. Which

@@ -1,3 +1,5 @@
+import { describeConfig } from '../../config/describe.js';
+import { inspectDataDir } from '../../storage/data-dir.js';
 import type { DaemonServiceHandlers } from '../generated/switchyard/admin/v1/DaemonService.js';
 import { serverStream, toMessage, unary } from '../handler.js';
 import type { AdminServiceModule, ServiceContext } from './context.js';
@@ -5,10 +7,28 @@ import type { AdminServiceModule, ServiceContext } from './context.js';
 /** Bytes per streamed backup message, about. */
 const BACKUP_CHUNK = 64 * 1024;
 
+/** `switchyard doctor` warns of pending invitations that expire within this. */
+const EXPIRING_WINDOW_MS = 24 * 3600 * 1000;
+
+/** What status and doctor both show of how the daemon reaches people: mail, links, JWT. */
+function reachFacts({ config, services, httpUrl }: ServiceContext) {
+  return {
+    email_transport: services.outbox.transportName,
+    public_url: config.publicUrl ?? httpUrl,
+    public_url_set: config.publicUrl !== undefined,
+    jwt_enabled: config.jwtSecret !== undefined,
+  };
+}
+
 function implement(ctx: ServiceContext): DaemonServiceHandlers {
+  const { services, config } = ctx;
   return {
     GetStatus: unary(ctx.log, async () => {
-      const counts = await ctx.count();
+      const [counts, outbox, pending] = await Promise.all([
+        ctx.count(),
+        services.outbox.outboxFigures(),
+        services.invitations.countPendingInvitations(),
+      ]);
       const { socketPath, tcpAddress } = ctx.listeners();
       return {
         version: ctx.version,
@@ -22,6 +42,33 @@ function implement(ctx: ServiceContext): DaemonServiceHandlers {
         ...(tcpAddress === null ? {} : { grpc_address: tcpAddress }),
         loops: ctx.loops.status().map(toMessage),
         counts,
+        ...reachFacts(ctx),
+        pending_invitations: pending,
+        outbox: outbox.byStatus,
+      };
+    }),
+    GetConfig: unary(ctx.log, () => Promise.resolve({ settings: describeConfig(config).map(toMessage) })),
+    Doctor: unary(ctx.log, async () => {
+      const [dir, outbox, expiring] = await Promise.all([
+        inspectDataDir(config.dataDir),
+        services.outbox.outboxFigures(),
+        services.invitations.countPendingExpiringWithin(EXPIRING_WINDOW_MS),
+      ]);
+      return {
+        env: config.env,
+        now: new Date().toISOString(),
+        data_dir: config.dataDir,
+        data_dir_mode: dir.mode,
+        data_dir_uid: dir.uid,
+        daemon_uid: process.getuid?.() ?? 0,
+        data_dir_allow_shared: config.dataDirAllowShared,
+        data_dir_free_bytes: dir.freeBytes,
+        data_dir_total_bytes: dir.totalBytes,
+        ...reachFacts(ctx),
+        held_mail: outbox.byStatus.held ?? 0,
+        failed_mail: outbox.byStatus.failed ?? 0,
+        invitations_expiring: expiring,
+        expiring_window_seconds: EXPIRING_WINDOW_MS / 1000,
       };
     }),
     Backup: serverStream(ctx.log, ctx.closing, async (_req, { send, signal }) => {

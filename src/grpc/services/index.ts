@@ -9,6 +9,7 @@ import { memberService } from './members.js';
 import { organizationService } from './organizations.js';
 import { outboxService } from './outbox.js';
 import { principalService } from './principals.js';
+import { permissionService } from './permissions.js';
 import { providerService } from './providers.js';
 import { settingsService } from './settings.js';
 import { teamService } from './teams.js';
@@ -30,4 +31,5 @@ export const adminServices: readonly AdminServiceModule[] = [
   eventService,
   providerService,
   auditService,
+  permissionService,
 ];

@@ -14,6 +14,12 @@ export interface DaemonStatus {
   'grpc_address'?: (string);
   'loops'?: (_switchyard_admin_v1_LoopStatus)[];
   'counts'?: ({[key: string]: number});
+  'email_transport'?: (string);
+  'public_url'?: (string);
+  'public_url_set'?: (boolean);
+  'jwt_enabled'?: (boolean);
+  'pending_invitations'?: (number);
+  'outbox'?: ({[key: string]: number});
   '_grpc_address'?: "grpc_address";
 }
 
@@ -29,5 +35,11 @@ export interface DaemonStatus__Output {
   'grpc_address'?: (string);
   'loops': (_switchyard_admin_v1_LoopStatus__Output)[];
   'counts': ({[key: string]: number});
+  'email_transport': (string);
+  'public_url': (string);
+  'public_url_set': (boolean);
+  'jwt_enabled': (boolean);
+  'pending_invitations': (number);
+  'outbox': ({[key: string]: number});
   '_grpc_address'?: "grpc_address";
 }

@@ -1,0 +1,8 @@
+// Original file: switchyard/admin/v1/daemon.proto
+
+
+export interface DoctorRequest {
+}
+
+export interface DoctorRequest__Output {
+}
