@@ -1,7 +1,7 @@
-import path from 'node:path';
 import type { Command } from 'commander';
 import { registerBackup } from './commands/backup.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerConfig } from './commands/config.js';
 import { registerEvents } from './commands/events.js';
 import { registerGrant } from './commands/grant.js';
 import { registerInvite } from './commands/invite.js';
@@ -40,17 +40,15 @@ const commands = [
   registerStorage,
   registerBackup,
   registerCompletion,
+  registerConfig,
 ];
-
-/** Where the daemon's admin socket is when --socket is not given. */
-function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SERVICE_GRPC_SOCKET) return path.resolve(env.SERVICE_GRPC_SOCKET);
-  return path.resolve(env.SERVICE_DATA_DIR || './data', 'admin.sock');
-}
 
 export function buildProgram(options: { json?: boolean } = {}): Command {
   const program = rootProgram()
-    .option('--socket <path>', "the daemon's admin socket (from SERVICE_GRPC_SOCKET, else SERVICE_DATA_DIR)", defaultSocket())
+    .option(
+      '--socket <path>',
+      "the daemon's admin socket (default: SERVICE_GRPC_SOCKET, SERVICE_DATA_DIR/admin.sock, else the first found of `config set socket`, ./data/admin.sock, /var/lib/switchyard/admin.sock)",
+    )
     .option('--addr <host:port>', "the daemon's TCP gRPC listener, instead of the socket")
     .option('--token <token>', 'admin token for --addr (default: SERVICE_ADMIN_TOKEN)')
     .option('--tls-ca <file>', "PEM certificate(s) to verify the daemon's TLS listener at --addr (SERVICE_GRPC_TLS_CERT)")

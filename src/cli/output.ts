@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AdminClient, CliError, type Target } from './client.js';
+import { findSocket } from './socket-lookup.js';
 
 /** The exit code of a command whose daemon could not be reached (no socket, refused, gone). */
 const DAEMON_UNREACHABLE_EXIT_CODE = 3;
@@ -36,7 +37,7 @@ interface MessageView {
 export type View = TableView | RecordView | MessageView;
 
 interface GlobalOptions {
-  socket: string;
+  socket?: string;
   addr?: string;
   token?: string;
   tlsCa?: string;
@@ -105,7 +106,8 @@ function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env):
       token: options.token ?? (env.SERVICE_ADMIN_TOKEN || undefined),
       tlsCa: options.tlsCa,
     };
-  return { kind: 'unix', socketPath: options.socket };
+  const { socketPath, tried } = findSocket(options.socket, env);
+  return { kind: 'unix', socketPath, tried };
 }
 
 function errorOf(err: unknown): CliError {
