@@ -91,6 +91,18 @@ t.test('NO_COLOR in a terminal: plain text', { skip }, async (t) => {
   t.notMatch(screen.styled, ESCAPE, 'no colour at all');
 });
 
+t.test('--no-color in a terminal: plain text, as NO_COLOR', { skip }, async (t) => {
+  const socket = await daemonWithOrg(t);
+  const screen = await inTerminal(t, ['--no-color', '--socket', socket, 'org', 'list']);
+  t.equal(screen.exitStatus, 0);
+  t.match(screen.text, /^[0-9a-f-]{36}\s+acme-tty\s+Acme TTY\s/m);
+  t.notMatch(screen.styled, ESCAPE, 'no colour at all');
+  const failed = await inTerminal(t, ['--socket', `${socket}.none`, 'status', '--no-color']);
+  t.equal(failed.exitStatus, 3);
+  t.match(failed.text, /^no daemon at /m, 'an error is the plain line, no mark');
+  t.notMatch(failed.styled, ESCAPE, 'not red either');
+});
+
 t.test('an error in a terminal: one red line, exit 3 (no daemon)', { skip }, async (t) => {
   // Not under t.testdir(): how long the line is must not depend on where the checkout lives.
   const socket = path.join(shortDir(t, 'switchyard-'), 'admin.sock');

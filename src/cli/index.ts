@@ -52,7 +52,12 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
     .option('--addr <host:port>', "the daemon's TCP gRPC listener, instead of the socket")
     .option('--token <token>', 'admin token for --addr (default: SERVICE_ADMIN_TOKEN)')
     .option('--tls-ca <file>', "PEM certificate(s) to verify the daemon's TLS listener at --addr (SERVICE_GRPC_TLS_CERT)")
-    .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr');
+    .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr')
+    .option('--no-color', 'plain text, no colour or spinner, even in a terminal (as NO_COLOR=1 does)')
+    // --no-color is NO_COLOR for this process, so everything that honours NO_COLOR follows it.
+    .hook('preAction', (root) => {
+      if (root.opts<{ color: boolean }>().color === false) process.env.NO_COLOR = '1';
+    });
   if (options.json === true) {
     // Scripts get usage errors in the same JSON shape as every other failure.
     program.configureOutput({

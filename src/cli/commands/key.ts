@@ -48,7 +48,11 @@ export function registerKey(program: Command): void {
     .addOption(
       repeatableChoiceOption('--scope <scope>', 'limit the key to this scope (repeatable; none: full access)', apiKeyScopes),
     )
-    .option('--expires-in <duration>', 'lifetime, e.g. 30d, 12h, 90m (default: no expiry)', parseDuration)
+    .option(
+      '--expires-in <duration>',
+      'lifetime: a number and a unit, s m h d w or y (calendar years), e.g. 30d, 12h, 1y; 60s to 10y (default: no expiry)',
+      parseDuration,
+    )
     .option('--principal <uuid>', 'the member the key acts as')
     .action((opts: { org: string; name: string; scope?: string[]; expiresIn?: number; principal?: string }, command: Command) =>
       execute(command, {
