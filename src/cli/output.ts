@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AdminClient, CliError, type Target } from './client.js';
+import { wordError, type ErrorWording } from './error-text.js';
 import { findSocket } from './socket-lookup.js';
 
 /** The exit code of a command whose daemon could not be reached (no socket, refused, gone). */
@@ -89,7 +90,7 @@ export function renderPlain(view: View): string {
   return lines.join('\n');
 }
 
-interface CommandSpec<T> {
+interface CommandSpec<T> extends ErrorWording {
   /** Shown beside the spinner while the daemon works. */
   label: string;
   run: (client: AdminClient) => Promise<T>;
@@ -163,7 +164,7 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
       process.stdout.write(`${JSON.stringify(spec.json === undefined ? result : spec.json(result), null, 2)}\n`);
     else process.stdout.write(`${spec.view(result).map(renderPlain).join('\n\n')}\n`);
   } catch (err) {
-    await reportFailure(mode, err);
+    await reportFailure(mode, wordError(errorOf(err), spec));
   }
 }
 

@@ -30,6 +30,12 @@ export function registerGrant(program: Command): void {
               resource_type: opts.resourceType,
               resource_id: opts.resourceId,
             }),
+          fields: {
+            principal_id: '--principal',
+            action: { flag: '--action', given: opts.action },
+            resource_type: '--resource-type',
+            resource_id: '--resource-id',
+          },
           view: (g) => [
             {
               kind: 'message',

@@ -65,6 +65,7 @@ export function registerKey(program: Command): void {
             ...(opts.expiresIn === undefined ? {} : { expires_in_seconds: opts.expiresIn }),
             ...(opts.principal === undefined ? {} : { principal_id: opts.principal }),
           }),
+        fields: { name: '--name', scopes: '--scope', expires_in_seconds: '--expires-in', principal_id: '--principal' },
         json: ({ api_key, raw_key }) => ({ ...api_key, raw_key }),
         view: ({ api_key, raw_key }) => [
           keyRecord(api_key!),
