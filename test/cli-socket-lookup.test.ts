@@ -122,7 +122,7 @@ t.test('a socket another user owns: permission denied, naming that user, not "no
   t.equal(run.stdout, '');
   t.equal(
     run.stderr,
-    `forbidden: permission denied on ${socket}: ${dataDir} belongs to root; run as root (e.g. sudo -u root switchyard ...)\n`,
+    `forbidden: permission denied on ${socket}: ${dataDir} belongs to root; run as root (e.g. sudo switchyard ...)\n`,
     'names the directory in the way and its owner',
   );
   const json = await cliAsNobody(t, ['--socket', socket, 'status', '--json']);
@@ -137,6 +137,6 @@ t.test('a socket another user owns: permission denied, naming that user, not "no
   t.equal(bySocket.code, 1);
   t.equal(
     bySocket.stderr,
-    `forbidden: permission denied on ${sharedSocket}: it belongs to root; run as root (e.g. sudo -u root switchyard ...)\n`,
+    `forbidden: permission denied on ${sharedSocket}: it belongs to root; run as root (e.g. sudo switchyard ...)\n`,
   );
 });

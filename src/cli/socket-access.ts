@@ -37,7 +37,8 @@ export function permissionDenied(socketPath: string): CliError {
   if (found === undefined) return new CliError('forbidden', `permission denied on ${socketPath}`);
   const user = userName(found.uid);
   const what = found.file === socketPath ? 'it' : found.file;
-  const hint = user.startsWith('uid ') ? `run as that user` : `run as ${user} (e.g. sudo -u ${user} switchyard ...)`;
+  const sudo = user === 'root' ? 'sudo' : `sudo -u ${user}`;
+  const hint = user.startsWith('uid ') ? `run as that user` : `run as ${user} (e.g. ${sudo} switchyard ...)`;
   return new CliError('forbidden', `permission denied on ${socketPath}: ${what} belongs to ${user}; ${hint}`, {
     path: found.file,
     owner: user,
