@@ -37,7 +37,10 @@ async function findOrganization(services: DevBootstrapOptions['services'], slug:
   }
 }
 
-/** On the first start only: organization `dev`, its owner, a full-access key acting as that owner. */
+/**
+ * On the first start only: organization `dev`, its owner, a full-access key acting as that owner.
+ * Later starts only look the organization up, so `serve` can say which it is.
+ */
 export async function bootstrapDev({ storage, services, log }: DevBootstrapOptions): Promise<DevBootstrap> {
   if ((await storage.readMeta(FLAG_KEY)) !== undefined)
     return { organization: await findOrganization(services, DEV_ORGANIZATION_SLUG), key: null };

@@ -56,6 +56,8 @@ t.test('refusals in plain text name every failing field by its flag', async (t) 
 
   const email = await sy('invite', 'create', '--org', 'acme', '--email', 'not-an-address', '--role', 'admin');
   t.match(email.stderr, /^validation_failed: --email /, 'invite create: --email');
+  const retries = await sy('webhook', 'create', '--org', 'acme', '--url', 'http://127.0.0.1:9/hook', '--max-retries', '99');
+  t.equal(retries.stderr, 'validation_failed: --max-retries must be at most 20\n', 'webhook create: --max-retries');
 });
 
 t.test('a duplicate membership says so in words, not in the store index name', async (t) => {
