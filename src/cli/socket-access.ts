@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CliError } from './client.js';
@@ -5,7 +6,7 @@ import { CliError } from './client.js';
 // A socket the caller may not reach (EACCES): the daemon's data dir is 0700 and the socket 0600,
 // so only the daemon's user gets in. Saying whose they are tells the operator what to run as.
 
-/** The login name of `uid` from /etc/passwd, else `uid N`. */
+/** The login name of `uid`: from /etc/passwd, else from NSS (systemd's DynamicUser), else `uid N`. */
 function userName(uid: number): string {
   try {
     for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
@@ -13,9 +14,11 @@ function userName(uid: number): string {
       if (id === String(uid) && name !== undefined && name !== '') return name;
     }
   } catch {
-    // no /etc/passwd (a container without one): the number still says whose it is
+    // no /etc/passwd (a container without one): NSS may still know, and the number says whose it is
   }
-  return `uid ${uid}`;
+  const getent = spawnSync('getent', ['passwd', String(uid)], { encoding: 'utf8', timeout: 2_000 });
+  const name = getent.status === 0 ? getent.stdout.split(':')[0] : '';
+  return name !== '' ? name : `uid ${uid}`;
 }
 
 /**
