@@ -8,7 +8,8 @@ import { nowIso } from './storage/keys.js';
 import type { Storage } from './storage/port.js';
 
 // `serve --dev`: a newcomer gets an organization and a working key without reading any docs.
-// Only the first start of a data dir does it (a meta flag), so the key is printed exactly once.
+// Only the first start of a data dir does it (a meta flag), so the key is shown exactly once;
+// `serve` shows it (dev-banner.ts), and on later starts which organization it is.
 
 const FLAG_KEY = 'dev_bootstrapped_at';
 const DEV_ORGANIZATION_SLUG = 'dev';
@@ -17,16 +18,14 @@ const DEV_OWNER_EMAIL = 'dev@switchyard.localhost';
 export interface DevBootstrapOptions {
   storage: Storage;
   services: Pick<IdentityServices, 'organizations' | 'apiKeys'>;
-  /** Base URL of the HTTP listener, for the curl line. */
-  httpUrl: string;
   log: Logger;
-  /** Where the key is shown (the terminal that ran `serve --dev`). */
-  print: (text: string) => void;
 }
 
 export interface DevBootstrap {
-  organization: Organization;
-  key: CreatedApiKey;
+  /** Undefined only when a later start finds no `dev` organization (its slug taken back by hand). */
+  organization: Organization | undefined;
+  /** The owner key, on the first start only. */
+  key: CreatedApiKey | null;
 }
 
 async function findOrganization(services: DevBootstrapOptions['services'], slug: string): Promise<Organization | undefined> {
@@ -38,15 +37,13 @@ async function findOrganization(services: DevBootstrapOptions['services'], slug:
   }
 }
 
-/** On the first start only: organization `dev`, its owner, a full-access key acting as that owner. */
-export async function bootstrapDev({
-  storage,
-  services,
-  httpUrl,
-  log,
-  print,
-}: DevBootstrapOptions): Promise<DevBootstrap | null> {
-  if ((await storage.readMeta(FLAG_KEY)) !== undefined) return null;
+/**
+ * On the first start only: organization `dev`, its owner, a full-access key acting as that owner.
+ * Later starts only look the organization up, so `serve` can say which it is.
+ */
+export async function bootstrapDev({ storage, services, log }: DevBootstrapOptions): Promise<DevBootstrap> {
+  if ((await storage.readMeta(FLAG_KEY)) !== undefined)
+    return { organization: await findOrganization(services, DEV_ORGANIZATION_SLUG), key: null };
   // A `dev` organization without the flag means a start that stopped half-way: finish it.
   const organization =
     (await findOrganization(services, DEV_ORGANIZATION_SLUG)) ??
@@ -64,20 +61,5 @@ export async function bootstrapDev({
   });
 
   log.info({ organization_id: organization.id, api_key_id: key.id, prefix: key.prefix }, 'development organization created');
-  print(
-    [
-      '',
-      `Development organization \`${organization.slug}\` (${organization.id}) is ready.`,
-      'Its owner key, shown this once (it acts as the owner, with full access):',
-      '',
-      `  ${key.raw_key}`,
-      '',
-      'Try it:',
-      '',
-      `  curl -H "Authorization: Bearer ${key.raw_key}" ${httpUrl}/v1/organizations`,
-      '',
-      '',
-    ].join('\n'),
-  );
   return { organization, key };
 }

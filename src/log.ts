@@ -33,6 +33,23 @@ export function createLogger(level: LevelWithSilent, destination?: NodeJS.Writab
   return destination === undefined ? pino(optionsOf(level)) : pino(optionsOf(level), destination as pino.DestinationStream);
 }
 
+/**
+ * The log `serve` writes on stdout: JSON lines for machines (log collectors, pipes), or for a person
+ * at a terminal pino-pretty's coloured lines. pino-pretty is loaded only then, so the JSON path
+ * neither loads nor passes through it.
+ */
+export async function createServeLogger(
+  level: LevelWithSilent,
+  format: 'pretty' | 'json' | undefined,
+  stdout: { isTTY?: boolean } = process.stdout,
+): Promise<Logger> {
+  if ((format ?? (stdout.isTTY === true ? 'pretty' : 'json')) === 'json') return createDaemonLogger(level);
+  const { default: pretty } = await import('pino-pretty');
+  // Synchronous, as the JSON path is: what was logged before an exit is on the screen. Colour
+  // follows the terminal and NO_COLOR (pino-pretty's default); the constant service field is left out.
+  return pino(optionsOf(level), pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'service' }));
+}
+
 /** Lines are gathered up to this many bytes per write... */
 const BUFFER_BYTES = 8 * 1024;
 /** ...or for at most this long. */

@@ -1,6 +1,7 @@
 import { Composition } from './compose.js';
 import type { Config } from './config/schema.js';
-import { bootstrapDev } from './dev-bootstrap.js';
+import { devBanner } from './dev-banner.js';
+import { bootstrapDev, type DevBootstrap } from './dev-bootstrap.js';
 import type { AreaBase } from './domain/area.js';
 import { createAudit } from './domain/audit/index.js';
 import { AuditLog } from './domain/audit/service.js';
@@ -59,6 +60,8 @@ export interface Daemon {
   /** host:port of the Prometheus listener, when SERVICE_METRICS_ADDR is set. */
   readonly metricsAddress: string | null;
   readonly startedAt: Date;
+  /** With --dev: the development organization, and its key on the first start. */
+  readonly dev: DevBootstrap | null;
   state(): DaemonState;
   stop(): Promise<void>;
 }
@@ -144,8 +147,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         yield* backupLines(storage, version);
       },
     });
-    if (config.dev)
-      await bootstrapDev({ storage, services, httpUrl: http.url, log, print: (text) => process.stdout.write(text) });
+    const dev = config.dev ? await bootstrapDev({ storage, services, log }) : null;
     loops.startAll();
     state = 'running';
     if (config.env === 'development')
@@ -188,6 +190,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       url: running.url,
       metricsAddress: scrape?.address ?? null,
       startedAt,
+      dev,
       state: () => state,
       stop,
     };
@@ -202,10 +205,12 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 }
 
 /** Runs the daemon until SIGTERM or SIGINT; a second signal while stopping forces exit. */
-export async function runServe(config: Config): Promise<void> {
+export async function runServe(config: Config, log?: Logger): Promise<void> {
   // Whatever the caller's umask, what the daemon creates (LevelDB files, secrets) is its user's alone.
   process.umask(0o077);
-  const daemon = await startDaemon(config);
+  const daemon = await startDaemon(config, { log });
+  // For the person who started it, not for the log: stderr, as a block (dev-banner.ts).
+  if (config.env === 'development') process.stderr.write(devBanner(daemon.dev, daemon.url));
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (signalled) {

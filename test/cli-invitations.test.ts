@@ -310,10 +310,10 @@ t.test('completion offers each command its own --status choices', async (t) => {
   );
   t.same(
     await complete('switchyard', 'org', 'settings', ''),
-    ['--help', 'get', 'set', '--addr', '--json', '--socket', '--tls-ca', '--token'].sort(),
+    ['--help', 'get', 'set', '--addr', '--json', '--no-color', '--socket', '--tls-ca', '--token'].sort(),
   );
   t.same(
     await complete('switchyard', 'outbox', ''),
-    ['--help', 'list', 'retry', 'show', '--addr', '--json', '--socket', '--tls-ca', '--token'].sort(),
+    ['--help', 'list', 'retry', 'show', '--addr', '--json', '--no-color', '--socket', '--tls-ca', '--token'].sort(),
   );
 });

@@ -108,6 +108,43 @@ t.test('NO_COLOR in a terminal: plain text', { skip }, async (t) => {
   t.notMatch(screen.styled, ESCAPE, 'no colour at all');
 });
 
+t.test('--no-color in a terminal: plain text, as NO_COLOR', { skip }, async (t) => {
+  const socket = await daemonWithOrg(t);
+  const screen = await inTerminal(t, ['--no-color', '--socket', socket, 'org', 'list']);
+  t.equal(screen.exitStatus, 0);
+  t.match(screen.text, /^[0-9a-f-]{36}\s+acme-tty\s+Acme TTY\s/m);
+  t.notMatch(screen.styled, ESCAPE, 'no colour at all');
+  const failed = await inTerminal(t, ['--socket', `${socket}.none`, 'status', '--no-color']);
+  t.equal(failed.exitStatus, 3);
+  t.match(failed.text, /^no daemon at /m, 'an error is the plain line, no mark');
+  t.notMatch(failed.styled, ESCAPE, 'not red either');
+});
+
+t.test('serve in a terminal: pretty, coloured log lines; the banner apart', { skip }, async (t) => {
+  const server = `switchyard-${randomUUID().slice(0, 8)}`;
+  const dir = shortDir(t, 'switchyard-tmux-');
+  const { CI: _ci, NO_COLOR: _nc, FORCE_COLOR: _fc, TMUX: _tmux, ...base } = process.env;
+  const tmuxEnv = { ...base, TMUX_TMPDIR: dir, TERM: 'xterm-256color', SERVICE_LOG_FORMAT: '', SERVICE_LOG_LEVEL: 'info' };
+  const tmux = (...argv: string[]) => run('tmux', ['-L', server, ...argv], { env: tmuxEnv });
+  t.teardown(() => tmux('kill-server').catch(() => undefined));
+  spawnOwned(t, process.execPath, [guard, 'tmux', '-L', server, 'kill-server'], { env: tmuxEnv, stdio: 'ignore' });
+  const command = [process.execPath, binPath, 'serve', '--data-dir', path.join(dir, 'data'), '--http-addr', '127.0.0.1:0']
+    .map(quote)
+    .join(' ');
+  await tmux('new-session', '-d', '-s', 'serve', '-x', '160', '-y', '40', command);
+  const capture = async (...flags: string[]) =>
+    (await tmux('capture-pane', '-p', '-J', ...flags, '-S', '-', '-t', 'serve')).stdout.replace(/[ \t]+$/gm, '');
+  await waitFor(async () => /switchyard listening/.test(await capture()) && /^=+$/m.test(await capture()), {
+    intervalMs: 100,
+    what: 'serve to listen in tmux',
+  });
+  const text = await capture();
+  t.match(text, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: switchyard listening$/m, 'a pretty line, not JSON');
+  t.notMatch(text, /^\{"level"/m, 'no JSON line');
+  t.match(await capture('-e'), ESCAPE, 'in colour');
+  t.match(text, /^== switchyard: development mode =+$/m, 'the banner, between rules');
+});
+
 t.test('an error in a terminal: one red line, exit 3 (no daemon)', { skip }, async (t) => {
   // Not under t.testdir(): how long the line is must not depend on where the checkout lives.
   const socket = path.join(shortDir(t, 'switchyard-'), 'admin.sock');

@@ -399,7 +399,7 @@ t.test('completion knows the webhook verbs, their --reset fields and the event k
   ];
   t.same(
     await complete('switchyard', 'webhook', ''),
-    [...verbs, '--help', '--addr', '--json', '--socket', '--tls-ca', '--token'].sort(),
+    [...verbs, '--help', '--addr', '--json', '--no-color', '--socket', '--tls-ca', '--token'].sort(),
   );
   t.same(await complete('switchyard', 'webhook', 'update', 'some-id', '--reset', ''), [
     'description',

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Client, credentials, Metadata, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
 import type { MessageTypeDefinition as ProtoMessageType, MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
@@ -6,13 +6,15 @@ import { fromStruct, fromValue } from '../grpc/json-value.js';
 import { ADMIN_PACKAGE, adminProtoFileOf, loadProtos } from '../grpc/proto.js';
 import { socketAddress, type SocketAddress } from '../grpc/socket-path.js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../grpc/status.js';
+import { permissionDenied } from './socket-access.js';
 
 // The CLI's only way into the daemon: calls on the admin API (unary, and server streams such as the
 // event tail), answers turned into the same JSON shapes as the HTTP API (unset optional fields are
 // null, google.protobuf.Value and Struct plain JSON), failures into CliError.
 
 export type Target =
-  | { kind: 'unix'; socketPath: string }
+  /** `tried`: every socket path looked for (socket-lookup.ts), listed when none answers. */
+  | { kind: 'unix'; socketPath: string; tried?: string[] }
   /** `tlsCa`: a PEM file; the daemon's TLS listener must present a certificate it verifies. */
   | { kind: 'tcp'; address: string; token: string | undefined; tlsCa?: string };
 
@@ -97,7 +99,25 @@ function describeTarget(target: Target): string {
 }
 
 function noDaemon(target: Target): CliError {
+  if (target.kind === 'unix' && target.tried !== undefined && target.tried.length > 1)
+    return new CliError(
+      'unavailable',
+      `no daemon at any of ${target.tried.join(', ')}: start it with \`switchyard serve\`, or name its socket with --socket`,
+      { tried: target.tried },
+    );
   return new CliError('unavailable', `no daemon at ${describeTarget(target)}: start it with \`switchyard serve\``);
+}
+
+/** Why a Unix socket cannot be used before trying it: none there, or one the caller may not reach. */
+function socketProblem(target: Target): CliError | undefined {
+  if (target.kind !== 'unix') return undefined;
+  try {
+    lstatSync(target.socketPath);
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EACCES' ? permissionDenied(target.socketPath) : noDaemon(target);
+  }
 }
 
 let ipServernameWarningDropped = false;
@@ -131,6 +151,15 @@ function tlsCredentials(caFile: string, address: string): ChannelCredentials {
   return credentials.createSsl(ca);
 }
 
+/** The socket's address; a directory that cannot be opened is reported on the first call instead. */
+function reachableAddress(socketPath: string): SocketAddress {
+  try {
+    return socketAddress(socketPath);
+  } catch {
+    return { path: socketPath, release: () => {} };
+  }
+}
+
 export class AdminClient {
   private readonly client: Client;
   /** The services called so far, with their messages: each proto file is parsed on its first call. */
@@ -139,7 +168,7 @@ export class AdminClient {
 
   constructor(readonly target: Target) {
     if (target.kind === 'unix') {
-      this.address = socketAddress(target.socketPath);
+      this.address = reachableAddress(target.socketPath);
       this.client = new Client(`unix:${this.address.path}`, credentials.createInsecure());
     } else {
       this.client = new Client(
@@ -188,7 +217,8 @@ export class AdminClient {
   }
 
   private unary(md: AnyMethod, request: object): Promise<unknown> {
-    if (this.target.kind === 'unix' && !existsSync(this.target.socketPath)) return Promise.reject(noDaemon(this.target));
+    const problem = socketProblem(this.target);
+    if (problem !== undefined) return Promise.reject(problem);
     return new Promise((resolve, reject) => {
       this.client.makeUnaryRequest(
         md.path,
@@ -207,7 +237,8 @@ export class AdminClient {
 
   /** A server stream's messages until it ends; no deadline (a tail runs until interrupted). */
   private async *serverStream(md: AnyMethod, request: object, { signal, onOpen }: StreamOptions = {}): AsyncGenerator<unknown> {
-    if (this.target.kind === 'unix' && !existsSync(this.target.socketPath)) throw noDaemon(this.target);
+    const problem = socketProblem(this.target);
+    if (problem !== undefined) throw problem;
     const call = this.client.makeServerStreamRequest(
       md.path,
       md.requestSerialize,
@@ -239,10 +270,9 @@ export class AdminClient {
     }
     if (err.code === status.UNAVAILABLE) {
       if (/EACCES|EPERM/.test(err.details))
-        return new CliError(
-          'forbidden',
-          `permission denied on ${describeTarget(this.target)}: run as the user the daemon runs as`,
-        );
+        return this.target.kind === 'unix'
+          ? permissionDenied(this.target.socketPath)
+          : new CliError('forbidden', `permission denied on ${describeTarget(this.target)}`);
       if (this.target.kind === 'tcp' && this.target.tlsCa !== undefined && /certificate|SSL|TLS|handshake/i.test(err.details))
         return new CliError('unavailable', `TLS with ${this.target.address} failed: ${err.details}`);
       // Something listens but does not speak gRPC in clear text: most likely a TLS listener.

@@ -7,13 +7,22 @@ export function shortTime(iso: string | null | undefined): string {
   return iso === null || iso === undefined || iso === '' ? '-' : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800, y: 31_536_000 };
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
-/** `30d`, `12h`, `90m`, `3600s` or `3600` (seconds) -> seconds; a commander argument parser. */
+/**
+ * `30d`, `12h`, `90m`, `3600s`, `2w`, `1y` or `3600` (seconds) -> seconds from now; a commander
+ * argument parser. Years are calendar years (1y ends on the same date next year, leap days
+ * included), so a yearly key does not drift a day early.
+ */
 export function parseDuration(text: string): number {
   const match = /^(\d+)\s*([smhdwy]?)$/.exec(text.trim());
-  if (match === null) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 90m or 3600s');
-  return Number(match[1]) * UNIT_SECONDS[match[2] === '' ? 's' : match[2]];
+  if (match === null) throw new InvalidArgumentError('expected a duration such as 30d, 12h, 90m, 3600s, 2w or 1y');
+  const n = Number(match[1]);
+  if (match[2] !== 'y') return n * UNIT_SECONDS[match[2] === '' ? 's' : match[2]];
+  const now = new Date();
+  const later = new Date(now);
+  later.setUTCFullYear(now.getUTCFullYear() + n);
+  return Math.round((later.getTime() - now.getTime()) / 1000);
 }
 
 /** An integer option value; a commander argument parser (the daemon checks the range). */

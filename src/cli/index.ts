@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from './client.js';
 import { writeJsonError } from './output.js';
@@ -18,7 +17,17 @@ const commands: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./commands/serve.js')).registerServe,
   status: async () => (await import('./commands/status.js')).registerStatus,
   doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
-  config: async () => (await import('./commands/config-show.js')).registerConfigShow,
+  // `config set|get|unset` (the CLI's own file) and `config show` (the daemon's configuration).
+  config: async () => {
+    const [{ registerConfig }, { registerConfigShow }] = await Promise.all([
+      import('./commands/config.js'),
+      import('./commands/config-show.js'),
+    ]);
+    return (program) => {
+      registerConfig(program);
+      registerConfigShow(program);
+    };
+  },
   org: async () => (await import('./commands/org.js')).registerOrg,
   member: async () => (await import('./commands/member.js')).registerMember,
   principal: async () => (await import('./commands/principal.js')).registerPrincipal,
@@ -57,19 +66,21 @@ export async function loadCommands(argv?: string[]): Promise<Register[]> {
   return Promise.all((noun === undefined ? Object.values(commands) : [commands[noun]]).map((load) => load()));
 }
 
-/** Where the daemon's admin socket is when --socket is not given. */
-function defaultSocket(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SERVICE_GRPC_SOCKET) return path.resolve(env.SERVICE_GRPC_SOCKET);
-  return path.resolve(env.SERVICE_DATA_DIR || './data', 'admin.sock');
-}
-
 export function buildProgram(registers: Register[], options: { json?: boolean } = {}): Command {
   const program = rootProgram()
-    .option('--socket <path>', "the daemon's admin socket (from SERVICE_GRPC_SOCKET, else SERVICE_DATA_DIR)", defaultSocket())
+    .option(
+      '--socket <path>',
+      "the daemon's admin socket (default: SERVICE_GRPC_SOCKET, SERVICE_DATA_DIR/admin.sock, else the first found of `config set socket`, ./data/admin.sock, /var/lib/switchyard/admin.sock)",
+    )
     .option('--addr <host:port>', "the daemon's TCP gRPC listener, instead of the socket")
     .option('--token <token>', 'admin token for --addr (default: SERVICE_ADMIN_TOKEN)')
     .option('--tls-ca <file>', "PEM certificate(s) to verify the daemon's TLS listener at --addr (SERVICE_GRPC_TLS_CERT)")
-    .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr');
+    .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr')
+    .option('--no-color', 'plain text, no colour or spinner, even in a terminal (as NO_COLOR=1 does)')
+    // --no-color is NO_COLOR for this process, so everything that honours NO_COLOR follows it.
+    .hook('preAction', (root) => {
+      if (root.opts<{ color: boolean }>().color === false) process.env.NO_COLOR = '1';
+    });
   if (options.json === true) {
     // Scripts get usage errors in the same JSON shape as every other failure.
     program.configureOutput({

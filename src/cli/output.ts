@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { AdminClient, CliError, type Target } from './client.js';
 import type * as Views from './views/render.js';
+import { wordError, type ErrorWording } from './error-text.js';
+import { findSocket } from './socket-lookup.js';
 
 /** The exit code of a command whose daemon could not be reached (no socket, refused, gone). */
 const DAEMON_UNREACHABLE_EXIT_CODE = 3;
@@ -37,7 +39,7 @@ interface MessageView {
 export type View = TableView | RecordView | MessageView;
 
 interface GlobalOptions {
-  socket: string;
+  socket?: string;
   addr?: string;
   token?: string;
   tlsCa?: string;
@@ -113,7 +115,7 @@ export function renderPlain(view: View): string {
   return lines.join('\n');
 }
 
-interface CommandSpec<T> {
+interface CommandSpec<T> extends ErrorWording {
   /** Shown beside the spinner while the daemon works. */
   label: string;
   run: (client: AdminClient) => Promise<T>;
@@ -135,7 +137,8 @@ function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env):
       token: options.token ?? (env.SERVICE_ADMIN_TOKEN || undefined),
       tlsCa: options.tlsCa,
     };
-  return { kind: 'unix', socketPath: options.socket };
+  const { socketPath, tried } = findSocket(options.socket, env);
+  return { kind: 'unix', socketPath, tried };
 }
 
 function errorOf(err: unknown): CliError {
@@ -228,7 +231,7 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
       process.stdout.write(`${JSON.stringify(spec.json === undefined ? result : spec.json(result), null, 2)}\n`);
     else process.stdout.write(`${spec.view(result).map(renderPlain).join('\n\n')}\n`);
   } catch (err) {
-    await reportFailure(mode, err);
+    await reportFailure(mode, wordError(errorOf(err), spec));
   }
 }
 

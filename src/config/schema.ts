@@ -152,6 +152,12 @@ export const optionSpecs = {
     'pino log level',
     { flag: 'log-level' },
   ),
+  logFormat: opt(
+    z.enum(['pretty', 'json']).optional(),
+    'SERVICE_LOG_FORMAT',
+    '`pretty` (coloured lines for people) or `json` (one object a line); unset: pretty when stdout is a terminal, else json',
+    { flag: 'log-format' },
+  ),
   shutdownTimeoutMs: opt(ms(10_000), 'SERVICE_SHUTDOWN_TIMEOUT_MS', 'how long shutdown waits for in-flight requests and loops'),
   dev: opt(flag01, 'SERVICE_DEV', '1: on first start create organization `dev` with an owner key (same as `serve --dev`)', {
     flag: 'dev',

@@ -74,19 +74,156 @@ complete -F _switchyard switchyard
 `;
 }
 
-function zshCompletion(program: Command): string {
-  return `#compdef switchyard
-# zsh completion for switchyard (zsh's bash-completion bridge). Load it with:  source <(switchyard completion zsh)
-autoload -U +X bashcompinit && bashcompinit
-${bashCompletion(program)}`;
+/** Every command of the tree with its path, in order: the root first (path ''). */
+function commandsOf(program: Command): Array<{ key: string; leaf: boolean; command: Command }> {
+  const out: Array<{ key: string; leaf: boolean; command: Command }> = [];
+  walk(program, [], (path, command) =>
+    out.push({ key: path.join(' '), leaf: command.commands.length === 0 && path.length > 0, command }),
+  );
+  return out;
 }
+
+/** Flags whose value is a file name: the shells offer files there. */
+const fileFlags = ['--socket', '--config', '--data-dir', '--grpc-socket', '--out', '--tls-ca'];
+
+const zshQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** A native zsh completion: words and flags with their descriptions, choices per command. */
+export function zshCompletion(program: Command): string {
+  const globals = program.options.filter((o) => o.long !== '--version');
+  const valueFlags = new Set<string>();
+  const choiceCases: string[] = [];
+  const branches: string[] = [];
+  const item = (name: string, description: string) => zshQuote(`${name.replace(/:/g, '\\:')}:${description}`);
+  for (const { key, leaf, command } of commandsOf(program)) {
+    for (const option of command.options) {
+      if (!takesValue(option)) continue;
+      valueFlags.add(longFlag(option));
+      if (option.argChoices === undefined) continue;
+      const pattern = leaf ? `"${key}|${longFlag(option)}"|"${key} "*"|${longFlag(option)}"` : `"${key}|${longFlag(option)}"`;
+      choiceCases.push(`    ${pattern}) compadd -- ${option.argChoices.map(zshQuote).join(' ')}; return ;;`);
+    }
+    const items = [
+      ...command.commands.map((c) => item(c.name(), c.description())),
+      ...command.registeredArguments.flatMap((a) => (a.argChoices ?? []).map((choice) => item(choice, a.description))),
+      ...(key === '' ? [item('--version', 'print the version')] : command.options.map((o) => item(longFlag(o), o.description))),
+      item('--help', 'show help'),
+    ];
+    const pattern = leaf ? `"${key}"|"${key} "*` : `"${key}"`;
+    branches.push(`    ${pattern}) items=(${items.join(' ')}) ;;`);
+  }
+  return `#compdef switchyard
+# zsh completion for switchyard. Load it with:  source <(switchyard completion zsh)
+# (or save it as _switchyard in a directory of $fpath)
+_switchyard() {
+  local -a items globals
+  local cmdpath="" word prev="\${words[CURRENT-1]}" i skip=0
+  for ((i = 2; i < CURRENT; i++)); do
+    word="\${words[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case "$word" in
+      ${[...valueFlags].join('|')}) skip=1 ;;
+      -*) ;;
+      *) cmdpath="\${cmdpath:+$cmdpath }$word" ;;
+    esac
+  done
+  case "$cmdpath|$prev" in
+${choiceCases.join('\n')}
+  esac
+  case "$prev" in
+    ${fileFlags.join('|')}) _files; return ;;
+    ${[...valueFlags].join('|')}) return ;;
+  esac
+  globals=(${globals.map((o) => item(longFlag(o), o.description)).join(' ')})
+  case "$cmdpath" in
+${branches.join('\n')}
+  esac
+  _describe -t commands switchyard items -- globals
+}
+if [[ "\${funcstack[1]}" == _switchyard ]]; then _switchyard "$@"; else compdef _switchyard switchyard; fi
+`;
+}
+
+const fishQuote = (text: string) => `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+
+/** A fish completion: one `complete` line per word and flag, conditioned on the command path typed. */
+export function fishCompletion(program: Command): string {
+  const valueFlags = new Set<string>();
+  const lines: string[] = [];
+  const flagLine = (option: Option, condition: string) => {
+    const names = [
+      ...(option.short === undefined ? [] : [`-s ${option.short.replace(/^-/, '')}`]),
+      `-l ${longFlag(option).replace(/^--/, '')}`,
+    ];
+    let value = '';
+    if (takesValue(option)) {
+      valueFlags.add(longFlag(option));
+      if (option.argChoices !== undefined) value = ` -x -a ${fishQuote(option.argChoices.join(' '))}`;
+      else value = fileFlags.includes(longFlag(option)) ? ' -r -F' : ' -x';
+    }
+    return `complete -c switchyard${condition} ${names.join(' ')}${value} -d ${fishQuote(option.description)}`;
+  };
+  for (const option of program.options) if (option.long !== '--version') lines.push(flagLine(option, ''));
+  lines.push(`complete -c switchyard -n '__switchyard_at ""' -l version -d 'print the version'`);
+  for (const { key, leaf, command } of commandsOf(program)) {
+    const condition = ` -n ${fishQuote(`${leaf ? '__switchyard_in' : '__switchyard_at'} ${fishQuote(key)}`)}`;
+    for (const sub of command.commands)
+      lines.push(`complete -c switchyard${condition} -a ${fishQuote(sub.name())} -d ${fishQuote(sub.description())}`);
+    for (const argument of command.registeredArguments)
+      for (const choice of argument.argChoices ?? [])
+        lines.push(`complete -c switchyard${condition} -a ${fishQuote(choice)} -d ${fishQuote(argument.description)}`);
+    if (key !== '') for (const option of command.options) lines.push(flagLine(option, condition));
+  }
+  return `# fish completion for switchyard. Load it with:  switchyard completion fish | source
+# (or save it as ~/.config/fish/completions/switchyard.fish)
+
+# The command path typed so far: the words that are not flags, nor the values of flags.
+function __switchyard_path
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l out
+    set -l skip 0
+    for word in $words
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $word
+            case ${[...valueFlags].join(' ')}
+                set skip 1
+            case '-*'
+            case '*'
+                set -a out $word
+        end
+    end
+    string join ' ' -- $out
+end
+
+# At exactly this command (a noun offers its verbs).
+function __switchyard_at
+    set -l typed (__switchyard_path)
+    test "$typed" = "$argv[1]"
+end
+
+# At this command, or past it with its arguments typed (a verb keeps offering its flags).
+function __switchyard_in
+    set -l typed (__switchyard_path)
+    test "$typed" = "$argv[1]"; or string match -q -- "$argv[1] *" "$typed"
+end
+
+complete -c switchyard -f
+${lines.join('\n')}
+`;
+}
+
+const shells = { bash: bashCompletion, zsh: zshCompletion, fish: fishCompletion } as const;
 
 export function registerCompletion(program: Command): void {
   program
     .command('completion')
     .description('print a shell completion script')
-    .addArgument(new Argument('<shell>', 'bash or zsh').choices(['bash', 'zsh']))
-    .action((shell: 'bash' | 'zsh') => {
-      process.stdout.write(shell === 'bash' ? bashCompletion(program) : zshCompletion(program));
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(Object.keys(shells)))
+    .action((shell: keyof typeof shells) => {
+      process.stdout.write(shells[shell](program));
     });
 }

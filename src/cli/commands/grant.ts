@@ -14,7 +14,7 @@ export function registerGrant(program: Command): void {
     .command('create')
     .description('give a principal one action on one resource')
     .addOption(orgOption())
-    .requiredOption('--principal <id|email>', 'principal id, or the email of a registered principal')
+    .requiredOption('--principal <id|email>', 'a principal id or registered email')
     .requiredOption('--action <action>', 'an action of the catalog, e.g. team.update')
     .requiredOption('--resource-type <type>', 'e.g. team, organization')
     .requiredOption('--resource-id <id>', 'the resource id')
@@ -30,6 +30,12 @@ export function registerGrant(program: Command): void {
               resource_type: opts.resourceType,
               resource_id: opts.resourceId,
             }),
+          fields: {
+            principal_id: '--principal',
+            action: { flag: '--action', given: opts.action },
+            resource_type: '--resource-type',
+            resource_id: '--resource-id',
+          },
           view: (g) => [
             {
               kind: 'message',

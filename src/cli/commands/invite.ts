@@ -69,6 +69,7 @@ export function registerInvite(program: Command): void {
       execute(command, {
         label: `inviting ${opts.email} to ${opts.org}`,
         run: (client) => invitations(client).CreateInvitation({ organization: opts.org, email: opts.email, role: opts.role }),
+        fields: { email: '--email', role: '--role' },
         view: (inv) => [
           { kind: 'message', text: `Invited ${inv.email} as ${inv.role}.`, tone: 'good' },
           invitationRecord(inv),

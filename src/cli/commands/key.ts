@@ -48,7 +48,11 @@ export function registerKey(program: Command): void {
     .addOption(
       repeatableChoiceOption('--scope <scope>', 'limit the key to this scope (repeatable; none: full access)', apiKeyScopes),
     )
-    .option('--expires-in <duration>', 'lifetime, e.g. 30d, 12h, 90m (default: no expiry)', parseDuration)
+    .option(
+      '--expires-in <duration>',
+      'lifetime: a number and a unit, s m h d w or y (calendar years), e.g. 30d, 12h, 1y; 60s to 10y (default: no expiry)',
+      parseDuration,
+    )
     .option('--principal <id|email>', 'the member the key acts as (principal id or email)')
     .action((opts: { org: string; name: string; scope?: string[]; expiresIn?: number; principal?: string }, command: Command) =>
       execute(command, {
@@ -61,6 +65,7 @@ export function registerKey(program: Command): void {
             ...(opts.expiresIn === undefined ? {} : { expires_in_seconds: opts.expiresIn }),
             ...(opts.principal === undefined ? {} : { principal_id: opts.principal }),
           }),
+        fields: { name: '--name', scopes: '--scope', expires_in_seconds: '--expires-in', principal_id: '--principal' },
         json: ({ api_key, raw_key }) => ({ ...api_key, raw_key }),
         view: ({ api_key, raw_key }) => [
           keyRecord(api_key!),

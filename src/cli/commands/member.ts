@@ -89,6 +89,12 @@ export function registerMember(program: Command): void {
             ...(opts.principal?.includes('@') === true ? { email: opts.principal } : {}),
             ...(opts.team === undefined ? {} : { team_id: opts.team }),
           }),
+        fields: { principal_id: '--principal', email: '--email', role: '--role', team_id: '--team' },
+        // The store's words ("memberships with this scope already exists") name its index, not the person.
+        explain: (e) =>
+          e.code === 'conflict'
+            ? `${opts.principal ?? opts.email} is already a member of ${opts.team === undefined ? opts.org : `team ${opts.team} in ${opts.org}`} (member set-role changes the role)`
+            : undefined,
         view: (m) => [{ kind: 'message', text: `Added ${who(m)} as ${m.role}.`, tone: 'good' }, membershipRecord(m)],
       }),
     );

@@ -97,6 +97,13 @@ export function registerOrgSettings(org: Command): void {
       execute(command, {
         label: `changing the settings of ${opts.org}`,
         run: async (client) => settings(client).UpdateSettings(updateRequest(opts)),
+        fields: {
+          display_name: '--display-name',
+          logo_url: '--logo-url',
+          email_from_name: '--email-from-name',
+          max_pending_invitations: '--max-pending',
+          max_invitations_per_hour: '--max-per-hour',
+        },
         view: (s) => [{ kind: 'message', text: 'Settings updated.', tone: 'good' }, settingsRecord(s)],
       }),
     );

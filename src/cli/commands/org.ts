@@ -52,6 +52,7 @@ export function registerOrg(program: Command): void {
             ...(opts.ownerPrincipal === undefined ? {} : { owner_principal_id: opts.ownerPrincipal }),
             ...(opts.ownerEmail === undefined ? {} : { owner_email: opts.ownerEmail }),
           }),
+        fields: { display_name: '--display-name', owner_principal_id: '--owner-principal', owner_email: '--owner-email' },
         view: ({ organization, owner }) => [
           { kind: 'message', text: `Created organization ${organization!.slug}.`, tone: 'good' },
           organizationRecord(organization!),

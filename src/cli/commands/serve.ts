@@ -17,12 +17,18 @@ export function registerServe(program: Command): void {
     .option('--grpc-addr <host:port>', 'optional TCP gRPC listener (SERVICE_GRPC_ADDR)')
     .option('--public-url <url>', 'absolute public base URL (SERVICE_PUBLIC_URL)')
     .addOption(new Option('--log-level <level>', 'log level (SERVICE_LOG_LEVEL)'))
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'log lines for people or machines (SERVICE_LOG_FORMAT; default: pretty on a terminal, else json)',
+      ).choices(['pretty', 'json']),
+    )
     .option('--dev', 'development mode: on first start, create organization `dev` with an owner key')
     .action(async (opts: Record<string, unknown> & { config?: string }) => {
       // The daemon's modules load only for `serve`, so client commands start fast.
       const [
         { ConfigError, loadConfig, plannedSettingsSet },
-        { createLogger },
+        { createServeLogger },
         { runServe },
         { NewerSchemaError, StorageLockedError, StorageOpenError },
         { GrpcStartError },
@@ -44,15 +50,12 @@ export function registerServe(program: Command): void {
         if (err instanceof ConfigError) fail(`invalid configuration: ${err.message}`, 2);
         throw err;
       }
-      // The daemon builds its own logger inside runServe; this one line is said before it starts.
+      const log = await createServeLogger(config.logLevel, config.logFormat);
       const planned = plannedSettingsSet(sources);
       if (planned.length > 0)
-        createLogger(config.logLevel).warn(
-          { settings: planned },
-          `settings for features not built yet are ignored: ${planned.join(', ')}`,
-        );
+        log.warn({ settings: planned }, `settings for features not built yet are ignored: ${planned.join(', ')}`);
       try {
-        await runServe(config);
+        await runServe(config, log);
       } catch (err) {
         if (err instanceof DataDirError) fail(err.message, err.exitCode);
         if (

@@ -141,6 +141,17 @@ function changeRequest(opts: ChangeOptions) {
   };
 }
 
+/** The API's webhook fields as create and update name them. */
+const webhookFields = {
+  url: '--url',
+  event_filter: '--event',
+  resource_filter: '--resource-filter',
+  max_retries: '--max-retries',
+  description: '--description',
+  state: '--state',
+  secret: '--secret',
+};
+
 export function registerWebhook(program: Command): void {
   const webhook = program.command('webhook').description('webhooks: signed event deliveries to your HTTP receivers');
 
@@ -165,6 +176,7 @@ export function registerWebhook(program: Command): void {
             ...(opts.secret === undefined ? {} : { secret: opts.secret }),
             ...(opts.paused === true ? { active: false } : {}),
           }),
+        fields: webhookFields,
         json: flatten,
         view: (created) => [webhookRecord(created.webhook!), ...secretViews(created)],
       }),
@@ -227,6 +239,7 @@ export function registerWebhook(program: Command): void {
             );
           return webhooks(client).UpdateWebhook({ id, ...scoped(opts), ...change, reset: opts.reset ?? [] });
         },
+        fields: webhookFields,
         view: (w) => [{ kind: 'message', text: 'Webhook updated.', tone: 'good' }, webhookRecord(w)],
       }),
     );

@@ -75,8 +75,11 @@ export const createGrantBody = z.object({
   resource_type: z.string().min(1).max(64),
   resource_id: z.string().min(1).max(200),
 });
-/** How long an API key may live (docs/decisions.md); applies to expires_at and expires_in_seconds alike. */
-export const apiKeyLifetimeSeconds = { min: 60, max: 10 * 365 * 86_400 } as const;
+/**
+ * How long an API key may live (docs/decisions.md); applies to expires_at and expires_in_seconds alike.
+ * Ten calendar years hold at most three leap days, so the CLI's `--expires-in 10y` fits.
+ */
+export const apiKeyLifetimeSeconds = { min: 60, max: (10 * 365 + 3) * 86_400 } as const;
 
 export const createApiKeyBody = z
   .object({
@@ -84,7 +87,12 @@ export const createApiKeyBody = z
     organization_id: id,
     scopes: z.array(scopeSchema).max(apiKeyScopes.length).optional(),
     expires_at: timestamp.optional(),
-    expires_in_seconds: z.number().int().min(apiKeyLifetimeSeconds.min).max(apiKeyLifetimeSeconds.max).optional(),
+    expires_in_seconds: z
+      .number()
+      .int()
+      .min(apiKeyLifetimeSeconds.min, 'must be at least 60s')
+      .max(apiKeyLifetimeSeconds.max, 'must be at most 10 years')
+      .optional(),
   })
   .refine((b) => b.expires_at === undefined || b.expires_in_seconds === undefined, {
     message: 'give expires_at or expires_in_seconds, not both',
