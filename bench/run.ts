@@ -30,13 +30,13 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     strict: { type: 'boolean', default: false },
-    /** `cli`: only row (11), the CLI's start-to-exit times (about a minute). */
+    /** `cli`: only row (11), the CLI's start-to-exit times (about a minute); `observability`: rows (4) and (9). */
     only: { type: 'string' },
     'cli-runs': { type: 'string', default: '15' },
   },
 });
-if (args.only !== undefined && args.only !== 'cli')
-  throw new TypeError(`--only takes cli (the row that runs alone), got ${args.only}`);
+if (args.only !== undefined && args.only !== 'cli' && args.only !== 'observability')
+  throw new TypeError(`--only takes cli (row 11) or observability (rows 4 and 9), got ${args.only}`);
 function positive(name: string, text: string, min: number): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n < min) throw new TypeError(`--${name} must be a number >= ${min}, got ${text}`);
@@ -776,6 +776,48 @@ function printSummary(): void {
   if (args.strict && misses.length > 0) process.exitCode = 1;
 }
 
+/** Row (4): idle memory, started both ways. */
+function idleRows(idle: IdleFigures | undefined, idleNoFlag: IdleFigures | undefined): void {
+  if (idle === undefined) info('(4) serve idle: VmRSS', 'n/a (no /proc)');
+  else {
+    info('(4) serve: spawn to /readyz 200', `${Math.round(idle.readyMs)} ms`);
+    info('(4) serve idle: SIGTERM to exit', `${Math.round(idle.stopMs)} ms`);
+    info('(4) serve idle: RssAnon (private memory)', `${idle.anonMb.toFixed(1)} MB`);
+    check('(4) serve idle: VmRSS', `${idle.rssMb.toFixed(1)} MB`, `< ${TARGET.idleRssMb} MB`, idle.rssMb < TARGET.idleRssMb);
+  }
+  if (idleNoFlag !== undefined) {
+    check(
+      '(4) `node bin/switchyard.js serve` (no shebang flag) idle: VmRSS',
+      `${idleNoFlag.rssMb.toFixed(1)} MB`,
+      `< ${TARGET.idleRssMb} MB`,
+      idleNoFlag.rssMb < TARGET.idleRssMb,
+    );
+  }
+}
+
+/** Row (9): the access log's cost. */
+function accessLogRows(accessLog: { info: Measured[]; warn: Measured[]; lines: number }): void {
+  const warnOk = loadRows('(9) API-key read, serve child at warn (no request lines)', accessLog.warn);
+  const infoOk = loadRows('(9) API-key read, serve child at info (a line per request to a file)', accessLog.info);
+  info('(9) request lines written by the info child', fmtCount(accessLog.lines));
+  ratioRow('(9) access log: info / warn req/s ratio', accessLog.info, accessLog.warn, TARGET.accessLogRatio, warnOk && infoOk);
+}
+
+/** `--only observability`: rows (4) and (9) alone, reported as the whole run reports. */
+async function mainObservabilityOnly(): Promise<void> {
+  const started = new Date();
+  const accessLog = await measureAccessLog();
+  const idle = await measureIdle(['--max-semi-space-size=2']);
+  const idleNoFlag = await measureIdle([]);
+  process.stdout.write(
+    `\nSwitchyard ${packageVersion} bench, rows (4) and (9) only, ${started.toISOString()}\n${machineLine()}\n\n`,
+  );
+  idleRows(idle, idleNoFlag);
+  accessLogRows(accessLog);
+  printTable();
+  printSummary();
+}
+
 /** `--only cli`: row (11) alone, reported as the whole run reports. */
 async function mainCliOnly(): Promise<void> {
   const started = new Date();
@@ -788,6 +830,7 @@ async function mainCliOnly(): Promise<void> {
 
 async function main(): Promise<void> {
   if (args.only === 'cli') return mainCliOnly();
+  if (args.only === 'observability') return mainObservabilityOnly();
   const started = new Date();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
   const bare = await startBareServer();
@@ -937,21 +980,7 @@ async function main(): Promise<void> {
     );
     ratioRow('(3) API-key read / GET /healthz: req/s ratio', runs.apiKey, runs.healthz, TARGET.apiKeyRatio, keyOk && healthzOk);
 
-    if (idle === undefined) info('(4) serve idle: VmRSS', 'n/a (no /proc)');
-    else {
-      info('(4) serve: spawn to /readyz 200', `${Math.round(idle.readyMs)} ms`);
-      info('(4) serve idle: SIGTERM to exit', `${Math.round(idle.stopMs)} ms`);
-      info('(4) serve idle: RssAnon (private memory)', `${idle.anonMb.toFixed(1)} MB`);
-      check('(4) serve idle: VmRSS', `${idle.rssMb.toFixed(1)} MB`, `< ${TARGET.idleRssMb} MB`, idle.rssMb < TARGET.idleRssMb);
-    }
-    if (idleNoFlag !== undefined) {
-      check(
-        '(4) `node bin/switchyard.js serve` (no shebang flag) idle: VmRSS',
-        `${idleNoFlag.rssMb.toFixed(1)} MB`,
-        `< ${TARGET.idleRssMb} MB`,
-        idleNoFlag.rssMb < TARGET.idleRssMb,
-      );
-    }
+    idleRows(idle, idleNoFlag);
 
     const fmtChecks = (values: number[]): string =>
       `${Math.round(median(values)).toLocaleString('en-US')} checks/s  [${values.map((v) => Math.round(v / 100) / 10).join(', ')} k]`;
@@ -996,10 +1025,7 @@ async function main(): Promise<void> {
     }
 
     // (9) The access log.
-    const warnOk = loadRows('(9) API-key read, serve child at warn (no request lines)', accessLog.warn);
-    const infoOk = loadRows('(9) API-key read, serve child at info (a line per request to a file)', accessLog.info);
-    info('(9) request lines written by the info child', fmtCount(accessLog.lines));
-    ratioRow('(9) access log: info / warn req/s ratio', accessLog.info, accessLog.warn, TARGET.accessLogRatio, warnOk && infoOk);
+    accessLogRows(accessLog);
 
     providerRows(providers);
 

@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 const serving = process.argv[2] === 'serve';
-// Started without that flag (`node bin/switchyard.js serve`, NODE_OPTIONS without it): the size of the
-// young generation is fixed when node starts, but how far it may grow is read as it grows, so it stays
-// at its first size (1 MB semi-spaces) and the daemon stays about as lean as with the flag.
-const semiSpaceSet = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('--max-semi-space-size'));
-if (serving && !semiSpaceSet) setFlagsFromString('--semi-space-growth-factor=1');
+// The daemon's young generation stays at its first size (1 MB semi-spaces), however node was started:
+// the flag above caps it when the shebang runs, but `node bin/switchyard.js serve` or NODE_OPTIONS
+// without the flag would let it grow to 16 MB. The cap is fixed when node starts; how far the space
+// grows is read as it grows, so this holds it wherever the cap is.
+if (serving) setFlagsFromString('--semi-space-growth-factor=1');
 
 const entry = import.meta.resolve(serving ? '../dist/src/cli/serve-entry.js' : '../dist/src/cli/index.js');
 let cli;

@@ -205,8 +205,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           if (route.auth !== 'none') {
             const authenticated = options.authenticate(req);
             const caller = authenticated instanceof Promise ? await authenticated : authenticated;
-            // The authenticated caller may be shared between requests: this request's copy carries its id.
-            ctx.caller = caller === null ? null : callerAt(caller, { source: 'http', requestId: ctx.requestId });
+            // A change is audited with its request: the caller (shared between requests) is copied
+            // with the request's id for methods that change things. A GET changes nothing (the
+            // invitation link hands its request to the acceptance itself), so reads skip the copy.
+            ctx.caller =
+              caller === null || req.method === 'GET' ? caller : callerAt(caller, { source: 'http', requestId: ctx.requestId });
           }
           if (route.auth === undefined || route.auth === 'required') {
             const { caller } = ctx;

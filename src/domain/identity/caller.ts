@@ -34,7 +34,7 @@ export function operatorAt(origin: Origin): Operator {
 
 /** The caller as it acts in one request. */
 export function callerAt(caller: Caller, origin: Origin): Caller {
-  return { ...caller, origin };
+  return { principalId: caller.principalId, method: caller.method, apiKey: caller.apiKey, origin };
 }
 
 export function isOperator(actor: Actor): actor is Operator {
