@@ -137,9 +137,12 @@ t.test('each change over HTTP is recorded once, with the person, the request id 
   const removed = await call(d, 'DELETE', `/v1/organizations/${org}/members/${added.body.data.id}`, as);
   expect('member.delete', removed, added.body.data.id);
 
-  // A refused change leaves no record.
-  const refused = await call(d, 'DELETE', `/v1/organizations/${org}/members/${created.body.data.id}`, as);
-  t.equal(refused.status, 404, 'an unknown membership is refused');
+  // A refused change leaves no record: a team name the organization already has.
+  const taken = await call(d, 'POST', `/v1/organizations/${org}/teams`, as, { name: 'platform' });
+  t.equal(taken.status, 201);
+  expected.push({ action: 'team.create', requestId: taken.requestId, target: taken.body.data.id });
+  const refused = await call(d, 'POST', `/v1/organizations/${org}/teams`, as, { name: 'Platform' });
+  t.equal(refused.status, 409, 'the same name again is refused');
 
   const invitee = (await request(d.url, 'GET', `/v1/invitations/${other.body.data.id}`, { headers: as })).body.data.accepted_by;
   t.match(invitee, /^[0-9a-f-]{36}$/, 'the invitee became a principal');

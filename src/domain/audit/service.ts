@@ -30,6 +30,22 @@ export class AuditLog {
     this.recordAs(tx, auditActor(actor), actor.origin, change);
   }
 
+  /**
+   * The usual change: one record of an organization, before and after (one of them absent on a
+   * creation or a deletion); its organization and the target's id are the record's own.
+   */
+  recordChange<R extends { id: string; organization_id: string }>(
+    tx: Tx,
+    actor: Actor,
+    action: string,
+    type: string,
+    before: R | undefined,
+    after: R | undefined,
+  ): void {
+    const record = (after ?? before)!;
+    this.record(tx, actor, { organization_id: record.organization_id, action, target: { type, id: record.id }, before, after });
+  }
+
   /** For a change whose actor is known otherwise (an invitation accepted through its link, anonymously). */
   recordAs(tx: Tx, actor: AuditActor, origin: Origin | undefined, change: AuditChange): void {
     const { before, after } = changedFields(change.before, change.after);

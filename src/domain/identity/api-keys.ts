@@ -112,7 +112,7 @@ export class ApiKeyService {
         throw new AppError('conflict', `an active API key named ${taken.name} already exists in this organization`, {
           details: { field: 'name', api_key_id: taken.id },
         });
-      this.audit.record(tx, actor, { organization_id: org.id, action: 'apikey.create', target: keyRef(record), after: record });
+      this.audit.recordChange(tx, actor, 'apikey.create', 'api_key', undefined, record);
       await tx.put(this.store.apiKeys, record);
     });
     return { ...viewApiKey(record), raw_key: raw };
@@ -181,13 +181,7 @@ export class ApiKeyService {
       const current = (await this.store.apiKeys.get(id))!;
       if (current.revoked_at !== null) return viewApiKey(current);
       const next = { ...current, revoked_at: nowIso(), revoked_reason: 'revoked' };
-      this.audit.record(tx, actor, {
-        organization_id: current.organization_id,
-        action: 'apikey.revoke',
-        target: keyRef(current),
-        before: current,
-        after: next,
-      });
+      this.audit.recordChange(tx, actor, 'apikey.revoke', 'api_key', current, next);
       return viewApiKey(await tx.put(this.store.apiKeys, next));
     });
   }
@@ -230,10 +224,6 @@ export class ApiKeyService {
         .catch((err: unknown) => this.log.warn({ err, api_key_id: id }, 'could not record API key use'));
     });
   }
-}
-
-function keyRef(key: ApiKeyRecord): { type: string; id: string } {
-  return { type: 'api_key', id: key.id };
 }
 
 /** Held while a key's name is checked and the key written, so two concurrent creates cannot share a name. */

@@ -69,12 +69,7 @@ export class GrantService {
         created_at: nowIso(),
       };
       await this.principals.ensurePrincipalRecord(tx, input.principal_id);
-      this.audit.record(tx, actor, {
-        organization_id: organizationId,
-        action: 'grant.create',
-        target: grantRef(grant),
-        after: grant,
-      });
+      this.audit.recordChange(tx, actor, 'grant.create', 'grant', undefined, grant);
       return tx.put(this.store.grants, grant);
     });
   }
@@ -89,18 +84,9 @@ export class GrantService {
     const grant = await this.store.grants.get(grantId);
     if (grant === undefined || grant.organization_id !== organizationId) throw notFound('grant');
     await this.storage.transaction({}, (tx) => {
-      this.audit.record(tx, actor, {
-        organization_id: organizationId,
-        action: 'grant.delete',
-        target: grantRef(grant),
-        before: grant,
-      });
+      this.audit.recordChange(tx, actor, 'grant.delete', 'grant', grant, undefined);
       return tx.delete(this.store.grants, grant.id);
     });
     return grant;
   }
-}
-
-function grantRef(grant: Grant): { type: string; id: string } {
-  return { type: 'grant', id: grant.id };
 }

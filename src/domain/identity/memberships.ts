@@ -67,7 +67,7 @@ export class MembershipService {
         created_at: now,
         updated_at: now,
       };
-      this.audit.record(tx, actor, memberChange('member.create', undefined, membership));
+      this.audit.recordChange(tx, actor, 'member.create', 'membership', undefined, membership);
       return tx.put(this.store.memberships, membership);
     });
   }
@@ -131,7 +131,7 @@ export class MembershipService {
       await this.permissions.requireAssignable(actor, organizationId, highestRole([current.role, role])!, 'change a member');
       if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(current);
       const next = { ...current, role, updated_at: nowIso() };
-      this.audit.record(tx, actor, memberChange('member.update', current, next));
+      this.audit.recordChange(tx, actor, 'member.update', 'membership', current, next);
       return tx.put(this.store.memberships, next);
     });
   }
@@ -144,7 +144,7 @@ export class MembershipService {
       if (current.role === 'owner') await this.requireAnotherOwner(current);
       await tx.delete(this.store.memberships, current.id);
       await removeDepartedAccess(this.store, tx, organizationId, [current.principal_id]);
-      this.audit.record(tx, actor, memberChange('member.delete', current, undefined));
+      this.audit.recordChange(tx, actor, 'member.delete', 'membership', current, undefined);
       return current;
     });
   }
@@ -166,17 +166,6 @@ export class MembershipService {
     const others = (await this.listOwners(leaving.organization_id)).filter((m) => m.id !== leaving.id);
     if (others.length === 0) throw new AppError('invalid_state', 'an organization must keep at least one owner');
   }
-}
-
-function memberChange(action: string, before: Membership | undefined, after: Membership | undefined) {
-  const membership = (after ?? before)!;
-  return {
-    organization_id: membership.organization_id,
-    action,
-    target: { type: 'membership', id: membership.id },
-    before,
-    after,
-  };
 }
 
 /** The lock every change to an organization's memberships holds (owners counted, teams deleted, invitations accepted). */

@@ -25,12 +25,7 @@ export class TeamService {
     const team: Team = { id: newId(), organization_id: organizationId, name: input.name.trim(), created_at: nowIso() };
     return this.storage.transaction({ locks: [teamNamesLock(organizationId)] }, async (tx) => {
       await this.requireFreeName(organizationId, team.name);
-      this.audit.record(tx, actor, {
-        organization_id: organizationId,
-        action: 'team.create',
-        target: teamRef(team),
-        after: team,
-      });
+      this.audit.recordChange(tx, actor, 'team.create', 'team', undefined, team);
       return tx.put(this.store.teams, team);
     });
   }
@@ -45,13 +40,7 @@ export class TeamService {
       if (current === undefined) throw notFound('team');
       await this.requireFreeName(organizationId, name, team.id);
       const next = { ...current, name };
-      this.audit.record(tx, actor, {
-        organization_id: organizationId,
-        action: 'team.update',
-        target: teamRef(team),
-        before: current,
-        after: next,
-      });
+      this.audit.recordChange(tx, actor, 'team.update', 'team', current, next);
       return tx.put(this.store.teams, next);
     });
   }
@@ -106,12 +95,7 @@ export class TeamService {
       // Grants on the team go with it, so nothing dangles in the grant list.
       for (const id of await this.store.grants.idsBy('resource', ['team', team.id])) await tx.delete(this.store.grants, id);
       await tx.delete(this.store.teams, team.id);
-      this.audit.record(tx, actor, {
-        organization_id: organizationId,
-        action: 'team.delete',
-        target: teamRef(team),
-        before: { ...team, memberships_removed: members.length },
-      });
+      this.audit.recordChange(tx, actor, 'team.delete', 'team', { ...team, memberships_removed: members.length }, undefined);
       return team;
     });
   }
@@ -138,10 +122,6 @@ export class TeamService {
     if (team === undefined || team.organization_id !== organizationId) throw notFound('team');
     return team;
   }
-}
-
-function teamRef(team: Team): { type: string; id: string } {
-  return { type: 'team', id: team.id };
 }
 
 /** Held while a team name is chosen (create, rename), so two concurrent ones cannot pick the same. */

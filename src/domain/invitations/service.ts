@@ -214,7 +214,7 @@ export class InvitationService {
           organization_id: organizationId,
           payload: { invitation_id: id, email, role },
         });
-        this.audit.record(tx, actor, invitationChange('invitation.create', undefined, created));
+        this.audit.recordChange(tx, actor, 'invitation.create', 'invitation', undefined, created);
         return created;
       },
     );
@@ -313,7 +313,7 @@ export class InvitationService {
           revoked_by: isOperator(actor) ? null : actor.principalId,
           updated_at: now,
         });
-        this.audit.record(tx, actor, invitationChange('invitation.revoke', invitation, revoked));
+        this.audit.recordChange(tx, actor, 'invitation.revoke', 'invitation', invitation, revoked);
         this.events.append(tx, {
           kind: 'invitation.revoked',
           organization_id: revoked.organization_id,
@@ -356,7 +356,7 @@ export class InvitationService {
           updated_at: new Date(now).toISOString(),
         };
         resent.outbox_entry_id = await this.queueMail(tx, resent, token.raw);
-        this.audit.record(tx, actor, invitationChange('invitation.resend', invitation, resent));
+        this.audit.recordChange(tx, actor, 'invitation.resend', 'invitation', invitation, resent);
         return tx.put(this.store.invitations, resent);
       },
     );
@@ -414,9 +414,15 @@ export class InvitationService {
           updated_at: now,
         };
         await tx.put(this.store.invitations, accepted);
-        const change = invitationChange('invitation.accept', invitation, accepted);
-        if (caller !== null) this.audit.record(tx, caller, change);
-        else this.audit.recordAs(tx, { type: 'principal', principal_id: principalId, method: 'invitation_link' }, origin, change);
+        if (caller !== null) this.audit.recordChange(tx, caller, 'invitation.accept', 'invitation', invitation, accepted);
+        else
+          this.audit.recordAs(tx, { type: 'principal', principal_id: principalId, method: 'invitation_link' }, origin, {
+            organization_id: organizationId,
+            action: 'invitation.accept',
+            target: { type: 'invitation', id },
+            before: invitation,
+            after: accepted,
+          });
         this.events.append(tx, {
           kind: 'invitation.accepted',
           organization_id: organizationId,
@@ -477,8 +483,4 @@ export class InvitationService {
     await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
     await tx.put(this.store.invitations, { ...invitation, status: 'expired', expired_at: now, updated_at: now });
   }
-}
-
-function invitationChange(action: string, before: Invitation | undefined, after: Invitation) {
-  return { organization_id: after.organization_id, action, target: { type: 'invitation', id: after.id }, before, after };
 }

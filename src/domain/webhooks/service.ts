@@ -147,7 +147,7 @@ export class WebhookService {
       deleted_at: null,
     };
     await this.storage.transaction({}, async (tx) => {
-      this.audit.record(tx, actor, webhookChange('webhook.create', undefined, webhook));
+      this.audit.recordChange(tx, actor, 'webhook.create', 'webhook', undefined, webhook);
       await tx.put(this.store.webhooks, webhook);
     });
     this.log.info({ webhook_id: id, organization_id: organizationId }, 'webhook created');
@@ -180,7 +180,7 @@ export class WebhookService {
         ...(patch.max_retries === undefined ? {} : { max_retries: patch.max_retries }),
         updated_at: nowIso(),
       };
-      this.audit.record(tx, actor, webhookChange('webhook.update', current, next));
+      this.audit.recordChange(tx, actor, 'webhook.update', 'webhook', current, next);
       await tx.put(this.store.webhooks, next);
       return next;
     });
@@ -199,7 +199,7 @@ export class WebhookService {
       const current = await this.live(id);
       const now = nowIso();
       const next: Webhook = { ...current, active: false, deleted_at: now, updated_at: now };
-      this.audit.record(tx, actor, webhookChange('webhook.delete', current, next));
+      this.audit.recordChange(tx, actor, 'webhook.delete', 'webhook', current, next);
       await tx.put(this.store.webhooks, next);
       // Every daemon's sender meets the due and leased ones now and fails them.
       tx.wake(DELIVERIES_TOPIC);
@@ -233,7 +233,7 @@ export class WebhookService {
         previous_secret_expires_at: graceSeconds > 0 ? new Date(now + graceSeconds * 1000).toISOString() : null,
         updated_at: new Date(now).toISOString(),
       };
-      this.audit.record(tx, actor, webhookChange('webhook.rotate_secret', current, next));
+      this.audit.recordChange(tx, actor, 'webhook.rotate_secret', 'webhook', current, next);
       await tx.put(this.store.webhooks, next);
       return next;
     });
@@ -401,8 +401,4 @@ function requeue(d: Delivery, webhook: Webhook): Delivery {
     budget_from: d.attempt,
     updated_at: now,
   };
-}
-
-function webhookChange(action: string, before: Webhook | undefined, after: Webhook) {
-  return { organization_id: after.organization_id, action, target: { type: 'webhook', id: after.id }, before, after };
 }
