@@ -10,7 +10,7 @@ import { createLogger } from '../src/log.js';
 import { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { migrate, migrations, readSchemaVersion } from '../src/storage/leveldb/migrate.js';
 import { PostgresStorage } from '../src/storage/postgres/engine.js';
-import { sqlMigrations } from '../src/storage/postgres/migrations.js';
+import { applySqlMigrations, sqlMigrations } from '../src/storage/postgres/migrations.js';
 import type { Storage } from '../src/storage/port.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
 
@@ -81,13 +81,10 @@ t.test(
     await client.connect();
     t.teardown(() => client.end());
     // The layout of a version-4 database, and keys written by a version-4 daemon.
-    await client.query(
-      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    await applySqlMigrations(
+      client,
+      sqlMigrations.filter((m) => m.version <= 4),
     );
-    for (const m of sqlMigrations.filter((m) => m.version <= 4)) {
-      await client.query(m.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-    }
     const rows = samples();
     for (const k of rows)
       await client.query('INSERT INTO api_keys (id, data) VALUES ($1, $2::jsonb)', [Buffer.from(k.id), JSON.stringify(k)]);

@@ -10,7 +10,7 @@ import { createLogger } from '../src/log.js';
 import { newSortableId } from '../src/storage/keys.js';
 import { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { migrate, migrations, readSchemaVersion } from '../src/storage/leveldb/migrate.js';
-import { sqlMigrations } from '../src/storage/postgres/migrations.js';
+import { applySqlMigrations, sqlMigrations } from '../src/storage/postgres/migrations.js';
 import { PostgresStorage } from '../src/storage/postgres/engine.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
 
@@ -73,13 +73,10 @@ t.test(
     await client.connect();
     t.teardown(() => client.end());
     // The layout of a version-2 database, and deliveries written by a version-2 daemon.
-    await client.query(
-      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    await applySqlMigrations(
+      client,
+      sqlMigrations.filter((m) => m.version <= 2),
     );
-    for (const m of sqlMigrations.filter((m) => m.version <= 2)) {
-      await client.query(m.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-    }
     const rows = samples();
     for (const d of rows)
       await client.query('INSERT INTO webhook_deliveries (id, data) VALUES ($1, $2::jsonb)', [

@@ -12,7 +12,7 @@ import { sortableIdAfter } from '../keys.js';
 import { collections } from '../keyspace.js';
 import type { BackupEntry, ClaimOptions, Storage, TransactionOptions } from '../port.js';
 import { BufferedTx } from '../transaction.js';
-import { sqlMigrations, type SqlMigration } from './migrations.js';
+import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
 
 /** The channel every daemon listens on: cache invalidations and loop wake-ups. */
 const CHANNEL = 'switchyard_changes';
@@ -246,25 +246,9 @@ export class PostgresStorage implements Storage {
     try {
       await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK]);
       try {
-        await client.query(
-          'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+        await applySqlMigrations(client, list, (m) =>
+          this.log.info({ version: m.version, migration: m.name }, 'migration applied'),
         );
-        const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
-        const from = rows[0].version ?? 0;
-        const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
-        if (from > latest) throw new NewerSchemaError(from, latest, 'the PostgreSQL database');
-        for (const m of list.filter((m) => m.version > from).sort((a, b) => a.version - b.version)) {
-          await client.query('BEGIN');
-          try {
-            await client.query(m.sql);
-            await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-            await client.query('COMMIT');
-          } catch (err) {
-            await client.query('ROLLBACK');
-            throw err;
-          }
-          this.log.info({ version: m.version, migration: m.name }, 'migration applied');
-        }
       } finally {
         await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK]);
       }

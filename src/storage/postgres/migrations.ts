@@ -8,6 +8,9 @@
 // move a value from one record to another in any order; a second holder is `conflict`); `meta` holds generated secrets, consumer
 // positions and the last id of each append-ordered table (the row its appenders lock).
 
+import type pg from 'pg';
+import { NewerSchemaError } from '../errors.js';
+
 export interface SqlMigration {
   version: number;
   name: string;
@@ -225,3 +228,34 @@ CREATE INDEX api_keys__organization_all ON api_keys (ix_organization_all) WHERE 
 `,
   },
 ];
+
+/**
+ * Applies those of `list` above the database's version, each in its own transaction with its row in
+ * schema_migrations. The caller holds the migration lock; tests hand it the first few migrations to
+ * lay out the database an older daemon left.
+ */
+export async function applySqlMigrations(
+  client: pg.ClientBase,
+  list: readonly SqlMigration[],
+  onApplied: (m: SqlMigration) => void = () => undefined,
+): Promise<void> {
+  await client.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  const from = rows[0].version ?? 0;
+  const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
+  if (from > latest) throw new NewerSchemaError(from, latest, 'the PostgreSQL database');
+  for (const m of list.filter((m) => m.version > from).sort((a, b) => a.version - b.version)) {
+    await client.query('BEGIN');
+    try {
+      await client.query(m.sql);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK');
+      throw err;
+    }
+    onApplied(m);
+  }
+}
