@@ -17,6 +17,23 @@ function walk(command: Command, path: string[], visit: (path: string[], command:
 
 const quote = (words: string[]) => words.join(' ');
 
+/**
+ * The shell loop both bash and zsh scripts start with: the words typed before the cursor, less
+ * options and their values, joined into the command path (`org settings`) in `pathVar`.
+ */
+function commandPathLoop(words: string, first: number, current: string, pathVar: string, valueFlags: Set<string>): string {
+  return `  for ((i = ${first}; i < ${current}; i++)); do
+    word="\${${words}[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case "$word" in
+      ${[...valueFlags].join('|')}) skip=1 ;;
+      -*) ;;
+      *) ${pathVar}="\${${pathVar}:+$${pathVar} }$word" ;;
+    esac
+  done
+`;
+}
+
 export function bashCompletion(program: Command): string {
   // Global flags are offered everywhere; --version only where it means something, at the root.
   const globals = program.options.map(longFlag).filter((flag) => flag !== '--version');
@@ -49,16 +66,7 @@ export function bashCompletion(program: Command): string {
 _switchyard() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local path="" word words="" i skip=0
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
-    case "$word" in
-      ${[...valueFlags].join('|')}) skip=1 ;;
-      -*) ;;
-      *) path="\${path:+$path }$word" ;;
-    esac
-  done
-  case "$path|$prev" in
+${commandPathLoop('COMP_WORDS', 1, 'COMP_CWORD', 'path', valueFlags)}  case "$path|$prev" in
 ${choiceCases.join('\n')}
   esac
   case "$prev" in
@@ -118,16 +126,7 @@ export function zshCompletion(program: Command): string {
 _switchyard() {
   local -a items globals
   local cmdpath="" word prev="\${words[CURRENT-1]}" i skip=0
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    if ((skip)); then skip=0; continue; fi
-    case "$word" in
-      ${[...valueFlags].join('|')}) skip=1 ;;
-      -*) ;;
-      *) cmdpath="\${cmdpath:+$cmdpath }$word" ;;
-    esac
-  done
-  case "$cmdpath|$prev" in
+${commandPathLoop('words', 2, 'CURRENT', 'cmdpath', valueFlags)}  case "$cmdpath|$prev" in
 ${choiceCases.join('\n')}
   esac
   case "$prev" in
