@@ -152,12 +152,14 @@ t.test('a deleted admin socket file is re-created', async (t) => {
   await waitFor(
     () => {
       try {
-        return lstatSync(socketPath).isSocket();
+        // Bound, then narrowed to 0600 (the data dir, 0700, covers the moment between the two).
+        const stats = lstatSync(socketPath);
+        return stats.isSocket() && (stats.mode & 0o777) === 0o600;
       } catch {
         return false;
       }
     },
-    { timeoutMs: 5000, what: 'the socket to be re-created' },
+    { timeoutMs: 5000, what: 'the socket to be re-created, mode 0600' },
   );
   t.equal(statSync(socketPath).mode & 0o777, 0o600, 'mode 0600 again');
   const client = new AdminClient({ kind: 'unix', socketPath });
