@@ -81,6 +81,7 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
       email_from_name: null,
       max_pending_invitations: 100,
       max_invitations_per_hour: 20,
+      max_concurrent_runs: 4,
       updated_at: null,
     },
     'settings get: the defaults, nulls for unset',
@@ -243,12 +244,15 @@ t.test('settings set and reset, plain output', async (t) => {
     'Beta Invites',
     '--max-per-hour',
     '5',
+    '--max-runs',
+    '2',
   );
   t.match(set, {
     display_name: 'Beta Ltd',
     email_from_name: 'Beta Invites',
     max_invitations_per_hour: 5,
     max_pending_invitations: 100,
+    max_concurrent_runs: 2,
   });
   const reset = await json(
     t,

@@ -172,7 +172,13 @@ t.test('settings: defaults, partial update, reset, and the pending limit', async
   const defaults = await call('SettingsService', 'GetSettings', { organization: 'acme' });
   t.same(
     { ...defaults },
-    { organization_id: org.id, display_name: 'acme', max_pending_invitations: 100, max_invitations_per_hour: 20 },
+    {
+      organization_id: org.id,
+      display_name: 'acme',
+      max_pending_invitations: 100,
+      max_invitations_per_hour: 20,
+      max_concurrent_runs: 4,
+    },
     'defaults; logo_url, email_from_name and updated_at unset',
   );
 

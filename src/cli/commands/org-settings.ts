@@ -23,6 +23,7 @@ function settingsRecord(s: OrganizationSettings): RecordView {
       ['email from name', s.email_from_name ?? byDefault("default (SERVICE_EMAIL_FROM's name)")],
       ['max pending', String(s.max_pending_invitations)],
       ['max per hour', String(s.max_invitations_per_hour)],
+      ['max runs', String(s.max_concurrent_runs)],
       ['updated', s.updated_at === null ? byDefault('never (defaults)') : shortTime(s.updated_at)],
     ],
   };
@@ -35,6 +36,7 @@ interface SetOptions {
   emailFromName?: string;
   maxPending?: number;
   maxPerHour?: number;
+  maxRuns?: number;
   reset?: string[];
 }
 
@@ -46,12 +48,13 @@ function updateRequest(opts: SetOptions): UpdateSettingsRequest {
     ...(opts.emailFromName === undefined ? {} : { email_from_name: opts.emailFromName }),
     ...(opts.maxPending === undefined ? {} : { max_pending_invitations: opts.maxPending }),
     ...(opts.maxPerHour === undefined ? {} : { max_invitations_per_hour: opts.maxPerHour }),
+    ...(opts.maxRuns === undefined ? {} : { max_concurrent_runs: opts.maxRuns }),
     reset: opts.reset ?? [],
   };
   if (Object.keys(request).length === 2 && request.reset!.length === 0) {
     throw new CliError(
       'invalid_request',
-      'nothing to change: give at least one of --display-name, --logo-url, --email-from-name, --max-pending, --max-per-hour, --reset',
+      'nothing to change: give at least one of --display-name, --logo-url, --email-from-name, --max-pending, --max-per-hour, --max-runs, --reset',
     );
   }
   return request;
@@ -59,7 +62,7 @@ function updateRequest(opts: SetOptions): UpdateSettingsRequest {
 
 /** `switchyard org settings get|set`: what invitation mail shows, and the invitation limits. */
 export function registerOrgSettings(org: Command): void {
-  const group = org.command('settings').description("an organization's settings: mail branding and invitation limits");
+  const group = org.command('settings').description("an organization's settings: mail branding, invitation limits and workflow runs at once");
 
   group
     .command('get')
@@ -90,6 +93,11 @@ export function registerOrgSettings(org: Command): void {
       `invitations sent in any hour at most (1-${settingsBounds.maxInvitationsPerHour}, default ${settingsDefaults.max_invitations_per_hour})`,
       parseInteger,
     )
+    .option(
+      '--max-runs <n>',
+      `workflow runs in progress at once (1-${settingsBounds.maxConcurrentRuns}, default ${settingsDefaults.max_concurrent_runs})`,
+      parseInteger,
+    )
     .addOption(
       repeatableChoiceOption('--reset <field>', 'put a text setting back to its default (repeatable)', resettableSettings),
     )
@@ -103,6 +111,7 @@ export function registerOrgSettings(org: Command): void {
           email_from_name: '--email-from-name',
           max_pending_invitations: '--max-pending',
           max_invitations_per_hour: '--max-per-hour',
+          max_concurrent_runs: '--max-runs',
         },
         view: (s) => [{ kind: 'message', text: 'Settings updated.', tone: 'good' }, settingsRecord(s)],
       }),

@@ -21,6 +21,7 @@ export const settingsPatchSchema = z
     email_from_name: cleanText(settingsBounds.emailFromNameMax).nullable().optional(),
     max_pending_invitations: boundedInt(settingsBounds.maxPendingInvitations).optional(),
     max_invitations_per_hour: boundedInt(settingsBounds.maxInvitationsPerHour).optional(),
+    max_concurrent_runs: boundedInt(settingsBounds.maxConcurrentRuns).optional(),
   })
   // Unknown keys fail by name (a typo is reported as its own field, beside every other failing one).
   .catchall(z.unknown().refine(() => false, 'not a settings field'));
@@ -34,5 +35,6 @@ export const settingsSchema = z.object({
   email_from_name: z.string().nullable(),
   max_pending_invitations: z.number().int(),
   max_invitations_per_hour: z.number().int(),
+  max_concurrent_runs: z.number().int(),
   updated_at: z.iso.datetime().nullable(),
 });

@@ -75,6 +75,7 @@ export class SettingsService {
       email_from_name: stored?.email_from_name ?? settingsDefaults.email_from_name,
       max_pending_invitations: stored?.max_pending_invitations ?? settingsDefaults.max_pending_invitations,
       max_invitations_per_hour: stored?.max_invitations_per_hour ?? settingsDefaults.max_invitations_per_hour,
+      max_concurrent_runs: stored?.max_concurrent_runs ?? settingsDefaults.max_concurrent_runs,
       updated_at: stored?.updated_at ?? null,
     };
   }

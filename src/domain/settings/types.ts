@@ -8,6 +8,7 @@ export interface StoredSettings {
   email_from_name?: string | null;
   max_pending_invitations?: number;
   max_invitations_per_hour?: number;
+  max_concurrent_runs?: number;
   updated_at: string;
   updated_by: string | null;
 }
@@ -20,6 +21,8 @@ export interface OrganizationSettings {
   email_from_name: string | null;
   max_pending_invitations: number;
   max_invitations_per_hour: number;
+  /** Workflow runs in progress at once (contract 12); more wait in the queue. */
+  max_concurrent_runs: number;
   /** null while the organization runs on defaults only. */
   updated_at: string | null;
 }
@@ -32,6 +35,7 @@ export const settingsDefaults = {
   email_from_name: null,
   max_pending_invitations: 100,
   max_invitations_per_hour: 20,
+  max_concurrent_runs: 4,
 } as const;
 
 /** Bounds of the editable fields (validation and docs share them). */
@@ -41,4 +45,5 @@ export const settingsBounds = {
   logoUrlMax: 2048,
   maxPendingInvitations: 10_000,
   maxInvitationsPerHour: 1_000,
+  maxConcurrentRuns: 1_000,
 } as const;

@@ -9,6 +9,7 @@ export interface OrganizationSettings {
   'max_pending_invitations'?: (number);
   'max_invitations_per_hour'?: (number);
   'updated_at'?: (string);
+  'max_concurrent_runs'?: (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";
@@ -22,6 +23,7 @@ export interface OrganizationSettings__Output {
   'max_pending_invitations': (number);
   'max_invitations_per_hour': (number);
   'updated_at'?: (string);
+  'max_concurrent_runs': (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";
