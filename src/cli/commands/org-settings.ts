@@ -62,7 +62,9 @@ function updateRequest(opts: SetOptions): UpdateSettingsRequest {
 
 /** `switchyard org settings get|set`: what invitation mail shows, and the invitation limits. */
 export function registerOrgSettings(org: Command): void {
-  const group = org.command('settings').description("an organization's settings: mail branding, invitation limits and workflow runs at once");
+  const group = org
+    .command('settings')
+    .description("an organization's settings: mail branding, invitation limits and workflow runs at once");
 
   group
     .command('get')
