@@ -13,6 +13,7 @@ import { createInvitations } from './domain/invitations/index.js';
 import { createProviders } from './domain/providers/index.js';
 import { createSettings } from './domain/settings/index.js';
 import { createWebhooks } from './domain/webhooks/index.js';
+import { createWorkflows } from './domain/workflows/index.js';
 import { startGrpcServer, type RunningGrpcServer } from './grpc/server.js';
 import { rawHeader } from './http/headers.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -36,6 +37,7 @@ function composeAreas(base: AreaBase) {
     .add(createEvents)
     .add(createWebhooks)
     .add(createProviders)
+    .add(createWorkflows)
     .add(createAudit)
     .done();
 }

@@ -23,6 +23,7 @@ const files = [
   'providers-routing',
   'backup-restore',
   'audit-log',
+  'workflows',
 ];
 
 const found = findPostgres();

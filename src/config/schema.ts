@@ -284,6 +284,12 @@ export const optionSpecs = {
   ),
   webhookTimeoutMs: opt(ms(10_000), 'SERVICE_WEBHOOK_TIMEOUT_MS', 'webhook per-attempt timeout'),
   webhookRetryBaseMs: opt(ms(30_000), 'SERVICE_WEBHOOK_RETRY_BASE_MS', 'webhook backoff base'),
+  workflowLeaseMs: opt(
+    ms(30_000),
+    'SERVICE_WORKFLOW_LEASE_MS',
+    "a running workflow run's lease: another daemon resumes the run this long after its daemon died",
+  ),
+  workflowPollMs: opt(ms(1_000), 'SERVICE_WORKFLOW_POLL_MS', 'the run executor looks for work at least this often'),
   providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period'),
   providerConnectTimeoutMs: opt(ms(5_000), 'SERVICE_PROVIDER_CONNECT_TIMEOUT_MS', 'provider connect timeout'),
   providerTimeoutMs: opt(

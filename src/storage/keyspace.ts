@@ -52,6 +52,14 @@ export const collections = {
   provider_usage: { indexes: ['organization'] },
   /** Audit records by organization; by organization and actor, action, or both; all in id (time) order. */
   audit_log: { indexes: ['organization', 'organization_actor', 'organization_action', 'organization_actor_action'] },
+  /** Workflow definitions (live ones) by organization in name order; by organization and name (unique). */
+  workflow_definitions: { indexes: ['organization', 'name'] },
+  /**
+   * Workflow runs: by organization, by definition, by organization and status (creation order); the
+   * queue per organization and the organizations that have one; runs in progress per organization
+   * (the concurrency bound) and by lease end (takeover).
+   */
+  workflow_runs: { indexes: ['organization', 'workflow', 'organization_status', 'queue', 'queued_orgs', 'running', 'leases'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;

@@ -51,6 +51,13 @@ interface Progress {
   attempts: Attempt[];
 }
 
+/** Who a call is made for and charged to: its usage record's organization, principal and key. */
+export interface Payer {
+  organizationId: string;
+  principalId: string | null;
+  apiKeyId: string | null;
+}
+
 const NO_USAGE: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
 
 /** A call the client gave up on: nothing is answered. */
@@ -162,8 +169,35 @@ export class ProviderService {
 
   /** One call, falling back on a retriable failure to the next candidate (nothing was sent yet). */
   async execute(caller: Caller, body: ExecuteBody, signal: AbortSignal): Promise<ExecuteResult> {
-    return this.inTurn(caller, body, signal, false, async (entry, call, progress) => {
-      const result = await entry.adapter.execute(call);
+    return this.executeFor(await this.payerOf(caller, body), body, signal);
+  }
+
+  /**
+   * A call the daemon makes on someone's behalf (a workflow node, a job), authorized when it was
+   * submitted. Text is streamed where the provider streams, and `onText` hears each piece as it comes
+   * (progress); the answer is whole either way.
+   */
+  async executeFor(
+    payer: Payer,
+    body: ExecuteBody,
+    signal: AbortSignal,
+    onText?: (piece: string) => void,
+  ): Promise<ExecuteResult> {
+    return this.inTurn(payer, body, signal, false, async (entry, call, progress) => {
+      let result: AdapterResult;
+      if (onText !== undefined && entry.adapter.stream !== undefined && body.modality === 'text') {
+        let text = '';
+        for await (const piece of entry.adapter.stream(call)) {
+          if (piece.type === 'delta') {
+            text += piece.text;
+            onText(piece.text);
+          } else {
+            progress.usage = piece.usage;
+            progress.model = piece.model ?? progress.model;
+          }
+        }
+        result = { model: progress.model, output: { text }, usage: progress.usage };
+      } else result = await entry.adapter.execute(call);
       progress.usage = result.usage;
       progress.model = result.model;
       return {
@@ -191,7 +225,7 @@ export class ProviderService {
       progress.opened = true;
     };
     await this.inTurn(
-      caller,
+      await this.payerOf(caller, body),
       body,
       signal,
       true,
@@ -225,14 +259,13 @@ export class ProviderService {
    * with `broken`; a cancelled call ends quietly (CallCancelled); anything else is the caller's error.
    */
   private async inTurn<R>(
-    caller: Caller,
+    payer: Payer,
     body: ExecuteBody,
     signal: AbortSignal,
     streamed: boolean,
     attempt: (entry: Registered, call: AdapterCall, progress: Progress) => Promise<R>,
     broken?: (entry: Registered, failure: UpstreamFailure) => R,
   ): Promise<R> {
-    const organizationId = await this.authorizeCall(caller, body);
     const { candidates } = this.candidatesFor(body);
     const attempts: Attempt[] = [];
     let last: UpstreamFailure | undefined;
@@ -243,7 +276,7 @@ export class ProviderService {
       attempts.push({ provider: entry.adapter.name });
       try {
         const value = await attempt(entry, call, progress);
-        this.recordCall(caller, organizationId, entry, call, streamed, {
+        this.recordCall(payer, entry, call, streamed, {
           outcome: 'ok',
           usage: progress.usage,
           cost: costOf(entry, body.modality),
@@ -254,7 +287,7 @@ export class ProviderService {
       } catch (err) {
         const failure = this.failed(entry, err, signal);
         const cancelled = failure.kind === 'cancelled';
-        this.recordCall(caller, organizationId, entry, call, streamed, {
+        this.recordCall(payer, entry, call, streamed, {
           outcome: cancelled ? 'cancelled' : 'failed',
           latency: Math.round(performance.now() - progress.started),
           usage: progress.usage,
@@ -310,6 +343,11 @@ export class ProviderService {
   }
 
   /** The organization a call is made for, once the caller may execute there (member+, providers:execute). */
+  private async payerOf(caller: Caller, body: ExecuteBody): Promise<Payer> {
+    const organizationId = await this.authorizeCall(caller, body);
+    return { organizationId, principalId: caller.principalId, apiKeyId: caller.apiKey?.id ?? null };
+  }
+
   private async authorizeCall(caller: Caller, body: ExecuteBody): Promise<string> {
     const organizationId = body.organization_id ?? caller.apiKey?.organizationId;
     if (organizationId === undefined)
@@ -359,8 +397,7 @@ export class ProviderService {
   }
 
   private recordCall(
-    caller: Caller,
-    organizationId: string,
+    payer: Payer,
     entry: Registered,
     call: AdapterCall,
     streamed: boolean,
@@ -375,9 +412,9 @@ export class ProviderService {
   ): void {
     this.metrics.providerCall(entry.adapter.name, call.modality, outcome.outcome, outcome.latency / 1000);
     this.usage.record({
-      organization_id: organizationId,
-      principal_id: caller.principalId,
-      api_key_id: caller.apiKey?.id ?? null,
+      organization_id: payer.organizationId,
+      principal_id: payer.principalId,
+      api_key_id: payer.apiKeyId,
       provider: entry.adapter.name,
       model: outcome.model ?? call.model,
       modality: call.modality,

@@ -8,6 +8,7 @@ import { invitationRoutes } from './invitations.js';
 import { providerRoutes } from './providers.js';
 import { settingsRoutes } from './settings.js';
 import { webhookRoutes } from './webhooks.js';
+import { workflowRoutes } from './workflows.js';
 
 /** An area's /v1 routes, built from the services (and the few settings a route reads itself). */
 export type RouteModule = (services: Services, config: Config) => RouteDef[];
@@ -21,4 +22,5 @@ export const routeModules: readonly RouteModule[] = [
   webhookRoutes,
   providerRoutes,
   auditRoutes,
+  workflowRoutes,
 ];

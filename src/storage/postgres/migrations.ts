@@ -227,6 +227,38 @@ UPDATE api_keys SET ix_organization_all = convert_to(data->>'organization_id', '
 CREATE INDEX api_keys__organization_all ON api_keys (ix_organization_all) WHERE ix_organization_all IS NOT NULL;
 `,
   },
+  {
+    version: 8,
+    name: 'workflow definitions and runs',
+    sql: `
+CREATE TABLE workflow_definitions (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea,
+  ix_name bytea
+);
+CREATE INDEX workflow_definitions__organization ON workflow_definitions (ix_organization) WHERE ix_organization IS NOT NULL;
+ALTER TABLE workflow_definitions ADD CONSTRAINT workflow_definitions__name UNIQUE (ix_name) DEFERRABLE INITIALLY DEFERRED;
+CREATE TABLE workflow_runs (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea,
+  ix_workflow bytea,
+  ix_organization_status bytea,
+  ix_queue bytea,
+  ix_queued_orgs bytea,
+  ix_running bytea,
+  ix_leases bytea
+);
+CREATE INDEX workflow_runs__organization ON workflow_runs (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX workflow_runs__workflow ON workflow_runs (ix_workflow) WHERE ix_workflow IS NOT NULL;
+CREATE INDEX workflow_runs__organization_status ON workflow_runs (ix_organization_status) WHERE ix_organization_status IS NOT NULL;
+CREATE INDEX workflow_runs__queue ON workflow_runs (ix_queue) WHERE ix_queue IS NOT NULL;
+CREATE INDEX workflow_runs__queued_orgs ON workflow_runs (ix_queued_orgs) WHERE ix_queued_orgs IS NOT NULL;
+CREATE INDEX workflow_runs__running ON workflow_runs (ix_running) WHERE ix_running IS NOT NULL;
+CREATE INDEX workflow_runs__leases ON workflow_runs (ix_leases) WHERE ix_leases IS NOT NULL;
+`,
+  },
 ];
 
 /**

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { Area, AreaBase } from '../area.js';
+import type { IdentityServices } from '../identity/index.js';
+import type { ProviderServices } from '../providers/index.js';
+import type { SettingsServices } from '../settings/index.js';
+import { createExecutorLoop, keepAsIs, RunExecutor } from './executor.js';
+import { WorkflowService } from './service.js';
+import { WorkflowStore } from './store.js';
+
+export interface WorkflowServices {
+  workflows: WorkflowService;
+  runExecutor: RunExecutor;
+}
+
+/** Nodes of one run in flight at once (docs/workflows.md). */
+const MAX_PARALLEL_NODES = 4;
+/** Progress events of one node at most once a second (issue: "at most once a second per node"). */
+const PROGRESS_EVERY_MS = 1_000;
+
+/** Workflows (contract 12): definitions, runs, their queue and executor. */
+export function createWorkflows({
+  storage,
+  config,
+  log,
+  eventLog,
+  audit,
+  publicUrl,
+  permissions,
+  providers,
+  settings,
+}: AreaBase &
+  Pick<IdentityServices, 'permissions'> &
+  Pick<ProviderServices, 'providers'> &
+  Pick<SettingsServices, 'settings'>): Area<WorkflowServices> {
+  const workflowLog = log.child({ module: 'workflows' });
+  const instanceId = randomUUID();
+  const store = new WorkflowStore(storage);
+  const workflows = new WorkflowService(storage, store, permissions, eventLog, audit, publicUrl, instanceId);
+  const executor = new RunExecutor(
+    storage,
+    store,
+    workflows,
+    providers,
+    settings,
+    keepAsIs,
+    {
+      instanceId,
+      leaseMs: config.workflowLeaseMs,
+      maxParallelNodes: MAX_PARALLEL_NODES,
+      progressEveryMs: PROGRESS_EVERY_MS,
+    },
+    workflowLog,
+  );
+  return {
+    services: { workflows, runExecutor: executor },
+    loops: [createExecutorLoop(executor, storage, config.workflowPollMs, workflowLog)],
+    resources: { workflow_run: (id) => workflows.locateRun(id) },
+    count: async () => ({ workflow_definitions: await store.definitions.count(), workflow_runs: await store.runs.count() }),
+    close: () => executor.drain(),
+  };
+}

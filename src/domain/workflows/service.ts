@@ -1,0 +1,340 @@
+import { AppError, notFound, validationFailed } from '../../errors.js';
+import type { Page } from '../../storage/collection.js';
+import { newId, nowIso } from '../../storage/keys.js';
+import type { Storage, Tx } from '../../storage/port.js';
+import type { AuditLog } from '../audit/service.js';
+import type { EventLog } from '../events/service.js';
+import type { EventKind } from '../events/types.js';
+import { isOperator, type Actor } from '../identity/caller.js';
+import { atOrganization, type Action, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
+import { resolveNodes } from './definition.js';
+import type { CreateWorkflowInput, RunInputBody, RunListQuery, SubmitRunInput } from './schemas.js';
+import { RUNS_TOPIC, runLock, type WorkflowStore } from './store.js';
+import {
+  terminalRunStatuses,
+  type NodeState,
+  type RunError,
+  type RunStatus,
+  type RunView,
+  type WorkflowDefinition,
+  type WorkflowRun,
+} from './types.js';
+
+export type WorkflowView = Omit<WorkflowDefinition, 'deleted_at'>;
+
+/** Where an organization-level request acts: the body's or query's organization, else the API key's. */
+export function organizationOf(actor: Actor, given: string | undefined): string {
+  const organizationId = given ?? (isOperator(actor) ? undefined : actor.apiKey?.organizationId);
+  if (organizationId === undefined)
+    throw validationFailed({ organization_id: 'required: the organization to act in (an API key names its own)' });
+  return organizationId;
+}
+
+function viewOfWorkflow(d: WorkflowDefinition): WorkflowView {
+  const { deleted_at: _deleted, ...view } = d;
+  return view;
+}
+
+export function viewOfRun(run: WorkflowRun): RunView {
+  const { lease_until: _lease, ...view } = run;
+  return view;
+}
+
+const pendingNode = (): NodeState => ({
+  status: 'pending',
+  provider: null,
+  output: null,
+  error: null,
+  started_at: null,
+  finished_at: null,
+});
+
+/** Options of a run the daemon submits itself (a schedule's). */
+export interface SubmitOptions {
+  scheduleId?: string;
+}
+
+/**
+ * Workflow definitions and runs (contract 12): registration, submission, the run actions, and the
+ * events of every stage, each written in the transaction that makes the change. The executor
+ * (executor.ts) moves runs along; this class is what callers ask for.
+ */
+export class WorkflowService {
+  constructor(
+    private readonly storage: Storage,
+    readonly store: WorkflowStore,
+    private readonly permissions: PermissionEngine,
+    private readonly eventLog: EventLog,
+    private readonly audit: AuditLog,
+    private readonly publicUrl: () => string,
+    /** This daemon's instance (named by terminal events of runs it ends while not running them). */
+    private readonly instanceId: string,
+  ) {}
+
+  async locateRun(id: string): Promise<ResourceLocation | undefined> {
+    const run = await this.store.runs.get(id);
+    return run === undefined ? undefined : atOrganization(run.organization_id);
+  }
+
+  // Definitions.
+
+  async createWorkflow(actor: Actor, input: CreateWorkflowInput): Promise<WorkflowView> {
+    const organizationId = organizationOf(actor, input.organization_id);
+    await this.permissions.authorize(actor, 'workflow.write', { type: 'organization', id: organizationId });
+    const nodes = resolveNodes(input.nodes);
+    const saved = await this.storage.transaction({ locks: [`workflow-name:${organizationId}:${input.name}`] }, async (tx) => {
+      const before = await this.store.findDefinition(organizationId, input.name);
+      const now = nowIso();
+      const next: WorkflowDefinition =
+        before === undefined
+          ? {
+              id: newId(),
+              organization_id: organizationId,
+              name: input.name,
+              version: 1,
+              nodes,
+              created_at: now,
+              updated_at: now,
+              deleted_at: null,
+            }
+          : { ...before, version: before.version + 1, nodes, updated_at: now };
+      this.audit.recordChange(tx, actor, before === undefined ? 'workflow.create' : 'workflow.update', 'workflow', before, next);
+      return tx.put(this.store.definitions, next);
+    });
+    return viewOfWorkflow(saved);
+  }
+
+  async listWorkflows(
+    actor: Actor,
+    given: string | undefined,
+    page: { limit?: number; cursor?: string },
+  ): Promise<Page<WorkflowView>> {
+    const organizationId = organizationOf(actor, given);
+    await this.permissions.authorize(actor, 'workflow.read', { type: 'organization', id: organizationId });
+    const found = await this.store.definitions.listBy('organization', organizationId, page);
+    return { items: found.items.map(viewOfWorkflow), nextCursor: found.nextCursor };
+  }
+
+  async getWorkflow(actor: Actor, given: string | undefined, name: string): Promise<WorkflowView> {
+    return viewOfWorkflow(await this.readWorkflow(actor, given, name, 'workflow.read'));
+  }
+
+  /** Soft delete: the name is free again; runs already submitted go on with their own copy of the nodes. */
+  async deleteWorkflow(actor: Actor, given: string | undefined, name: string): Promise<WorkflowView> {
+    const found = await this.readWorkflow(actor, given, name, 'workflow.write');
+    const deleted = await this.storage.transaction({ locks: [`workflow-name:${found.organization_id}:${name}`] }, async (tx) => {
+      const before = await tx.get(this.store.definitions, found.id);
+      if (before === undefined || before.deleted_at !== null) throw notFound('workflow');
+      const next = { ...before, deleted_at: nowIso(), updated_at: nowIso() };
+      this.audit.recordChange(tx, actor, 'workflow.delete', 'workflow', before, undefined);
+      return tx.put(this.store.definitions, next);
+    });
+    return viewOfWorkflow(deleted);
+  }
+
+  /** A live definition by name, once the actor may act on its organization (404 for another's). */
+  async readWorkflow(actor: Actor, given: string | undefined, name: string, action: Action): Promise<WorkflowDefinition> {
+    const organizationId = organizationOf(actor, given);
+    await this.permissions.authorize(actor, action, { type: 'organization', id: organizationId });
+    const found = await this.store.findDefinition(organizationId, name);
+    if (found === undefined) throw notFound('workflow');
+    return found;
+  }
+
+  // Runs.
+
+  /** POST /v1/workflows/run?name=: a run of the latest version, queued (202). */
+  async submitRun(actor: Actor, name: string, body: SubmitRunInput, options: SubmitOptions = {}): Promise<RunView> {
+    const definition = await this.readWorkflow(actor, body.organization_id, name, 'workflow.write');
+    return this.storage.transaction({}, (tx) => Promise.resolve(viewOfRun(this.submitIn(tx, actor, definition, body, options))));
+  }
+
+  /** A new run in `tx`: the record and its `created` and `queued` events commit together. */
+  submitIn(tx: Tx, actor: Actor, definition: WorkflowDefinition, body: SubmitRunInput, options: SubmitOptions = {}): WorkflowRun {
+    const now = nowIso();
+    const run: WorkflowRun = {
+      id: newId(),
+      organization_id: definition.organization_id,
+      workflow_id: definition.id,
+      workflow_name: definition.name,
+      version: definition.version,
+      status: 'queued',
+      input: body.input,
+      state: body.state ?? null,
+      priority: body.priority,
+      nodes: definition.nodes,
+      node_states: Object.fromEntries(definition.nodes.map((n) => [n.key, pendingNode()])),
+      output: {},
+      error: null,
+      submitted_by: isOperator(actor)
+        ? { principal_id: null, api_key_id: null }
+        : { principal_id: actor.principalId, api_key_id: actor.apiKey?.id ?? null },
+      schedule_id: options.scheduleId ?? null,
+      created_at: now,
+      queued_at: now,
+      promoted_at: null,
+      started_at: null,
+      finished_at: null,
+      updated_at: now,
+      instance_id: null,
+      lease_until: null,
+    };
+    tx.insert(this.store.runs, run);
+    this.emit(tx, run, 'workflow.run.created', { priority: run.priority, version: run.version });
+    this.emit(tx, run, 'workflow.run.queued', { priority: run.priority });
+    tx.wake(RUNS_TOPIC);
+    return run;
+  }
+
+  async getRun(actor: Actor, id: string): Promise<RunView> {
+    return viewOfRun(await this.readRun(actor, id, 'workflow.read'));
+  }
+
+  /** Runs of an organization, oldest first; by definition name or by status. */
+  async listRuns(actor: Actor, query: RunListQuery): Promise<Page<RunView>> {
+    const organizationId = organizationOf(actor, query.organization_id);
+    await this.permissions.authorize(actor, 'workflow.read', { type: 'organization', id: organizationId });
+    const page = { limit: query.limit, cursor: query.cursor };
+    let found: Page<WorkflowRun>;
+    if (query.workflow !== undefined && query.status !== undefined)
+      throw validationFailed({ status: 'filter by workflow or by status, not both' });
+    if (query.workflow !== undefined) {
+      const definition = await this.store.findDefinition(organizationId, query.workflow);
+      if (definition === undefined) throw notFound('workflow');
+      found = await this.store.runs.listBy('workflow', definition.id, page);
+    } else if (query.status !== undefined)
+      found = await this.store.runs.listBy('organization_status', [organizationId, query.status], page);
+    else found = await this.store.runs.listBy('organization', organizationId, page);
+    return { items: found.items.map(viewOfRun), nextCursor: found.nextCursor };
+  }
+
+  /** Cancel: a run not yet ended ends `cancelled`; nodes in flight are stopped by the daemon running them. */
+  async cancelRun(actor: Actor, id: string): Promise<RunView> {
+    return this.act(actor, id, (tx, run) => {
+      if (terminalRunStatuses.includes(run.status)) throw notNow(run, 'cancel');
+      for (const state of Object.values(run.node_states))
+        if (state.status === 'pending' || state.status === 'running' || state.status === 'waiting') {
+          state.status = 'cancelled';
+          state.finished_at = nowIso();
+        }
+      this.finish(tx, run, 'cancelled');
+    });
+  }
+
+  /** Pause: a queued, waiting or running run stops starting nodes (those in flight finish and are kept). */
+  async pauseRun(actor: Actor, id: string): Promise<RunView> {
+    return this.act(actor, id, (tx, run) => {
+      if (!['queued', 'running', 'waiting'].includes(run.status)) throw notNow(run, 'pause');
+      this.move(run, 'paused');
+      this.emit(tx, run, 'workflow.run.paused', {});
+    });
+  }
+
+  /** Resume: a paused run goes back into the queue, behind the runs already there at its priority. */
+  async resumeRun(actor: Actor, id: string): Promise<RunView> {
+    return this.act(actor, id, (tx, run) => {
+      if (run.status !== 'paused') throw notNow(run, 'resume');
+      this.requeue(tx, run);
+    });
+  }
+
+  /** Promote: a queued run moves ahead of every run not promoted. */
+  async promoteRun(actor: Actor, id: string): Promise<RunView> {
+    return this.act(actor, id, (tx, run) => {
+      if (run.status !== 'queued') throw notNow(run, 'promote');
+      run.promoted_at = nowIso();
+      this.emit(tx, run, 'workflow.run.promoted', {});
+    });
+  }
+
+  /** The input a `wait` node waits for: the node completes with it as its output. */
+  async answerInput(actor: Actor, id: string, body: RunInputBody): Promise<RunView> {
+    return this.act(actor, id, (tx, run) => {
+      const node = run.nodes.find((n) => n.key === body.node_key);
+      if (node === undefined) throw validationFailed({ node_key: `run ${run.id} has no node ${body.node_key}` });
+      const state = run.node_states[node.key];
+      if (node.kind !== 'wait' || state.status !== 'waiting')
+        throw new AppError(
+          'invalid_state',
+          `node ${node.key} is ${node.kind === 'wait' ? state.status : 'not a wait node'}: it takes no input now`,
+          {
+            details: { node_key: node.key, status: state.status },
+          },
+        );
+      state.status = 'completed';
+      state.output = body.input;
+      state.finished_at = nowIso();
+      run.output = { ...run.output, [node.key]: body.input };
+      this.emit(tx, run, 'workflow.node.completed', { output: body.input }, node.key);
+      if (run.status === 'waiting') this.requeue(tx, run);
+    });
+  }
+
+  /** Reads a run the actor may see, then changes it under its lock (404 for another organization's). */
+  private async act(actor: Actor, id: string, change: (tx: Tx, run: WorkflowRun) => void): Promise<RunView> {
+    await this.readRun(actor, id, 'workflow.write');
+    return this.storage.transaction({ locks: [runLock(id)] }, async (tx) => {
+      const run = await this.store.editable(tx, id);
+      if (run === undefined) throw notFound('run');
+      change(tx, run);
+      run.updated_at = nowIso();
+      await tx.put(this.store.runs, run);
+      tx.wake(RUNS_TOPIC);
+      return viewOfRun(run);
+    });
+  }
+
+  private async readRun(actor: Actor, id: string, action: Action): Promise<WorkflowRun> {
+    const run = await this.store.runs.get(id);
+    await this.permissions.authorizeAt(actor, action, { type: 'workflow_run', id }, run && atOrganization(run.organization_id));
+    return run!;
+  }
+
+  // Transitions the executor shares.
+
+  /** Back into the queue (a resumed or answered run): behind the runs there at its priority. */
+  requeue(tx: Tx, run: WorkflowRun): void {
+    this.move(run, 'queued');
+    run.queued_at = nowIso();
+    this.emit(tx, run, 'workflow.run.queued', { priority: run.priority });
+  }
+
+  /** Out of `running` (or into it): the lease goes with it. */
+  move(run: WorkflowRun, status: RunStatus): void {
+    run.status = status;
+    if (status !== 'running') run.lease_until = null;
+  }
+
+  /** Ends a run with its terminal event (spec 2.9, 6.3): state, output_url, instance and error. */
+  finish(tx: Tx, run: WorkflowRun, status: 'completed' | 'failed' | 'cancelled', error?: RunError): void {
+    this.move(run, status);
+    run.finished_at = nowIso();
+    run.error = error ?? null;
+    run.instance_id ??= this.instanceId;
+    this.emit(tx, run, `workflow.run.${status}`, {
+      state: run.state,
+      output_url: this.outputUrl(run.id),
+      instance_id: run.instance_id,
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+
+  outputUrl(runId: string): string {
+    return `${this.publicUrl()}/v1/workflows/runs/${runId}/output`;
+  }
+
+  emit(tx: Tx, run: WorkflowRun, kind: EventKind, payload: Record<string, unknown>, nodeKey?: string): void {
+    this.eventLog.append(tx, {
+      kind,
+      organization_id: run.organization_id,
+      workflow_id: run.workflow_id,
+      run_id: run.id,
+      node_key: nodeKey ?? null,
+      payload,
+    });
+  }
+}
+
+function notNow(run: WorkflowRun, what: string): AppError {
+  return new AppError('invalid_state', `cannot ${what} a run that is ${run.status}`, { details: { status: run.status } });
+}

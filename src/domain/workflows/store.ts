@@ -1,0 +1,83 @@
+import { Collection } from '../../storage/collection.js';
+import { compositeKey } from '../../storage/keys.js';
+import type { Storage, Tx } from '../../storage/port.js';
+import { MAX_PRIORITY, type WorkflowDefinition, type WorkflowRun } from './types.js';
+
+/** The storage wake-up topic of run changes: every daemon's executor looks again. */
+export const RUNS_TOPIC = 'workflow-runs';
+
+/** The lock of one run's read-modify-writes. */
+export const runLock = (id: string) => `run:${id}`;
+/** The lock under which runs of an organization start (the concurrency bound is counted under it). */
+export const slotsLock = (organizationId: string) => `run-slots:${organizationId}`;
+
+/**
+ * A queued run's place: promoted runs first (in promotion order), then higher priority, then the
+ * time it entered the queue.
+ */
+export function queuePlace(run: WorkflowRun): string {
+  if (run.promoted_at !== null) return `0${run.promoted_at}`;
+  return `1${String(MAX_PRIORITY - run.priority).padStart(3, '0')}${run.queued_at ?? run.created_at}`;
+}
+
+/** Workflow definitions and runs, with the named queries of the queue and the executor. */
+export class WorkflowStore {
+  readonly definitions: Collection<WorkflowDefinition>;
+  readonly runs: Collection<WorkflowRun>;
+
+  constructor(storage: Storage) {
+    const live = (d: WorkflowDefinition) => d.deleted_at === null;
+    this.definitions = new Collection<WorkflowDefinition>(storage, 'workflow_definitions', (d) => d.id, [
+      { name: 'organization', value: (d) => (live(d) ? d.organization_id : undefined), sort: (d) => d.name },
+      { name: 'name', value: (d) => (live(d) ? compositeKey(d.organization_id, d.name) : undefined), unique: true },
+    ]);
+    this.runs = new Collection<WorkflowRun>(storage, 'workflow_runs', (r) => r.id, [
+      { name: 'organization', value: (r) => r.organization_id, sort: (r) => r.created_at },
+      { name: 'workflow', value: (r) => r.workflow_id, sort: (r) => r.created_at },
+      { name: 'organization_status', value: (r) => [r.organization_id, r.status], sort: (r) => r.created_at },
+      // The queue: by organization in queue order, and the organizations that have one.
+      { name: 'queue', value: (r) => (r.status === 'queued' ? r.organization_id : undefined), sort: queuePlace },
+      { name: 'queued_orgs', value: (r) => (r.status === 'queued' ? 'queued' : undefined), sort: (r) => r.organization_id },
+      // Runs in progress: counted per organization (the bound), and by lease end (takeover).
+      { name: 'running', value: (r) => (r.status === 'running' ? r.organization_id : undefined) },
+      { name: 'leases', value: (r) => (r.status === 'running' ? 'running' : undefined), sort: (r) => r.lease_until ?? '' },
+    ]);
+  }
+
+  /**
+   * A run to change in `tx`: a copy, so that the transaction still holds the version it read (whose
+   * index keys the write replaces).
+   */
+  async editable(tx: Tx, id: string): Promise<WorkflowRun | undefined> {
+    const run = await tx.get(this.runs, id);
+    return run === undefined ? undefined : structuredClone(run);
+  }
+
+  async findDefinition(organizationId: string, name: string): Promise<WorkflowDefinition | undefined> {
+    return this.definitions.findUnique('name', compositeKey(organizationId, name));
+  }
+
+  /** Organizations with queued runs, in id order, past `after`. */
+  async organizationsWithQueue(after: string | undefined, limit: number): Promise<string[]> {
+    return (await this.runs.listDistinct('queued_orgs', 'queued', { after, limit })).items;
+  }
+
+  /** The first `limit` queued runs of an organization, in queue order. */
+  async queued(organizationId: string, limit: number): Promise<string[]> {
+    return (await this.runs.range('queue', organizationId, { limit })).map((e) => e.id);
+  }
+
+  /** The queued runs of an organization ahead of `place` (its position in the queue, from 0). */
+  async queuePosition(organizationId: string, place: string): Promise<number> {
+    return this.runs.countRange('queue', organizationId, { before: place });
+  }
+
+  async runningCount(organizationId: string): Promise<number> {
+    return this.runs.countBy('running', organizationId);
+  }
+
+  /** Running runs whose lease ended by `upTo` (every one when undefined), soonest first. */
+  async leasesEndedBy(upTo: string | undefined, limit: number): Promise<string[]> {
+    return (await this.runs.range('leases', 'running', { upTo, limit })).map((e) => e.id);
+  }
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import {
+  createWorkflowBody,
+  orgPageQuery,
+  orgQuery,
+  runInputBody,
+  runListQuery,
+  runQuery,
+  runSchema,
+  submitRunBody,
+  workflowName,
+  workflowSchema,
+} from '../../domain/workflows/schemas.js';
+import type { Services } from '../../main.js';
+import { defineRoute, idParams, Reply } from '../route.js';
+
+const nameParams = z.object({ name: workflowName });
+
+/** Contract 12: definitions by name, runs and their actions. Run routes come first (a name is never `runs`). */
+export function workflowRoutes({ workflows }: Services) {
+  const action = (verb: 'cancel' | 'pause' | 'resume' | 'promote', summary: string) =>
+    defineRoute({
+      method: 'POST',
+      path: `/v1/workflows/runs/:id/${verb}`,
+      summary,
+      tag: 'workflows',
+      scope: 'workflows:write',
+      params: idParams('id'),
+      response: runSchema,
+      handler: async (ctx) => {
+        const act = {
+          cancel: () => workflows.cancelRun(ctx.caller, ctx.params.id),
+          pause: () => workflows.pauseRun(ctx.caller, ctx.params.id),
+          resume: () => workflows.resumeRun(ctx.caller, ctx.params.id),
+          promote: () => workflows.promoteRun(ctx.caller, ctx.params.id),
+        }[verb];
+        return act();
+      },
+    });
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/workflows/run',
+      summary: 'Submit a run of the latest version of a workflow (?name=): 202 with the run, queued',
+      tag: 'workflows',
+      scope: 'workflows:write',
+      query: runQuery,
+      body: submitRunBody,
+      response: runSchema,
+      status: 202,
+      handler: async (ctx) => workflows.submitRun(ctx.caller, ctx.query.name, ctx.body),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/workflows/runs',
+      summary: "The organization's runs, oldest first; ?workflow=<name> or ?status=",
+      tag: 'workflows',
+      scope: 'workflows:read',
+      query: runListQuery,
+      response: z.array(runSchema),
+      handler: async (ctx) => Reply.page(await workflows.listRuns(ctx.caller, ctx.query)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/workflows/runs/:id',
+      summary: 'One run, with its state, node states and output',
+      tag: 'workflows',
+      scope: 'workflows:read',
+      params: idParams('id'),
+      response: runSchema,
+      handler: async (ctx) => workflows.getRun(ctx.caller, ctx.params.id),
+    }),
+    action('cancel', 'Cancel a run that has not ended: nodes in flight stop'),
+    action('pause', 'Pause a queued, waiting or running run: no node starts until it is resumed'),
+    action('resume', 'Resume a paused run: it goes back into the queue'),
+    action('promote', 'Move a queued run ahead of every run not promoted'),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/workflows/runs/:id/input',
+      summary: 'Answer a waiting `wait` node: {node_key, input}; the input is the node output',
+      tag: 'workflows',
+      scope: 'workflows:write',
+      params: idParams('id'),
+      body: runInputBody,
+      response: runSchema,
+      handler: async (ctx) => workflows.answerInput(ctx.caller, ctx.params.id, ctx.body),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/workflows',
+      summary: 'Register a workflow (member); an existing name gets a new version, which new runs use',
+      tag: 'workflows',
+      scope: 'workflows:write',
+      body: createWorkflowBody,
+      response: workflowSchema,
+      status: 201,
+      handler: async (ctx) => workflows.createWorkflow(ctx.caller, ctx.body),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/workflows',
+      summary: "The organization's workflows, by name",
+      tag: 'workflows',
+      scope: 'workflows:read',
+      query: orgPageQuery,
+      response: z.array(workflowSchema),
+      handler: async (ctx) => {
+        const { organization_id, ...page } = ctx.query;
+        return Reply.page(await workflows.listWorkflows(ctx.caller, organization_id, page));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/workflows/:name',
+      summary: 'One workflow, its latest version',
+      tag: 'workflows',
+      scope: 'workflows:read',
+      params: nameParams,
+      query: orgQuery,
+      response: workflowSchema,
+      handler: async (ctx) => workflows.getWorkflow(ctx.caller, ctx.query.organization_id, ctx.params.name),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/workflows/:name',
+      summary: 'Delete a workflow (soft): its name is free again; runs already submitted go on',
+      tag: 'workflows',
+      scope: 'workflows:write',
+      params: nameParams,
+      query: orgQuery,
+      response: workflowSchema,
+      handler: async (ctx) => workflows.deleteWorkflow(ctx.caller, ctx.query.organization_id, ctx.params.name),
+    }),
+  ];
+}
