@@ -313,3 +313,13 @@ t.test('PostgreSQL: bytes stored through one daemon are served by another', post
   t.equal(res.status, 200);
   t.ok(res.bytes.equals(bytes));
 });
+
+t.test('metrics count assets stored and served', async (t) => {
+  const d = await startTestDaemon(t, { SERVICE_METRICS_ADDR: '127.0.0.1:0' });
+  const asset = await save(d, png());
+  await save(d, png());
+  t.equal((await download(d.services.assets.artifact(asset, 60).download_url)).status, 200);
+  const text = await (await fetch(`http://${d.metricsAddress}/metrics`)).text();
+  t.match(text, /^switchyard_assets_total\{event="stored"\} 2$/m);
+  t.match(text, /^switchyard_assets_total\{event="served"\} 1$/m);
+});
