@@ -3,6 +3,7 @@ import type { Config } from './config/schema.js';
 import { devBanner } from './dev-banner.js';
 import { bootstrapDev, type DevBootstrap } from './dev-bootstrap.js';
 import type { AreaBase } from './domain/area.js';
+import { createAssets } from './domain/assets/index.js';
 import { createAudit } from './domain/audit/index.js';
 import { AuditLog } from './domain/audit/service.js';
 import { createEmail } from './domain/email/index.js';
@@ -37,6 +38,7 @@ function composeAreas(base: AreaBase) {
     .add(createEvents)
     .add(createWebhooks)
     .add(createProviders)
+    .add(createAssets)
     .add(createWorkflows)
     .add(createAudit)
     .done();

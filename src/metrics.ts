@@ -20,6 +20,8 @@ export interface Metrics {
   providerCall(provider: string, modality: string, outcome: 'ok' | 'failed' | 'cancelled', seconds: number): void;
   /** A call that went on to the next provider after a retriable failure of `provider`. */
   providerFallback(provider: string): void;
+  /** An asset stored (committed), served (a signed download started) or swept by retention. */
+  assetEvent(event: 'stored' | 'served' | 'swept'): void;
 }
 
 export const noMetrics: Metrics = Object.freeze({
@@ -33,6 +35,7 @@ export const noMetrics: Metrics = Object.freeze({
   webhookAttempt: () => undefined,
   providerCall: () => undefined,
   providerFallback: () => undefined,
+  assetEvent: () => undefined,
 });
 
 /** Figures read when scraped (counted by the areas, not pushed on every change). */
@@ -171,6 +174,12 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
     labelNames: ['provider'] as const,
     registers: [registry],
   });
+  const assetEvents = new client.Counter({
+    name: 'switchyard_assets_total',
+    help: 'Assets stored, served (signed downloads started) and swept by retention, by event',
+    labelNames: ['event'] as const,
+    registers: [registry],
+  });
   new client.Gauge({
     name: 'switchyard_invitations_pending',
     help: 'Pending invitations',
@@ -200,6 +209,7 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
       providerSeconds.observe({ provider }, seconds);
     },
     providerFallback: (provider) => providerFallbacks.inc({ provider }),
+    assetEvent: (event) => assetEvents.inc({ event }),
   };
 
   const server = http.createServer((req, res) => {

@@ -7,7 +7,7 @@ import t from 'tap';
 import { repoRoot } from './helpers.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
 
-/** The files that run on both engines: identity, permissions, invitations, tenant isolation, webhooks, providers, backup. */
+/** The files that run on both engines: identity, permissions, invitations, tenant isolation, webhooks, providers, backup, audit, assets. */
 const files = [
   'organizations',
   'auth-api-keys',
@@ -23,6 +23,7 @@ const files = [
   'providers-routing',
   'backup-restore',
   'audit-log',
+  'assets',
   'workflows',
 ];
 

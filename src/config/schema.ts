@@ -212,7 +212,7 @@ export const optionSpecs = {
     z.string().min(32, 'must be at least 32 characters').optional(),
     'SERVICE_ASSET_SIGNING_KEY',
     'HMAC key for signed asset URLs; generated and persisted when unset',
-    { secret: true, planned: 'signed asset URLs' },
+    { secret: true },
   ),
   databaseUrl: opt(
     z.url({ protocol: /^postgres(ql)?$/, message: 'expected a postgres:// URL' }).optional(),
@@ -313,10 +313,8 @@ export const optionSpecs = {
     'after a failed call the provider is unhealthy until a probe this much later succeeds',
   ),
   comfyuiPollMs: opt(ms(500), 'SERVICE_COMFYUI_POLL_MS', 'how often a queued ComfyUI graph is polled'),
-  assetRetentionMs: opt(ms(259_200_000), 'SERVICE_ASSET_RETENTION_MS', 'workflow asset retention (72 hours)', {
-    planned: 'signed asset URLs',
-  }),
-  assetSweepMs: opt(ms(600_000), 'SERVICE_ASSET_SWEEP_MS', 'asset retention sweep period', { planned: 'signed asset URLs' }),
+  assetRetentionMs: opt(ms(259_200_000), 'SERVICE_ASSET_RETENTION_MS', 'workflow asset retention (72 hours)'),
+  assetSweepMs: opt(ms(600_000), 'SERVICE_ASSET_SWEEP_MS', 'asset retention sweep period'),
 
   openaiApiKey: opt(optionalString, 'OPENAI_API_KEY', 'registers the `openai` provider', { secret: true }),
   openaiBaseUrl: opt(

@@ -52,6 +52,13 @@ export const collections = {
   provider_usage: { indexes: ['organization'] },
   /** Audit records by organization; by organization and actor, action, or both; all in id (time) order. */
   audit_log: { indexes: ['organization', 'organization_actor', 'organization_action', 'organization_actor_action'] },
+  /** Assets (docs/assets.md): by run; by job (both in creation order); every asset by creation time (retention). */
+  assets: { indexes: ['run', 'job', 'created'] },
+  /**
+   * Asset bytes on PostgreSQL, 256 KiB a record (`<asset id>:<n>`), so every daemon serves them;
+   * LevelDB keeps them as files in <data dir>/assets instead.
+   */
+  asset_chunks: { indexes: [] },
   /** Workflow definitions (live ones) by organization in name order; by organization and name (unique). */
   workflow_definitions: { indexes: ['organization', 'name'] },
   /**

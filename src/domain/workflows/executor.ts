@@ -178,9 +178,13 @@ export class RunExecutor {
       const started = await this.storage.transaction({ locks: [slotsLock(organizationId), ...ids.map(runLock)] }, async (tx) => {
         let running = await this.store.runningCount(organizationId);
         const taken: string[] = [];
-        for (const id of ids) {
+        // The queue as it is now (a run promoted since it was read goes first): its head, in order,
+        // as far as the runs locked here reach.
+        const locked = new Set(ids);
+        for (const id of await this.store.queued(organizationId, ids.length)) {
+          if (!locked.has(id) || running >= bound) break;
           const run = await this.store.editable(tx, id);
-          if (run?.status !== 'queued' || running >= bound) continue;
+          if (run?.status !== 'queued') continue;
           this.runs.move(run, 'running');
           run.started_at ??= nowIso();
           this.hold(run);

@@ -9,7 +9,7 @@ import { isOperator, type Actor } from '../identity/caller.js';
 import { atOrganization, type Action, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { resolveNodes } from './definition.js';
 import type { CreateWorkflowInput, RunInputBody, RunListQuery, SubmitRunInput } from './schemas.js';
-import { RUNS_TOPIC, runLock, type WorkflowStore } from './store.js';
+import { RUNS_TOPIC, runLock, slotsLock, type WorkflowStore } from './store.js';
 import {
   terminalRunStatuses,
   type NodeState,
@@ -240,11 +240,17 @@ export class WorkflowService {
 
   /** Promote: a queued run moves ahead of every run not promoted. */
   async promoteRun(actor: Actor, id: string): Promise<RunView> {
-    return this.act(actor, id, (tx, run) => {
-      if (run.status !== 'queued') throw notNow(run, 'promote');
-      run.promoted_at = nowIso();
-      this.emit(tx, run, 'workflow.run.promoted', {});
-    });
+    // Under the organization's start lock too: a start either sees the promotion or commits before it.
+    return this.act(
+      actor,
+      id,
+      (tx, run) => {
+        if (run.status !== 'queued') throw notNow(run, 'promote');
+        run.promoted_at = nowIso();
+        this.emit(tx, run, 'workflow.run.promoted', {});
+      },
+      slotsLock,
+    );
   }
 
   /** The input a `wait` node waits for: the node completes with it as its output. */
@@ -271,9 +277,15 @@ export class WorkflowService {
   }
 
   /** Reads a run the actor may see, then changes it under its lock (404 for another organization's). */
-  private async act(actor: Actor, id: string, change: (tx: Tx, run: WorkflowRun) => void): Promise<RunView> {
-    await this.readRun(actor, id, 'workflow.write');
-    return this.storage.transaction({ locks: [runLock(id)] }, async (tx) => {
+  private async act(
+    actor: Actor,
+    id: string,
+    change: (tx: Tx, run: WorkflowRun) => void,
+    organizationLock?: (organizationId: string) => string,
+  ): Promise<RunView> {
+    const { organization_id } = await this.readRun(actor, id, 'workflow.write');
+    const locks = organizationLock === undefined ? [runLock(id)] : [runLock(id), organizationLock(organization_id)];
+    return this.storage.transaction({ locks }, async (tx) => {
       const run = await this.store.editable(tx, id);
       if (run === undefined) throw notFound('run');
       change(tx, run);

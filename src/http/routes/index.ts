@@ -1,6 +1,7 @@
 import type { Config } from '../../config/schema.js';
 import type { Services } from '../../main.js';
 import type { RouteDef } from '../route.js';
+import { assetRoutes } from './assets.js';
 import { auditRoutes } from './audit.js';
 import { eventRoutes } from './events.js';
 import { identityRoutes } from './identity.js';
@@ -21,6 +22,7 @@ export const routeModules: readonly RouteModule[] = [
   eventRoutes,
   webhookRoutes,
   providerRoutes,
+  assetRoutes,
   auditRoutes,
   workflowRoutes,
 ];

@@ -228,6 +228,26 @@ CREATE INDEX api_keys__organization_all ON api_keys (ix_organization_all) WHERE 
 `,
   },
   {
+    version: 7,
+    name: 'assets and their bytes',
+    sql: `
+CREATE TABLE assets (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_run bytea,
+  ix_job bytea,
+  ix_created bytea
+);
+CREATE INDEX assets__run ON assets (ix_run) WHERE ix_run IS NOT NULL;
+CREATE INDEX assets__job ON assets (ix_job) WHERE ix_job IS NOT NULL;
+CREATE INDEX assets__created ON assets (ix_created) WHERE ix_created IS NOT NULL;
+CREATE TABLE asset_chunks (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL
+);
+`,
+  },
+  {
     version: 8,
     name: 'workflow definitions and runs',
     sql: `

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { timestampSchema } from '../schemas.js';
+
+// Request and record schemas of assets: HTTP input, types and OpenAPI from one place.
+
+/** Spec 8: a signed link lives an hour unless `expires_in` says otherwise, and at most 24 hours. */
+export const DEFAULT_LINK_SECONDS = 3600;
+export const MAX_LINK_SECONDS = 86_400;
+
+/**
+ * `?expires_in=` (seconds) of a route that hands out download links; its range is checked by
+ * AssetService.expiresIn, so an out-of-range value is 422 naming the field.
+ */
+export const expiresInQuery = z.object({
+  expires_in: z.coerce.number().optional().describe('signed link lifetime in seconds: 1..86400, default 3600'),
+});
+
+/** The download route's query: checked by the service, so that anything but a genuine link is 403. */
+export const downloadQuery = z.object({
+  expires: z.string().max(32).optional().describe('unix seconds'),
+  signature: z.string().max(128).optional().describe('hex HMAC-SHA256 of "{asset_id}.{expires}"'),
+});
+
+/** An asset id in a path: any short token (an id the daemon never made has no valid signature: 403). */
+export const assetIdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Spec 2.10: an artifact of a run's output. */
+export const artifactSchema = z.object({
+  asset_id: z.string(),
+  filename: z.string(),
+  content_type: z.string(),
+  download_url: z.url(),
+  download_url_expires_at: timestampSchema,
+});
