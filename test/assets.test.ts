@@ -65,7 +65,7 @@ t.test('a signed link downloads the bytes with their type, length and name, and 
   const d = await startTestDaemon(t);
   const file = png();
   const asset = await save(d, file, owner({ run_id: randomUUID(), node_key: 'draw' }));
-  t.match(asset.id, /^ast_[0-9A-Z]{26}$/);
+  t.match(asset.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   t.equal(asset.size, 1000);
   t.equal(asset.sha256, createHash('sha256').update(file.bytes).digest('hex'));
 
@@ -158,7 +158,7 @@ t.test('anything but a genuine, unexpired link is 403 in the error shape; a vali
   t.match((await download(signedAt(now - 1))).json.error.message, /expired/);
   t.equal((await download(signedAt(now + 86_400))).status, 200, 'a 24-hour link is fine');
 
-  const ghost: Asset = { ...asset, id: `ast_${'0'.repeat(26)}` };
+  const ghost: Asset = { ...asset, id: '00000000-0000-4000-8000-000000000000' };
   const missing = await download(d.services.assets.artifact(ghost, 60).download_url);
   t.equal(missing.status, 404, 'unknown asset, valid signature');
   t.match(missing.json, { meta: { status: 404 }, error: { code: 'not_found' } });

@@ -1,6 +1,5 @@
-import { mkdir, open, readdir, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeTime } from 'ulid';
 import type { Logger } from '../../log.js';
 import type { Tx } from '../../storage/port.js';
 import { chunkId, type AssetStore } from './store.js';
@@ -13,7 +12,7 @@ import type { Asset } from './types.js';
 
 /** Bytes per chunk on PostgreSQL (before base64). */
 export const CHUNK_BYTES = 256 * 1024;
-const ASSET_ID = /^ast_[0-9A-HJKMNP-TV-Z]{26}$/;
+const ASSET_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** Records looked up at once while looking for files without one. */
 const ORPHAN_BATCH = 200;
 
@@ -80,7 +79,12 @@ export class AssetFiles implements AssetBytes {
 
   async sweepOrphans(graceMs: number): Promise<number> {
     const before = Date.now() - graceMs;
-    const old = (await readdir(this.dir)).filter((name) => ASSET_ID.test(name) && decodeTime(name.slice(4)) < before);
+    const old: string[] = [];
+    for (const name of await readdir(this.dir)) {
+      if (!ASSET_ID.test(name)) continue;
+      const written = await stat(path.join(this.dir, name)).then((s) => s.mtimeMs, () => undefined);
+      if (written !== undefined && written < before) old.push(name);
+    }
     let removed = 0;
     for (let i = 0; i < old.length; i += ORPHAN_BATCH) {
       const ids = old.slice(i, i + ORPHAN_BATCH);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
-import { newSortableId, nowIso } from '../../storage/keys.js';
+import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { Output } from '../providers/types.js';
 import type { AssetBytes } from './bytes.js';
@@ -79,7 +79,7 @@ export class AssetService {
   /** Stores bytes as an asset inside the caller's transaction: the record commits with the caller's change. */
   async save(tx: Tx, owner: AssetOwner, file: AssetFile): Promise<Asset> {
     const asset: Asset = {
-      id: newSortableId('ast_'),
+      id: newId(),
       organization_id: owner.organization_id,
       run_id: owner.run_id ?? null,
       job_id: owner.job_id ?? null,

@@ -12,9 +12,9 @@ export class AssetStore {
 
   constructor(storage: Storage) {
     this.assets = new Collection<Asset>(storage, 'assets', (a) => a.id, [
-      // Asset ids are time-sortable: index order is creation order.
-      { name: 'run', value: (a) => a.run_id ?? undefined },
-      { name: 'job', value: (a) => a.job_id ?? undefined },
+      // A run's or a job's assets in creation order.
+      { name: 'run', value: (a) => a.run_id ?? undefined, sort: (a) => a.created_at },
+      { name: 'job', value: (a) => a.job_id ?? undefined, sort: (a) => a.created_at },
       { name: 'created', value: () => ALL, sort: (a) => a.created_at },
     ]);
     this.chunks = new Collection<AssetChunk>(storage, 'asset_chunks', (c) => c.id);

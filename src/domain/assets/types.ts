@@ -3,7 +3,7 @@
 
 /** A stored file: the record; its bytes live beside it (docs/assets.md: per engine). */
 export interface Asset {
-  /** `ast_` + a time-sortable id: id order is creation order. */
+  /** A UUID v4, like every resource id (contract 3). */
   id: string;
   organization_id: string;
   run_id: string | null;
