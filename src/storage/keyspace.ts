@@ -5,8 +5,8 @@
 // filtered), so a page is never thinned after the read and a cursor means more items exist.
 
 export const collections = {
-  /** By organization; by kind; by organization and kind; all in append (id) order. */
-  events: { indexes: ['organization', 'kind', 'organization_kind'] },
+  /** By organization; by kind; by organization and kind; by run; all in append (id) order. */
+  events: { indexes: ['organization', 'kind', 'organization_kind', 'run'] },
   principals: { indexes: ['email'] },
   organizations: { indexes: ['slug'] },
   teams: { indexes: ['organization'] },

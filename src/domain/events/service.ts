@@ -104,6 +104,11 @@ export class EventLog {
       : this.store.listBy('organization_kind', [organizationId, kind], page);
   }
 
+  /** One run's events in append order, past `after` (an event id): its live stream's history. */
+  async readRun(runId: string, options: { after?: string; limit?: number } = {}): Promise<DomainEvent[]> {
+    return (await this.store.listBy('run', runId, { after: options.after, limit: options.limit })).items;
+  }
+
   /** A durable consumer's position in the log. */
   async readCursor(consumer: string): Promise<string | undefined> {
     return (await this.storage.readMeta(CURSOR_PREFIX + consumer)) as string | undefined;

@@ -279,6 +279,17 @@ CREATE INDEX workflow_runs__running ON workflow_runs (ix_running) WHERE ix_runni
 CREATE INDEX workflow_runs__leases ON workflow_runs (ix_leases) WHERE ix_leases IS NOT NULL;
 `,
   },
+  {
+    version: 9,
+    name: "a run's events",
+    // The key events/store.ts builds: run id, event id and event id joined by a zero byte.
+    sql: `
+ALTER TABLE events ADD COLUMN ix_run bytea;
+UPDATE events SET ix_run = convert_to(data->>'run_id', 'UTF8') || '\\x00'::bytea || id || '\\x00'::bytea || id
+WHERE data->>'run_id' IS NOT NULL;
+CREATE INDEX events__run ON events (ix_run) WHERE ix_run IS NOT NULL;
+`,
+  },
 ];
 
 /**
