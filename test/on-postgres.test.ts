@@ -25,6 +25,7 @@ const files = [
   'audit-log',
   'assets',
   'workflows',
+  'workflows-output',
 ];
 
 const found = findPostgres();

@@ -34,9 +34,6 @@ export type OutputKeeper = (
   result: ExecuteResult,
 ) => Promise<Record<string, unknown>>;
 
-/** Keeps the answer as it came. */
-export const keepAsIs: OutputKeeper = (_tx, _run, _node, result) => Promise.resolve({ ...result.output });
-
 /** How many organizations with queued runs one pass looks at. */
 const ORGANIZATIONS_PER_PASS = 100;
 /** How many expired leases one pass takes over. */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Area, AreaBase } from '../area.js';
+import type { AssetServices } from '../assets/index.js';
 import type { IdentityServices } from '../identity/index.js';
 import type { ProviderServices } from '../providers/index.js';
 import type { SettingsServices } from '../settings/index.js';
-import { createExecutorLoop, keepAsIs, RunExecutor } from './executor.js';
+import { createExecutorLoop, RunExecutor, type OutputKeeper } from './executor.js';
 import { WorkflowService } from './service.js';
 import { WorkflowStore } from './store.js';
 
@@ -28,21 +29,33 @@ export function createWorkflows({
   permissions,
   providers,
   settings,
+  assets,
 }: AreaBase &
   Pick<IdentityServices, 'permissions'> &
   Pick<ProviderServices, 'providers'> &
-  Pick<SettingsServices, 'settings'>): Area<WorkflowServices> {
+  Pick<SettingsServices, 'settings'> &
+  Pick<AssetServices, 'assets'>): Area<WorkflowServices> {
   const workflowLog = log.child({ module: 'workflows' });
   const instanceId = randomUUID();
   const store = new WorkflowStore(storage);
-  const workflows = new WorkflowService(storage, store, permissions, eventLog, audit, publicUrl, instanceId);
+  const workflows = new WorkflowService(storage, store, permissions, eventLog, audit, assets, publicUrl, instanceId);
+  // Images a node makes become assets of the run, kept with the node's outcome; the output names them.
+  const keep: OutputKeeper = async (tx, run, node, result) =>
+    (
+      await assets.keepOutput(
+        tx,
+        { organization_id: run.organization_id, run_id: run.id, node_key: node.key },
+        result.output,
+        node.key,
+      )
+    ).output;
   const executor = new RunExecutor(
     storage,
     store,
     workflows,
     providers,
     settings,
-    keepAsIs,
+    keep,
     {
       instanceId,
       leaseMs: config.workflowLeaseMs,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { artifactSchema } from '../assets/schemas.js';
 import { modality, paramsSchema, tier } from '../providers/schemas.js';
 import { idSchema as id, pageQuery, timestampSchema as timestamp } from '../schemas.js';
 import { DEFAULT_PRIORITY, MAX_PRIORITY, MIN_PRIORITY, nodeKinds, nodeStatuses, runStatuses } from './types.js';
@@ -140,4 +141,11 @@ export const runSchema = z.object({
   finished_at: timestamp.nullable(),
   updated_at: timestamp,
   instance_id: z.string().nullable(),
+});
+
+export const runOutputSchema = z.object({
+  run_id: id,
+  status: z.enum(runStatuses),
+  output: z.record(z.string(), z.unknown()),
+  artifacts: z.array(artifactSchema),
 });

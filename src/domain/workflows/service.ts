@@ -2,9 +2,11 @@ import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { Page } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
+import type { AssetService } from '../assets/service.js';
+import type { Artifact } from '../assets/types.js';
 import type { AuditLog } from '../audit/service.js';
-import type { EventLog } from '../events/service.js';
-import type { EventKind } from '../events/types.js';
+import { EVENTS_TOPIC, type EventLog } from '../events/service.js';
+import type { DomainEvent, EventKind } from '../events/types.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { atOrganization, type Action, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { resolveNodes } from './definition.js';
@@ -19,6 +21,11 @@ import {
   type WorkflowDefinition,
   type WorkflowRun,
 } from './types.js';
+
+/** A live stream also looks for new events this often without a wake-up. */
+const FOLLOW_POLL_MS = 1_000;
+const FOLLOW_PAGE = 200;
+const terminalRunEvents = new Set<string>(['workflow.run.completed', 'workflow.run.failed', 'workflow.run.cancelled']);
 
 export type WorkflowView = Omit<WorkflowDefinition, 'deleted_at'>;
 
@@ -49,6 +56,14 @@ const pendingNode = (): NodeState => ({
   finished_at: null,
 });
 
+/** Spec 2.10's run output object. */
+export interface RunOutput {
+  run_id: string;
+  status: RunStatus;
+  output: Record<string, unknown>;
+  artifacts: Artifact[];
+}
+
 /** Options of a run the daemon submits itself (a schedule's). */
 export interface SubmitOptions {
   scheduleId?: string;
@@ -66,6 +81,7 @@ export class WorkflowService {
     private readonly permissions: PermissionEngine,
     private readonly eventLog: EventLog,
     private readonly audit: AuditLog,
+    private readonly assets: AssetService,
     private readonly publicUrl: () => string,
     /** This daemon's instance (named by terminal events of runs it ends while not running them). */
     private readonly instanceId: string,
@@ -206,6 +222,51 @@ export class WorkflowService {
       found = await this.store.runs.listBy('organization_status', [organizationId, query.status], page);
     else found = await this.store.runs.listBy('organization', organizationId, page);
     return { items: found.items.map(viewOfRun), nextCursor: found.nextCursor };
+  }
+
+  /** Spec 2.10: the run's output and its artifacts, each with a signed link valid `expires_in` seconds (default 1 hour). */
+  async runOutput(actor: Actor, id: string, expiresIn?: number): Promise<RunOutput> {
+    const run = await this.readRun(actor, id, 'workflow.read');
+    const seconds = this.assets.expiresIn(expiresIn);
+    const artifacts = (await this.assets.listFor({ run_id: run.id })).map((asset) => this.assets.artifact(asset, seconds));
+    return { run_id: run.id, status: run.status, output: run.output, artifacts };
+  }
+
+  /**
+   * A run's events for its live stream: those after `after` (an event id), then each as it commits
+   * on any daemon, until the run's terminal event has been written or `signal` aborts. The actor
+   * is authorized before anything is written (a refusal is an ordinary error answer).
+   */
+  async followRun(actor: Actor, id: string, after: string | undefined, signal: AbortSignal): Promise<AsyncIterable<DomainEvent>> {
+    await this.readRun(actor, id, 'workflow.read');
+    return this.runEvents(id, after, signal);
+  }
+
+  private async *runEvents(id: string, after: string | undefined, signal: AbortSignal): AsyncGenerator<DomainEvent> {
+    let wake: (() => void) | undefined;
+    const woken = () => wake?.();
+    const off = this.storage.onWake(EVENTS_TOPIC, woken);
+    signal.addEventListener('abort', woken);
+    try {
+      let last = after;
+      while (!signal.aborted) {
+        // Armed before the read, so that a commit between the read and the wait is not missed.
+        const next = new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, FOLLOW_POLL_MS).unref();
+        });
+        const page = await this.eventLog.readRun(id, { after: last, limit: FOLLOW_PAGE });
+        for (const event of page) {
+          yield event;
+          last = event.id;
+          if (terminalRunEvents.has(event.kind)) return;
+        }
+        if (page.length < FOLLOW_PAGE) await next;
+      }
+    } finally {
+      off();
+      signal.removeEventListener('abort', woken);
+    }
   }
 
   /** Cancel: a run not yet ended ends `cancelled`; nodes in flight are stopped by the daemon running them. */

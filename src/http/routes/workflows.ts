@@ -5,16 +5,22 @@ import {
   orgQuery,
   runInputBody,
   runListQuery,
+  runOutputSchema,
   runQuery,
   runSchema,
   submitRunBody,
   workflowName,
   workflowSchema,
 } from '../../domain/workflows/schemas.js';
+import { expiresInQuery } from '../../domain/assets/index.js';
 import type { Services } from '../../main.js';
+import { AppError } from '../../errors.js';
+import { rawHeader } from '../headers.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
 const nameParams = z.object({ name: workflowName });
+/** A comment line this often keeps proxies from closing a quiet stream. */
+const SSE_HEARTBEAT_MS = 15_000;
 
 /** Contract 12: definitions by name, runs and their actions. Run routes come first (a name is never `runs`). */
 export function workflowRoutes({ workflows }: Services) {
@@ -69,6 +75,60 @@ export function workflowRoutes({ workflows }: Services) {
       params: idParams('id'),
       response: runSchema,
       handler: async (ctx) => workflows.getRun(ctx.caller, ctx.params.id),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/workflows/runs/:id/output',
+      summary:
+        'The run output (spec 2.10): output, and artifacts with signed download links valid ?expires_in= seconds (API key)',
+      tag: 'workflows',
+      scope: 'workflows:read',
+      params: idParams('id'),
+      query: expiresInQuery,
+      response: runOutputSchema,
+      handler: async (ctx) => {
+        if (ctx.caller.apiKey === undefined)
+          throw new AppError('unauthenticated', 'run output is read with an API key', { reason: 'api_key_required' });
+        return workflows.runOutput(ctx.caller, ctx.params.id, ctx.query.expires_in);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/workflows/runs/:id/events',
+      summary:
+        "A run's events as server-sent events (id: event id, event: kind, data: the event): those so far, then live, until its terminal event; Last-Event-ID resumes",
+      tag: 'workflows',
+      scope: 'workflows:read',
+      params: idParams('id'),
+      handler: async (ctx) => {
+        const gone = new AbortController();
+        ctx.res.once('close', () => gone.abort());
+        const after = rawHeader(ctx.req, 'last-event-id', 'first');
+        const events = await workflows.followRun(
+          ctx.caller,
+          ctx.params.id,
+          after === undefined || after === '' ? undefined : after,
+          gone.signal,
+        );
+        ctx.res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache',
+          'x-accel-buffering': 'no',
+          'x-request-id': ctx.requestId,
+        });
+        ctx.res.flushHeaders();
+        const heartbeat = setInterval(() => ctx.res.write(': keep-alive\n\n'), SSE_HEARTBEAT_MS);
+        try {
+          for await (const event of events) {
+            if (ctx.res.destroyed) break;
+            ctx.res.write(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`);
+          }
+        } finally {
+          clearInterval(heartbeat);
+          ctx.res.end();
+        }
+        return Reply.handled();
+      },
     }),
     action('cancel', 'Cancel a run that has not ended: nodes in flight stop'),
     action('pause', 'Pause a queued, waiting or running run: no node starts until it is resumed'),
