@@ -9,6 +9,7 @@ import { AuditLog } from './domain/audit/service.js';
 import { createEmail } from './domain/email/index.js';
 import { createEvents } from './domain/events/index.js';
 import { EventLog } from './domain/events/service.js';
+import { createJobs } from './domain/jobs/index.js';
 import { createIdentity } from './domain/identity/index.js';
 import { createInvitations } from './domain/invitations/index.js';
 import { createProviders } from './domain/providers/index.js';
@@ -40,6 +41,7 @@ function composeAreas(base: AreaBase) {
     .add(createProviders)
     .add(createAssets)
     .add(createWorkflows)
+    .add(createJobs)
     .add(createAudit)
     .done();
 }

@@ -26,6 +26,7 @@ const files = [
   'assets',
   'workflows',
   'workflows-output',
+  'jobs',
 ];
 
 const found = findPostgres();

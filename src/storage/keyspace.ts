@@ -67,6 +67,8 @@ export const collections = {
    * (the concurrency bound) and by lease end (takeover).
    */
   workflow_runs: { indexes: ['organization', 'workflow', 'organization_status', 'queue', 'queued_orgs', 'running', 'leases'] },
+  /** Jobs: by organization, by organization and status (creation order); the queue; running ones by lease end. */
+  jobs: { indexes: ['organization', 'organization_status', 'queue', 'leases'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;

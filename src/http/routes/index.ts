@@ -6,6 +6,7 @@ import { auditRoutes } from './audit.js';
 import { eventRoutes } from './events.js';
 import { identityRoutes } from './identity.js';
 import { invitationRoutes } from './invitations.js';
+import { jobRoutes } from './jobs.js';
 import { providerRoutes } from './providers.js';
 import { settingsRoutes } from './settings.js';
 import { webhookRoutes } from './webhooks.js';
@@ -25,4 +26,5 @@ export const routeModules: readonly RouteModule[] = [
   assetRoutes,
   auditRoutes,
   workflowRoutes,
+  jobRoutes,
 ];

@@ -290,6 +290,24 @@ WHERE data->>'run_id' IS NOT NULL;
 CREATE INDEX events__run ON events (ix_run) WHERE ix_run IS NOT NULL;
 `,
   },
+  {
+    version: 11,
+    name: 'jobs',
+    sql: `
+CREATE TABLE jobs (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea,
+  ix_organization_status bytea,
+  ix_queue bytea,
+  ix_leases bytea
+);
+CREATE INDEX jobs__organization ON jobs (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX jobs__organization_status ON jobs (ix_organization_status) WHERE ix_organization_status IS NOT NULL;
+CREATE INDEX jobs__queue ON jobs (ix_queue) WHERE ix_queue IS NOT NULL;
+CREATE INDEX jobs__leases ON jobs (ix_leases) WHERE ix_leases IS NOT NULL;
+`,
+  },
 ];
 
 /**

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { executeBody, modality, tier } from '../providers/schemas.js';
+import { idSchema as id, pageQuery, timestampSchema as timestamp } from '../schemas.js';
+import { MAX_JSON_BYTES } from '../workflows/schemas.js';
+import { jobStatuses } from './types.js';
+
+// Request and record schemas of jobs (contract 12): the body is an execute body (contract 8) plus state.
+
+const state = z
+  .json()
+  .refine((v) => Buffer.byteLength(JSON.stringify(v) ?? '') <= MAX_JSON_BYTES, `state at most ${MAX_JSON_BYTES} bytes as JSON`)
+  .nullable();
+
+/** POST /v1/jobs: what /v1/providers/execute takes (checked the same way), and an opaque state. */
+export const createJobBody = z.intersection(executeBody, z.object({ state: state.optional() }));
+export type CreateJobInput = z.infer<typeof createJobBody>;
+
+export const jobListQuery = pageQuery.extend({ organization_id: id.optional(), status: z.enum(jobStatuses).optional() });
+export type JobListQuery = z.infer<typeof jobListQuery>;
+
+export const jobSchema = z.object({
+  id,
+  organization_id: id,
+  status: z.enum(jobStatuses),
+  modality,
+  tier: tier.nullable(),
+  model: z.string().nullable(),
+  input: z.record(z.string(), z.unknown()),
+  params: z.record(z.string(), z.unknown()),
+  state: z.unknown(),
+  provider: z.string().nullable(),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  submitted_by: z.object({ principal_id: z.string().nullable(), api_key_id: z.string().nullable() }),
+  created_at: timestamp,
+  started_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+  updated_at: timestamp,
+  instance_id: z.string().nullable(),
+});

@@ -1,0 +1,124 @@
+import { AppError, notFound } from '../../errors.js';
+import type { Page } from '../../storage/collection.js';
+import { newId, nowIso } from '../../storage/keys.js';
+import type { Storage, Tx } from '../../storage/port.js';
+import type { EventLog } from '../events/service.js';
+import type { EventKind } from '../events/types.js';
+import { isOperator, type Actor } from '../identity/caller.js';
+import { atOrganization, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
+import type { RunError } from '../workflows/types.js';
+import { organizationOf } from '../workflows/service.js';
+import type { CreateJobInput, JobListQuery } from './schemas.js';
+import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
+import { terminalJobStatuses, type Job, type JobView } from './types.js';
+
+export function viewOfJob(job: Job): JobView {
+  const { lease_until: _lease, ...view } = job;
+  return view;
+}
+
+/**
+ * Jobs (contract 12): one provider call without a definition. Submitted here (202), run by the job
+ * runner (runner.ts); each stage is an event with `job_id` set, in the transaction of its change.
+ */
+export class JobService {
+  constructor(
+    private readonly storage: Storage,
+    readonly store: JobStore,
+    private readonly permissions: PermissionEngine,
+    private readonly eventLog: EventLog,
+    private readonly instanceId: string,
+  ) {}
+
+  async locateJob(id: string): Promise<ResourceLocation | undefined> {
+    const job = await this.store.jobs.get(id);
+    return job === undefined ? undefined : atOrganization(job.organization_id);
+  }
+
+  async createJob(actor: Actor, body: CreateJobInput): Promise<JobView> {
+    const organizationId = organizationOf(actor, body.organization_id);
+    await this.permissions.authorize(actor, 'job.write', { type: 'organization', id: organizationId });
+    const now = nowIso();
+    const job: Job = {
+      id: newId(),
+      organization_id: organizationId,
+      status: 'queued',
+      modality: body.modality,
+      tier: body.tier ?? null,
+      model: body.model ?? null,
+      input: body.input,
+      params: body.params ?? {},
+      state: body.state ?? null,
+      provider: null,
+      output: null,
+      error: null,
+      submitted_by: isOperator(actor)
+        ? { principal_id: null, api_key_id: null }
+        : { principal_id: actor.principalId, api_key_id: actor.apiKey?.id ?? null },
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+      updated_at: now,
+      instance_id: null,
+      lease_until: null,
+    };
+    await this.storage.transaction({}, (tx) => {
+      tx.insert(this.store.jobs, job);
+      this.emit(tx, job, 'job.created', { modality: job.modality });
+      tx.wake(JOBS_TOPIC);
+      return Promise.resolve();
+    });
+    return viewOfJob(job);
+  }
+
+  async getJob(actor: Actor, id: string): Promise<JobView> {
+    const job = await this.store.jobs.get(id);
+    await this.permissions.authorizeAt(actor, 'job.read', { type: 'job', id }, job && atOrganization(job.organization_id));
+    return viewOfJob(job!);
+  }
+
+  /** Jobs of an organization, oldest first; by status. */
+  async listJobs(actor: Actor, query: JobListQuery): Promise<Page<JobView>> {
+    const organizationId = organizationOf(actor, query.organization_id);
+    await this.permissions.authorize(actor, 'job.read', { type: 'organization', id: organizationId });
+    const page = { limit: query.limit, cursor: query.cursor };
+    const found =
+      query.status === undefined
+        ? await this.store.jobs.listBy('organization', organizationId, page)
+        : await this.store.jobs.listBy('organization_status', [organizationId, query.status], page);
+    return { items: found.items.map(viewOfJob), nextCursor: found.nextCursor };
+  }
+
+  /** Cancel: a job not yet ended ends `cancelled`; a call in flight is stopped by the daemon running it. */
+  async cancelJob(actor: Actor, id: string): Promise<JobView> {
+    const found = await this.store.jobs.get(id);
+    await this.permissions.authorizeAt(actor, 'job.write', { type: 'job', id }, found && atOrganization(found.organization_id));
+    return this.storage.transaction({ locks: [jobLock(id)] }, async (tx) => {
+      const job = await this.store.editable(tx, id);
+      if (job === undefined) throw notFound('job');
+      if (terminalJobStatuses.includes(job.status))
+        throw new AppError('invalid_state', `cannot cancel a job that is ${job.status}`, { details: { status: job.status } });
+      this.end(tx, job, 'cancelled');
+      await tx.put(this.store.jobs, job);
+      tx.wake(JOBS_TOPIC);
+      return viewOfJob(job);
+    });
+  }
+
+  /** Ends a job; completed and failed have their event (the catalog has no job.cancelled). */
+  end(tx: Tx, job: Job, status: 'completed' | 'failed' | 'cancelled', error?: RunError): void {
+    job.status = status;
+    job.finished_at = nowIso();
+    job.updated_at = job.finished_at;
+    job.lease_until = null;
+    job.error = error ?? null;
+    job.instance_id ??= this.instanceId;
+    const ending = { state: job.state, instance_id: job.instance_id };
+    if (status === 'completed') this.emit(tx, job, 'job.completed', { ...ending, provider: job.provider, output: job.output });
+    if (status === 'failed') this.emit(tx, job, 'job.failed', { ...ending, error });
+  }
+
+  emit(tx: Tx, job: Job, kind: EventKind, payload: Record<string, unknown>): void {
+    this.eventLog.append(tx, { kind, organization_id: job.organization_id, job_id: job.id, payload });
+  }
+}

@@ -1,0 +1,37 @@
+import { Collection } from '../../storage/collection.js';
+import type { Storage, Tx } from '../../storage/port.js';
+import type { Job } from './types.js';
+
+/** The storage wake-up topic of job changes: every daemon's job runner looks again. */
+export const JOBS_TOPIC = 'jobs';
+export const jobLock = (id: string) => `job:${id}`;
+
+/** Jobs, with the named queries of their queue and their runner. */
+export class JobStore {
+  readonly jobs: Collection<Job>;
+
+  constructor(storage: Storage) {
+    this.jobs = new Collection<Job>(storage, 'jobs', (j) => j.id, [
+      { name: 'organization', value: (j) => j.organization_id, sort: (j) => j.created_at },
+      { name: 'organization_status', value: (j) => [j.organization_id, j.status], sort: (j) => j.created_at },
+      // The queue, oldest first; and running jobs by lease end (takeover).
+      { name: 'queue', value: (j) => (j.status === 'queued' ? 'queued' : undefined), sort: (j) => j.created_at },
+      { name: 'leases', value: (j) => (j.status === 'running' ? 'running' : undefined), sort: (j) => j.lease_until ?? '' },
+    ]);
+  }
+
+  /** A job to change in `tx`: a copy (the transaction keeps the version it read). */
+  async editable(tx: Tx, id: string): Promise<Job | undefined> {
+    const job = await tx.get(this.jobs, id);
+    return job === undefined ? undefined : structuredClone(job);
+  }
+
+  async queued(limit: number): Promise<string[]> {
+    return (await this.jobs.range('queue', 'queued', { limit })).map((e) => e.id);
+  }
+
+  /** Running jobs whose lease ended by `upTo` (every one when undefined). */
+  async leasesEndedBy(upTo: string | undefined, limit: number): Promise<string[]> {
+    return (await this.jobs.range('leases', 'running', { upTo, limit })).map((e) => e.id);
+  }
+}

@@ -1,0 +1,172 @@
+// Contract 12 and issue 16 item 3: a job is one provider call in the background: 202 queued, then
+// job.created, started, completed (or failed) with job_id set; an image job's output is an asset;
+// cancel stops the call upstream; validation as /v1/providers/execute; scopes, roles and tenancy.
+import { randomUUID } from 'node:crypto';
+import t, { type Test } from 'tap';
+import type { Daemon } from '../src/main.js';
+import { FakeOpenAI } from './fakes/openai.js';
+import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, waitFor } from './helpers.js';
+
+interface World {
+  d: Daemon;
+  openai: FakeOpenAI;
+  owner: Record<string, string>;
+  org: { id: string };
+  key: (scopes: string[]) => Promise<Record<string, string>>;
+  ended: (id: string, headers?: Record<string, string>) => Promise<any>;
+  events: (jobId: string) => Promise<any[]>;
+}
+
+async function world(t: Test): Promise<World> {
+  const openai = await FakeOpenAI.start(t);
+  const d = await startTestDaemon(t, {
+    OPENAI_API_KEY: 'sk-test-fake',
+    OPENAI_BASE_URL: openai.baseUrl,
+    SERVICE_PROVIDER_TIMEOUT_MS: '20000',
+    SERVICE_WORKFLOW_POLL_MS: '200',
+  });
+  const owner = asPrincipal(randomUUID());
+  const org = await createOrganizationAs(d.url, owner, `jobs-${randomUUID().slice(0, 8)}`);
+  const key = async (scopes: string[]) => {
+    const res = await request(d.url, 'POST', '/v1/api-keys', {
+      headers: owner,
+      body: { name: `k-${randomUUID().slice(0, 6)}`, organization_id: org.id, scopes },
+    });
+    return bearer(res.body.data.raw_key);
+  };
+  const ended = async (id: string, headers = owner) => {
+    let job: any;
+    await waitFor(
+      async () => {
+        job = (await request(d.url, 'GET', `/v1/jobs/${id}`, { headers })).body.data;
+        return ['completed', 'failed', 'cancelled'].includes(job.status);
+      },
+      { what: `job ${id} to end` },
+    );
+    return job;
+  };
+  const events = async (jobId: string) =>
+    ((await request(d.url, 'GET', `/v1/organizations/${org.id}/events?limit=200`, { headers: owner })).body.data as any[]).filter(
+      (e) => e.job_id === jobId,
+    );
+  return { d, openai, owner, org, key, ended, events };
+}
+
+t.test('a text job and an image job: 202, then every event with job_id, output kept (images as assets)', async (t) => {
+  const w = await world(t);
+  const writer = await w.key(['jobs:write', 'jobs:read']);
+  const created = await request(w.d.url, 'POST', '/v1/jobs', {
+    headers: writer,
+    body: { modality: 'text', model: 'echo', input: { prompt: 'one job' }, state: { ref: 7 } },
+  });
+  t.equal(created.status, 202);
+  t.match(created.body.data, { status: 'queued', modality: 'text', model: 'echo', state: { ref: 7 }, organization_id: w.org.id });
+  const done = await w.ended(created.body.data.id, writer);
+  t.match(done, { status: 'completed', provider: 'echo', output: { text: 'one job' }, error: null, instance_id: String });
+  const events = await w.events(done.id);
+  t.same(
+    events.map((e) => e.kind),
+    ['job.created', 'job.started', 'job.completed'],
+  );
+  t.ok(
+    events.every((e) => e.job_id === done.id && e.run_id === null && e.workflow_id === null && e.node_key === null),
+    'job events name the job only',
+  );
+  t.match(events[2].payload, { state: { ref: 7 }, provider: 'echo', output: { text: 'one job' } });
+
+  const image = await request(w.d.url, 'POST', '/v1/jobs', {
+    headers: writer,
+    body: { modality: 'image', model: 'echo', input: { prompt: 'a lighthouse' } },
+  });
+  const drawn = await w.ended(image.body.data.id, writer);
+  t.match(drawn.output, { images: [{ asset_id: String, content_type: 'image/png' }] });
+  const assets = await w.d.services.assets.listFor({ job_id: drawn.id });
+  t.same(
+    assets.map((a) => a.id),
+    [drawn.output.images[0].asset_id],
+    'the image is an asset of the job',
+  );
+
+  const listed = await request(w.d.url, 'GET', '/v1/jobs?status=completed', { headers: writer });
+  t.same(
+    listed.body.data.map((j: any) => j.id),
+    [done.id, drawn.id],
+    'completed jobs, oldest first',
+  );
+});
+
+t.test('a failing job ends failed with its error; cancel stops the upstream call', async (t) => {
+  const w = await world(t);
+  const post = (body: unknown) =>
+    request(w.d.url, 'POST', '/v1/jobs', { headers: w.owner, body: { organization_id: w.org.id, ...(body as object) } });
+  const failing = await post({ modality: 'text', model: 'no-such-model', input: { prompt: 'x' }, state: { s: 1 } });
+  const failed = await w.ended(failing.body.data.id);
+  t.match(failed, { status: 'failed', error: { code: 'no_provider', message: /no provider can serve/ }, output: null });
+  const events = await w.events(failed.id);
+  t.same(
+    events.map((e) => e.kind),
+    ['job.created', 'job.started', 'job.failed'],
+  );
+  t.match(events[2].payload, { state: { s: 1 }, error: { code: 'no_provider' } });
+
+  w.openai.enqueue({ kind: 'hang' });
+  const slow = await post({ modality: 'text', model: 'gpt-4o-mini', input: { prompt: 'wait' } });
+  await waitFor(() => w.openai.calls('/v1/chat/completions').length === 1, { what: 'the call upstream' });
+  const cancelled = await request(w.d.url, 'POST', `/v1/jobs/${slow.body.data.id}/cancel`, { headers: w.owner });
+  t.equal(cancelled.status, 200);
+  t.equal(cancelled.body.data.status, 'cancelled');
+  await waitFor(() => w.openai.calls('/v1/chat/completions')[0].aborted, { what: 'the upstream call aborted' });
+  t.equal((await w.ended(slow.body.data.id)).status, 'cancelled', 'it stays cancelled');
+  const again = await request(w.d.url, 'POST', `/v1/jobs/${slow.body.data.id}/cancel`, { headers: w.owner });
+  t.equal(again.status, 409);
+  t.equal(again.body.error.code, 'invalid_state');
+
+  const bad = await post({ modality: 'text', input: { prompt: '' } });
+  t.equal(bad.status, 422);
+  t.match(bad.body.error.details.fields, { 'input.prompt': String });
+  t.equal((await post({ modality: 'video', input: {} })).status, 422);
+});
+
+t.test('scopes, roles and tenancy', async (t) => {
+  const w = await world(t);
+  const reader = await w.key(['jobs:read']);
+  const runner = await w.key(['workflows:write']);
+  const body = { modality: 'text', model: 'echo', input: { prompt: 'hi' } };
+  const refused = await request(w.d.url, 'POST', '/v1/jobs', { headers: reader, body });
+  t.equal(refused.status, 403);
+  t.equal(refused.body.error.code, 'insufficient_scope');
+  t.equal(
+    (await request(w.d.url, 'POST', '/v1/jobs', { headers: runner, body })).status,
+    403,
+    'workflows:write is not jobs:write',
+  );
+  const job = (await request(w.d.url, 'POST', '/v1/jobs', { headers: w.owner, body: { ...body, organization_id: w.org.id } }))
+    .body.data;
+  t.equal((await request(w.d.url, 'GET', `/v1/jobs/${job.id}`, { headers: reader })).status, 200);
+  const viewer = randomUUID();
+  await request(w.d.url, 'POST', `/v1/organizations/${w.org.id}/members`, {
+    headers: w.owner,
+    body: { principal_id: viewer, role: 'viewer' },
+  });
+  t.equal(
+    (await request(w.d.url, 'POST', '/v1/jobs', { headers: asPrincipal(viewer), body: { ...body, organization_id: w.org.id } }))
+      .status,
+    403,
+    'a viewer cannot submit',
+  );
+  t.equal((await request(w.d.url, 'GET', `/v1/jobs/${job.id}`, { headers: asPrincipal(viewer) })).status, 200, 'but reads');
+  const stranger = asPrincipal(randomUUID());
+  await createOrganizationAs(w.d.url, stranger, `x-${randomUUID().slice(0, 8)}`);
+  t.equal(
+    (await request(w.d.url, 'GET', `/v1/jobs/${job.id}`, { headers: stranger })).status,
+    404,
+    "another organization's job is 404",
+  );
+  t.equal((await request(w.d.url, 'POST', `/v1/jobs/${job.id}/cancel`, { headers: stranger })).status, 404);
+  t.equal(
+    (await request(w.d.url, 'GET', '/v1/jobs', { headers: w.owner })).status,
+    422,
+    'a person names the organization of a list',
+  );
+  await w.ended(job.id);
+});
