@@ -102,6 +102,10 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
               pendingInvitations: async () => (late.services ? late.services.invitations.countPendingInvitations() : 0),
               webhooks: async () =>
                 late.services ? late.services.webhooks.backlogFigures() : { pending: 0, oldestDueAgeSeconds: 0 },
+              workflows: async () => ({
+                ...(late.services ? await late.services.workflows.queueFigures() : { runsQueued: 0, runsRunning: 0 }),
+                ...(late.services ? await late.services.jobs.queueFigures() : { jobsQueued: 0, jobsRunning: 0 }),
+              }),
             },
             log.child({ module: 'metrics' }),
           );

@@ -22,6 +22,12 @@ export interface Metrics {
   providerFallback(provider: string): void;
   /** An asset stored (committed), served (a signed download started) or swept by retention. */
   assetEvent(event: 'stored' | 'served' | 'swept'): void;
+  /** A workflow run or a job that ended (committed), by outcome. */
+  workEnded(kind: 'run' | 'job', outcome: 'completed' | 'failed' | 'cancelled'): void;
+  /** How long a run waited in its organization's queue before it started (each start). */
+  runQueueWait(seconds: number): void;
+  /** One node's provider call, started to recorded, by modality and outcome. */
+  nodeDuration(modality: string, outcome: 'completed' | 'failed', seconds: number): void;
 }
 
 export const noMetrics: Metrics = Object.freeze({
@@ -36,6 +42,9 @@ export const noMetrics: Metrics = Object.freeze({
   providerCall: () => undefined,
   providerFallback: () => undefined,
   assetEvent: () => undefined,
+  workEnded: () => undefined,
+  runQueueWait: () => undefined,
+  nodeDuration: () => undefined,
 });
 
 /** Figures read when scraped (counted by the areas, not pushed on every change). */
@@ -45,6 +54,8 @@ export interface ScrapedFigures {
   pendingInvitations: () => Promise<number>;
   /** Webhook deliveries waiting (due or being attempted), and the age in seconds of the oldest due one. */
   webhooks: () => Promise<{ pending: number; oldestDueAgeSeconds: number }>;
+  /** Workflow runs queued and running, and jobs queued and running (counted up to 100,000 each). */
+  workflows: () => Promise<{ runsQueued: number; runsRunning: number; jobsQueued: number; jobsRunning: number }>;
 }
 
 export interface MetricsServer {
@@ -180,6 +191,38 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
     labelNames: ['event'] as const,
     registers: [registry],
   });
+  const workEnded = new client.Counter({
+    name: 'switchyard_workflow_outcomes_total',
+    help: 'Workflow runs and jobs that ended, by kind (run, job) and outcome (completed, failed, cancelled)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
+  const queueWait = new client.Histogram({
+    name: 'switchyard_workflow_queue_wait_seconds',
+    help: "How long a run waited in its organization's queue before it started",
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60, 300, 1800],
+    registers: [registry],
+  });
+  const nodeSeconds = new client.Histogram({
+    name: 'switchyard_workflow_node_duration_seconds',
+    help: "A node's provider call, started to recorded, by modality and outcome",
+    labelNames: ['modality', 'outcome'] as const,
+    buckets: [0.005, 0.025, 0.1, 0.5, 1, 5, 30, 120],
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: 'switchyard_workflow_queue_depth',
+    help: 'Workflow runs and jobs waiting (queued) and in progress (running), by kind and state',
+    labelNames: ['kind', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      const f = await figures.workflows();
+      this.set({ kind: 'run', state: 'queued' }, f.runsQueued);
+      this.set({ kind: 'run', state: 'running' }, f.runsRunning);
+      this.set({ kind: 'job', state: 'queued' }, f.jobsQueued);
+      this.set({ kind: 'job', state: 'running' }, f.jobsRunning);
+    },
+  });
   new client.Gauge({
     name: 'switchyard_invitations_pending',
     help: 'Pending invitations',
@@ -210,6 +253,9 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
     },
     providerFallback: (provider) => providerFallbacks.inc({ provider }),
     assetEvent: (event) => assetEvents.inc({ event }),
+    workEnded: (kind, outcome) => workEnded.inc({ kind, outcome }),
+    runQueueWait: (seconds) => queueWait.observe(seconds),
+    nodeDuration: (modality, outcome, seconds) => nodeSeconds.observe({ modality, outcome }, seconds),
   };
 
   const server = http.createServer((req, res) => {

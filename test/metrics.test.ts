@@ -117,3 +117,52 @@ t.test('without SERVICE_METRICS_ADDR there is no metrics listener', async (t) =>
   const d = await startTestDaemon(t);
   t.equal(d.metricsAddress, null);
 });
+
+t.test('workflow metrics: runs and jobs by outcome, queue depth, queue wait, node duration', async (t) => {
+  const d = await startTestDaemon(t, { SERVICE_METRICS_ADDR: '127.0.0.1:0', SERVICE_WORKFLOW_POLL_MS: '100' });
+  const scrape = async () => parsePrometheus(await (await fetch(`http://${d.metricsAddress!}/metrics`)).text());
+  const owner = asPrincipal(randomUUID());
+  const org = await createOrganizationAs(d.url, owner, 'measured-runs');
+  const post = (path: string, body: unknown) => request(d.url, 'POST', path, { headers: owner, body });
+  await post('/v1/workflows', {
+    organization_id: org.id,
+    name: 'two',
+    nodes: [
+      { key: 'a', kind: 'provider', modality: 'text', model: 'echo', input: { prompt: 'x' } },
+      { key: 'b', kind: 'provider', modality: 'image', model: 'echo', input: { prompt: 'y' } },
+    ],
+  });
+  await post('/v1/workflows', {
+    organization_id: org.id,
+    name: 'held',
+    nodes: [{ key: 'gate', kind: 'wait' }],
+  });
+  const ended = async (path: string) => {
+    for (let i = 0; i < 300; i++) {
+      const status = (await request(d.url, 'GET', path, { headers: owner })).body.data.status;
+      if (['completed', 'failed', 'cancelled'].includes(status)) return status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${path} did not end`);
+  };
+  for (let i = 0; i < 2; i++) {
+    const run = (await post('/v1/workflows/run?name=two', { organization_id: org.id })).body.data;
+    t.equal(await ended(`/v1/workflows/runs/${run.id}`), 'completed');
+  }
+  const held = (await post('/v1/workflows/run?name=held', { organization_id: org.id })).body.data;
+  await post(`/v1/workflows/runs/${held.id}/cancel`, {});
+  const job = (
+    await post('/v1/jobs', { organization_id: org.id, modality: 'text', model: 'no-such-model', input: { prompt: 'x' } })
+  ).body.data;
+  t.equal(await ended(`/v1/jobs/${job.id}`), 'failed');
+  const after = await scrape();
+  t.equal(value(after, 'switchyard_workflow_outcomes_total', { kind: 'run', outcome: 'completed' }), 2, 'two runs completed');
+  t.equal(value(after, 'switchyard_workflow_outcomes_total', { kind: 'run', outcome: 'cancelled' }), 1, 'one cancelled');
+  t.equal(value(after, 'switchyard_workflow_outcomes_total', { kind: 'job', outcome: 'failed' }), 1, 'one job failed');
+  t.equal(value(after, 'switchyard_workflow_node_duration_seconds_count', { modality: 'text', outcome: 'completed' }), 2);
+  t.equal(value(after, 'switchyard_workflow_node_duration_seconds_count', { modality: 'image', outcome: 'completed' }), 2);
+  t.ok(value(after, 'switchyard_workflow_queue_wait_seconds_count') >= 2, 'queue waits measured at each start');
+  t.equal(value(after, 'switchyard_workflow_queue_depth', { kind: 'run', state: 'queued' }), 0);
+  t.equal(value(after, 'switchyard_workflow_queue_depth', { kind: 'run', state: 'running' }), 0);
+  t.equal(value(after, 'switchyard_workflow_queue_depth', { kind: 'job', state: 'queued' }), 0);
+});

@@ -1,4 +1,5 @@
 import { AppError, notFound } from '../../errors.js';
+import type { Metrics } from '../../metrics.js';
 import type { Page } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
@@ -28,7 +29,16 @@ export class JobService {
     private readonly permissions: PermissionEngine,
     private readonly eventLog: EventLog,
     private readonly instanceId: string,
+    private readonly metrics: Pick<Metrics, 'workEnded'>,
   ) {}
+
+  /** Jobs queued and running, counted up to 100,000 each (metrics). */
+  async queueFigures(): Promise<{ jobsQueued: number; jobsRunning: number }> {
+    return {
+      jobsQueued: await this.store.jobs.countRange('queue', 'queued', { limit: 100_000 }),
+      jobsRunning: await this.store.jobs.countRange('leases', 'running', { limit: 100_000 }),
+    };
+  }
 
   async locateJob(id: string): Promise<ResourceLocation | undefined> {
     const job = await this.store.jobs.get(id);
@@ -113,6 +123,7 @@ export class JobService {
     job.lease_until = null;
     job.error = error ?? null;
     job.instance_id ??= this.instanceId;
+    tx.afterCommit(() => this.metrics.workEnded('job', status));
     const ending = { state: job.state, instance_id: job.instance_id };
     if (status === 'completed') this.emit(tx, job, 'job.completed', { ...ending, provider: job.provider, output: job.output });
     if (status === 'failed') this.emit(tx, job, 'job.failed', { ...ending, error });

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { describeError, isAppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import type { Metrics } from '../../metrics.js';
 import { Loop } from '../../loops/loop.js';
 import { nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
@@ -66,6 +67,7 @@ export class RunExecutor {
     private readonly keep: OutputKeeper,
     private readonly options: ExecutorSettings,
     private readonly log: Logger,
+    private readonly metrics: Pick<Metrics, 'runQueueWait' | 'nodeDuration'>,
   ) {
     setMaxListeners(0, this.stopping.signal);
   }
@@ -183,6 +185,8 @@ export class RunExecutor {
           const run = await this.store.editable(tx, id);
           if (run?.status !== 'queued') continue;
           this.runs.move(run, 'running');
+          const waited = (Date.now() - Date.parse(run.queued_at ?? run.created_at)) / 1000;
+          tx.afterCommit(() => this.metrics.runQueueWait(waited));
           run.started_at ??= nowIso();
           this.hold(run);
           this.runs.emit(tx, run, 'workflow.run.started', { instance_id: this.options.instanceId });
@@ -230,6 +234,8 @@ export class RunExecutor {
     const state = run.node_states[node.key];
     if (state.status !== 'running') return; // cancelled meanwhile, or restarted elsewhere
     state.finished_at = nowIso();
+    const seconds = (Date.parse(state.finished_at) - Date.parse(state.started_at ?? state.finished_at)) / 1000;
+    tx.afterCommit(() => this.metrics.nodeDuration(node.modality ?? 'none', outcome.ok ? 'completed' : 'failed', seconds));
     if (outcome.ok) {
       const output = await this.keep(tx, run, node, outcome.result);
       state.status = 'completed';

@@ -30,6 +30,7 @@ export function createWorkflows({
   providers,
   settings,
   assets,
+  metrics,
 }: AreaBase &
   Pick<IdentityServices, 'permissions'> &
   Pick<ProviderServices, 'providers'> &
@@ -38,7 +39,7 @@ export function createWorkflows({
   const workflowLog = log.child({ module: 'workflows' });
   const instanceId = randomUUID();
   const store = new WorkflowStore(storage);
-  const workflows = new WorkflowService(storage, store, permissions, eventLog, audit, assets, publicUrl, instanceId);
+  const workflows = new WorkflowService(storage, store, permissions, eventLog, audit, assets, publicUrl, instanceId, metrics);
   // Images a node makes become assets of the run, kept with the node's outcome; the output names them.
   const keep: OutputKeeper = async (tx, run, node, result) =>
     (
@@ -63,6 +64,7 @@ export function createWorkflows({
       progressEveryMs: PROGRESS_EVERY_MS,
     },
     workflowLog,
+    metrics,
   );
   return {
     services: { workflows, runExecutor: executor },

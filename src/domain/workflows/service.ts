@@ -1,4 +1,5 @@
 import { AppError, notFound, validationFailed } from '../../errors.js';
+import type { Metrics } from '../../metrics.js';
 import type { Page } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
@@ -85,7 +86,16 @@ export class WorkflowService {
     private readonly publicUrl: () => string,
     /** This daemon's instance (named by terminal events of runs it ends while not running them). */
     private readonly instanceId: string,
+    private readonly metrics: Pick<Metrics, 'workEnded'>,
   ) {}
+
+  /** Runs queued and running, counted up to 100,000 each (metrics). */
+  async queueFigures(): Promise<{ runsQueued: number; runsRunning: number }> {
+    return {
+      runsQueued: await this.store.runs.countRange('queued_orgs', 'queued', { limit: 100_000 }),
+      runsRunning: await this.store.runs.countRange('leases', 'running', { limit: 100_000 }),
+    };
+  }
 
   async locateRun(id: string): Promise<ResourceLocation | undefined> {
     const run = await this.store.runs.get(id);
@@ -384,6 +394,7 @@ export class WorkflowService {
     run.finished_at = nowIso();
     run.error = error ?? null;
     run.instance_id ??= this.instanceId;
+    tx.afterCommit(() => this.metrics.workEnded('run', status));
     this.emit(tx, run, `workflow.run.${status}`, {
       state: run.state,
       output_url: this.outputUrl(run.id),
