@@ -21,6 +21,7 @@ import { startDaemon, type Daemon } from '../src/main.js';
 import { findPostgres, launchPostgres, type TestPostgres } from '../test/support/postgres.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { hasScript, measureCliStart, type CliStartFigures } from './cli-start.js';
+import { measureWorkflowRuns, type WorkflowFigures } from './workflow-runs.js';
 import { measureWebhookDelivery, type DeliveryFigures, type EngineFigures, type WebhookEngine } from './webhook-delivery.js';
 
 const { values: args } = parseArgs({
@@ -30,13 +31,13 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     strict: { type: 'boolean', default: false },
-    /** `cli`: only row (11), the CLI's start-to-exit times (about a minute); `observability`: rows (4) and (9). */
+    /** `cli`: only row (11), the CLI's start-to-exit times (about a minute); `observability`: rows (4) and (9); `workflows`: row (12). */
     only: { type: 'string' },
     'cli-runs': { type: 'string', default: '15' },
   },
 });
-if (args.only !== undefined && args.only !== 'cli' && args.only !== 'observability')
-  throw new TypeError(`--only takes cli (row 11) or observability (rows 4 and 9), got ${args.only}`);
+if (args.only !== undefined && !['cli', 'observability', 'workflows'].includes(args.only))
+  throw new TypeError(`--only takes cli (row 11), observability (rows 4 and 9) or workflows (row 12), got ${args.only}`);
 function positive(name: string, text: string, min: number): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n < min) throw new TypeError(`--${name} must be a number >= ${min}, got ${text}`);
@@ -818,6 +819,25 @@ async function mainObservabilityOnly(): Promise<void> {
   printSummary();
 }
 
+/** Row (12): workflow runs on the echo provider (figures reported; the issue sets no target). */
+function workflowRows(f: WorkflowFigures): void {
+  info(`(12) ${f.runs.toLocaleString('en-US')} two-node echo runs at once (bound 64), LevelDB`, `${f.seconds.toFixed(2)} s`);
+  info('(12) runs per second', f.runsPerSecond.toFixed(0));
+  info('(12) one run alone, submitted to completed', fmtMs(f.runMs));
+  info('(12) its two provider calls made straight', fmtMs(f.directMs));
+  info('(12) added per node over a direct call', fmtMs(f.addedPerNodeMs));
+}
+
+/** `--only workflows`: row (12) alone. */
+async function mainWorkflowsOnly(): Promise<void> {
+  const started = new Date();
+  const figures = await measureWorkflowRuns(progress);
+  process.stdout.write(`\nSwitchyard ${packageVersion} bench, row (12) only, ${started.toISOString()}\n${machineLine()}\n\n`);
+  workflowRows(figures);
+  printTable();
+  printSummary();
+}
+
 /** `--only cli`: row (11) alone, reported as the whole run reports. */
 async function mainCliOnly(): Promise<void> {
   const started = new Date();
@@ -831,6 +851,7 @@ async function mainCliOnly(): Promise<void> {
 async function main(): Promise<void> {
   if (args.only === 'cli') return mainCliOnly();
   if (args.only === 'observability') return mainObservabilityOnly();
+  if (args.only === 'workflows') return mainWorkflowsOnly();
   const started = new Date();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
   const bare = await startBareServer();
@@ -922,6 +943,8 @@ async function main(): Promise<void> {
     // (10) The provider layer: a daemon child and an upstream child, execute against undici straight.
     const providerDir = path.join(dataDir, 'providers');
     const providers = await measureProviders(providerDir);
+    // (12) Workflow runs in-process on LevelDB.
+    const workflowFigures = await measureWorkflowRuns(progress);
     // (8) Webhook delivery, one engine at a time, each in a child process of its own (its peak RSS
     // is the daemon's, not this process's), delivering to a receiver in this one.
     const hookEnv = { SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', SERVICE_WEBHOOK_ALLOW_PRIVATE: '1' };
@@ -1028,6 +1051,7 @@ async function main(): Promise<void> {
     accessLogRows(accessLog);
 
     providerRows(providers);
+    workflowRows(workflowFigures);
 
     for (const engine of ['LevelDB', 'PostgreSQL']) {
       const figures = hooks.get(engine);

@@ -177,6 +177,7 @@ export class RunExecutor {
       const started = await this.storage.transaction({ locks: [slotsLock(organizationId), ...ids.map(runLock)] }, async (tx) => {
         let running = await this.store.runningCount(organizationId);
         const taken: string[] = [];
+        const launches: { runId: string; node: WorkflowNode; body: ExecuteBody }[] = [];
         // The queue as it is now (a run promoted since it was read goes first): its head, in order,
         // as far as the runs locked here reach.
         const locked = new Set(ids);
@@ -190,13 +191,16 @@ export class RunExecutor {
           run.started_at ??= nowIso();
           this.hold(run);
           this.runs.emit(tx, run, 'workflow.run.started', { instance_id: this.options.instanceId });
+          // Its first nodes start in the same transaction (one commit fewer per run).
+          for (const launch of this.advance(tx, run)) launches.push({ runId: id, ...launch });
           await tx.put(this.store.runs, run);
           taken.push(id);
           running++;
         }
-        return taken;
+        return { taken, launches };
       });
-      for (const id of started) this.mine.add(id);
+      for (const id of started.taken) this.mine.add(id);
+      for (const { runId, node, body } of started.launches) this.launch(runId, node, body);
     }
   }
 
