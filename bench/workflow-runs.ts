@@ -31,8 +31,20 @@ export interface WorkflowFigures {
 }
 
 const nodes = [
-  { key: 'draft', kind: 'provider' as const, modality: 'text' as const, model: 'echo', input: { prompt: 'about {{input.topic}}' } },
-  { key: 'final', kind: 'provider' as const, modality: 'text' as const, model: 'echo', input: { prompt: '{{nodes.draft.output.text}}' } },
+  {
+    key: 'draft',
+    kind: 'provider' as const,
+    modality: 'text' as const,
+    model: 'echo',
+    input: { prompt: 'about {{input.topic}}' },
+  },
+  {
+    key: 'final',
+    kind: 'provider' as const,
+    modality: 'text' as const,
+    model: 'echo',
+    input: { prompt: '{{nodes.draft.output.text}}' },
+  },
 ];
 
 export async function measureWorkflowRuns(progress: (line: string) => void): Promise<WorkflowFigures> {
@@ -59,7 +71,7 @@ export async function measureWorkflowRuns(progress: (line: string) => void): Pro
       return new Promise<void>((resolve) => completed.set(run.id, resolve));
     };
     const one = async (n: number) => {
-      await (await submit(n));
+      await await submit(n);
     };
     for (let i = 0; i < WARMUP; i++) await one(i);
 
@@ -75,7 +87,8 @@ export async function measureWorkflowRuns(progress: (line: string) => void): Pro
     const runMs = (performance.now() - t0) / SEQUENTIAL;
     const payer = { organizationId: org.id, principalId: null, apiKeyId: null };
     const signal = new AbortController().signal;
-    const call = (prompt: string) => services.providers.executeFor(payer, { modality: 'text', model: 'echo', input: { prompt } }, signal);
+    const call = (prompt: string) =>
+      services.providers.executeFor(payer, { modality: 'text', model: 'echo', input: { prompt } }, signal);
     for (let i = 0; i < WARMUP; i++) await call(`about t${i}`);
     t0 = performance.now();
     for (let i = 0; i < SEQUENTIAL; i++) {
