@@ -62,13 +62,13 @@ export async function measureWorkflowRuns(progress: (line: string) => void): Pro
     daemon.eventLog.subscribe((event) => {
       if (event.kind === 'workflow.run.completed' && event.run_id !== null) completed.get(event.run_id)?.();
     });
-    const submit = async (n: number): Promise<Promise<void>> => {
+    const submit = async (n: number): Promise<{ done: Promise<void> }> => {
       const run = await services.workflows.submitRun(operator, 'pair', {
         organization_id: org.id,
         input: { topic: `t${n}` },
         priority: 0,
       });
-      return new Promise<void>((resolve) => completed.set(run.id, resolve));
+      return { done: new Promise<void>((resolve) => completed.set(run.id, resolve)) };
     };
     const one = async (n: number) => {
       await await submit(n);
@@ -78,7 +78,7 @@ export async function measureWorkflowRuns(progress: (line: string) => void): Pro
     progress(`(12) ${RUNS} two-node runs at once`);
     const started = performance.now();
     const ends = await Promise.all(Array.from({ length: RUNS }, (_, n) => submit(n)));
-    await Promise.all(ends);
+    await Promise.all(ends.map((e) => e.done));
     const seconds = (performance.now() - started) / 1000;
 
     progress(`(12) ${SEQUENTIAL} runs one at a time, and as many direct call pairs`);
