@@ -61,6 +61,12 @@ t.test('zsh: a native completion with descriptions, per command', { skip: missin
     ['accepted', 'expired', 'pending', 'revoked'],
     "a command's own choices",
   );
+  t.same(
+    (await complete('switchyard', 'workflow', 'runs', '--status', '')).sort(),
+    ['cancelled', 'completed', 'failed', 'paused', 'queued', 'running', 'waiting'],
+    'the run states of workflow runs',
+  );
+  t.same(await complete('switchyard', 'workflow', 'create', '--file', ''), ['FILES'], 'files for a definition');
 });
 
 t.test('fish: complete -C offers what the command tree has', { skip: missing('fish') }, async (t) => {
@@ -88,4 +94,6 @@ t.test('fish: complete -C offers what the command tree has', { skip: missing('fi
     ['cancelled', 'failed', 'held', 'pending', 'sending', 'sent'],
     "a command's own choices",
   );
+  t.same((await complete('switchyard workflow r')).sort(), ['resume', 'run', 'runs'], 'the workflow verbs');
+  t.ok((await complete('switchyard workflow events some-run --')).includes('--follow'), 'events --follow');
 });

@@ -85,8 +85,12 @@ interface FieldDescriptor {
   typeName: string;
 }
 interface MessageDescriptor {
+  name: string;
   field: FieldDescriptor[];
   oneofDecl: { name: string }[];
+  /** A map field's entry type is one of these, with `options.mapEntry`. */
+  nestedType?: MessageDescriptor[];
+  options?: { mapEntry?: boolean } | null;
 }
 
 type MessageTypeDefinition = ProtoMessageType<object, object>;
@@ -311,13 +315,32 @@ export class AdminClient {
         out[field.name] = json(v as never);
         continue;
       }
+      const entry = mapEntryOf(descriptor, field);
+      if (entry !== undefined) {
+        out[field.name] = this.plainMap(entry, v as Record<string, unknown>);
+        continue;
+      }
       const nested = field.type === 'TYPE_MESSAGE' ? this.messageType(field.typeName) : undefined;
       if (nested === undefined)
-        out[field.name] = v; // scalars, and maps (their entry types are not listed)
+        out[field.name] = v; // scalars
       else if (Array.isArray(v)) out[field.name] = v.map((item: Record<string, unknown>) => this.plain(nested, item));
       else out[field.name] = this.plain(nested, v as Record<string, unknown>);
     }
     return out;
+  }
+
+  /** A map's values as JSON too when they are messages (`map<string, WorkflowNodeState>`). */
+  private plainMap(entry: MessageDescriptor, map: Record<string, unknown>): Record<string, unknown> {
+    const value = entry.field.find((f) => f.name === 'value');
+    const json = value === undefined ? undefined : jsonTypes[value.typeName.replace(/^\./, '')];
+    const nested = value?.type === 'TYPE_MESSAGE' ? this.messageType(value.typeName) : undefined;
+    if (json === undefined && nested === undefined) return map; // scalar values
+    return Object.fromEntries(
+      Object.entries(map).map(([k, item]) => [
+        k,
+        json !== undefined ? json(item as never) : this.plain(nested!, item as Record<string, unknown>),
+      ]),
+    );
   }
 
   private messageType(typeName: string): MessageTypeDefinition | undefined {
@@ -325,6 +348,13 @@ export class AdminClient {
     const found = this.definitions[name] ?? this.definitions[`${ADMIN_PACKAGE}.${name}`];
     return found !== undefined && 'format' in found ? (found as MessageTypeDefinition) : undefined;
   }
+}
+
+/** The entry type of a map field (its descriptor names it relatively, e.g. `Node_states`), if it is one. */
+function mapEntryOf(message: MessageDescriptor, field: FieldDescriptor): MessageDescriptor | undefined {
+  if (field.type !== 'TYPE_MESSAGE') return undefined;
+  const name = field.typeName.split('.').at(-1);
+  return message.nestedType?.find((nested) => nested.name === name && nested.options?.mapEntry === true);
 }
 
 /** Every page of a list, following next_cursor until it is empty. */

@@ -40,6 +40,7 @@ const commands: Record<string, () => Promise<Register>> = {
   webhook: async () => (await import('./commands/webhook.js')).registerWebhook,
   events: async () => (await import('./commands/events.js')).registerEvents,
   listen: async () => (await import('./commands/listen.js')).registerListen,
+  workflow: async () => (await import('./commands/workflow.js')).registerWorkflow,
   provider: async () => (await import('./commands/provider.js')).registerProvider,
   audit: async () => (await import('./commands/audit.js')).registerAudit,
   storage: async () => (await import('./commands/storage.js')).registerStorage,

@@ -34,6 +34,9 @@ function commandPathLoop(words: string, first: number, current: string, pathVar:
 `;
 }
 
+/** Flags whose value is a file name: the shells offer files there. */
+const fileFlags = ['--socket', '--config', '--data-dir', '--grpc-socket', '--out', '--tls-ca', '--file', '--input-file'];
+
 export function bashCompletion(program: Command): string {
   // Global flags are offered everywhere; --version only where it means something, at the root.
   const globals = program.options.map(longFlag).filter((flag) => flag !== '--version');
@@ -70,7 +73,7 @@ ${commandPathLoop('COMP_WORDS', 1, 'COMP_CWORD', 'path', valueFlags)}  case "$pa
 ${choiceCases.join('\n')}
   esac
   case "$prev" in
-    --socket|--config|--data-dir|--grpc-socket) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    ${fileFlags.join('|')}) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     ${[...valueFlags].join('|')}) COMPREPLY=(); return ;;
   esac
   case "$path" in
@@ -90,9 +93,6 @@ function commandsOf(program: Command): Array<{ key: string; leaf: boolean; comma
   );
   return out;
 }
-
-/** Flags whose value is a file name: the shells offer files there. */
-const fileFlags = ['--socket', '--config', '--data-dir', '--grpc-socket', '--out', '--tls-ca'];
 
 const zshQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 

@@ -38,6 +38,15 @@ export class EventReadService {
   }
 
   /**
+   * One run's events in log order, after `after` (an event id): the history of its event stream.
+   * Whoever may read the run may read them (workflow.read); an unknown run is not_found.
+   */
+  async listRunEvents(actor: Actor, runId: string, options: { after?: string; limit?: number } = {}): Promise<DomainEvent[]> {
+    await this.permissions.authorize(actor, 'workflow.read', { type: 'workflow_run', id: runId });
+    return this.eventLog.readRun(runId, options);
+  }
+
+  /**
    * Opens a tail of an organization's events: those stored after `since`, then each as it commits,
    * until `signal` aborts. It resolves once the tail listens and its starting point is fixed, so
    * every event committed after that is in it. The log itself is the source: whenever woken, the

@@ -12,7 +12,7 @@ const tailRequest = z.object({ kind: eventKindSchema.optional(), since: eventIdS
 const listRequest = z.object({ kind: eventKindSchema.optional(), after: eventIdSchema.optional() });
 
 /** An event as a message: null fields unset, the payload as a Struct. */
-function eventMessage(event: DomainEvent): Event {
+export function eventMessage(event: DomainEvent): Event {
   return { ...toMessage(event), payload: toStruct(event.payload) };
 }
 

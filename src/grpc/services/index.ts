@@ -14,6 +14,7 @@ import { providerService } from './providers.js';
 import { settingsService } from './settings.js';
 import { teamService } from './teams.js';
 import { webhookService } from './webhooks.js';
+import { workflowService } from './workflows.js';
 
 /** Every service of the admin API. A new area appends its module here (and its proto file). */
 export const adminServices: readonly AdminServiceModule[] = [
@@ -32,4 +33,5 @@ export const adminServices: readonly AdminServiceModule[] = [
   providerService,
   auditService,
   permissionService,
+  workflowService,
 ];

@@ -1,0 +1,18 @@
+// Original file: switchyard/admin/v1/workflows.proto
+
+
+export interface WorkflowRunArtifact {
+  'asset_id'?: (string);
+  'filename'?: (string);
+  'content_type'?: (string);
+  'download_url'?: (string);
+  'download_url_expires_at'?: (string);
+}
+
+export interface WorkflowRunArtifact__Output {
+  'asset_id': (string);
+  'filename': (string);
+  'content_type': (string);
+  'download_url': (string);
+  'download_url_expires_at': (string);
+}
