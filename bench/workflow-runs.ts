@@ -71,7 +71,9 @@ export async function measureWorkflowRuns(progress: (line: string) => void): Pro
       return { done: new Promise<void>((resolve) => completed.set(run.id, resolve)) };
     };
     const one = async (n: number) => {
-      await await submit(n);
+      await (
+        await submit(n)
+      ).done;
     };
     for (let i = 0; i < WARMUP; i++) await one(i);
 

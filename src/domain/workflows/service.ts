@@ -417,28 +417,6 @@ export class WorkflowService {
       payload,
     });
   }
-
-  // replaced on merge: the assets engineer's runOutput (signed artifact links) takes its place.
-  /** GET /v1/workflows/runs/{id}/output: every completed node's output, and the run's artifacts. */
-  async runOutput(
-    actor: Actor,
-    runId: string,
-    _expiresInSeconds?: number,
-  ): Promise<{
-    run_id: string;
-    status: string;
-    output: Record<string, unknown>;
-    artifacts: {
-      asset_id: string;
-      filename: string;
-      content_type: string;
-      download_url: string;
-      download_url_expires_at: string;
-    }[];
-  }> {
-    const run = await this.readRun(actor, runId, 'workflow.read');
-    return { run_id: run.id, status: run.status, output: run.output, artifacts: [] };
-  }
 }
 
 function notNow(run: WorkflowRun, what: string): AppError {
