@@ -82,7 +82,10 @@ export class AssetFiles implements AssetBytes {
     const old: string[] = [];
     for (const name of await readdir(this.dir)) {
       if (!ASSET_ID.test(name)) continue;
-      const written = await stat(path.join(this.dir, name)).then((s) => s.mtimeMs, () => undefined);
+      const written = await stat(path.join(this.dir, name)).then(
+        (s) => s.mtimeMs,
+        () => undefined,
+      );
       if (written !== undefined && written < before) old.push(name);
     }
     let removed = 0;
