@@ -25,6 +25,7 @@ const files = [
   'audit-log',
   'assets',
   'workflows',
+  'workflow-schedules',
 ];
 
 const found = findPostgres();
