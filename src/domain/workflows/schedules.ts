@@ -48,7 +48,7 @@ export class ScheduleService {
       const live = await this.store.ofWorkflow(definition.id, MAX_SCHEDULES);
       if (live.length >= MAX_SCHEDULES)
         throw validationFailed({ schedules: `workflow ${name} has ${MAX_SCHEDULES} schedules, the most it may have` });
-      return viewOfSchedule(this.createIn(tx, actor, definition, body, ''));
+      return viewOfSchedule(this.createIn(tx, actor, definition, body, '', new Date()));
     });
   }
 
@@ -87,12 +87,20 @@ export class ScheduleService {
       const before = await tx.get(this.store.schedules, id);
       if (before !== undefined && before.deleted_at === null) await this.deleteIn(tx, actor, before);
     }
-    bodies.forEach((body, n) => this.createIn(tx, actor, definition, body, `schedules.${n}.`));
+    // A millisecond apart, so that they list in the order the registration gave them.
+    const now = Date.now();
+    bodies.forEach((body, n) => this.createIn(tx, actor, definition, body, `schedules.${n}.`, new Date(now + n)));
   };
 
   /** A new schedule in `tx`; 422 naming `<field>cron` when the expression never fires again. */
-  private createIn(tx: Tx, actor: Actor, definition: WorkflowDefinition, body: ScheduleBody, field: string): WorkflowSchedule {
-    const now = new Date();
+  private createIn(
+    tx: Tx,
+    actor: Actor,
+    definition: WorkflowDefinition,
+    body: ScheduleBody,
+    field: string,
+    now: Date,
+  ): WorkflowSchedule {
     const next = nextFire(body.cron, body.timezone, now);
     if (next === null)
       throw validationFailed({ [`${field}cron`]: `never fires after ${now.toISOString()} (in ${body.timezone})` });
