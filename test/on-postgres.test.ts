@@ -27,6 +27,7 @@ const files = [
   'workflows',
   'workflows-output',
   'jobs',
+  'workflow-schedules',
 ];
 
 const found = findPostgres();

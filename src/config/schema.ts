@@ -290,6 +290,11 @@ export const optionSpecs = {
     "a running workflow run's lease: another daemon resumes the run this long after its daemon died",
   ),
   workflowPollMs: opt(ms(1_000), 'SERVICE_WORKFLOW_POLL_MS', 'the run executor looks for work at least this often'),
+  workflowScheduleTickMs: opt(
+    ms(1_000),
+    'SERVICE_WORKFLOW_SCHEDULE_TICK_MS',
+    'the schedule loop looks for due workflow schedules at least this often',
+  ),
   providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period'),
   providerConnectTimeoutMs: opt(ms(5_000), 'SERVICE_PROVIDER_CONNECT_TIMEOUT_MS', 'provider connect timeout'),
   providerTimeoutMs: opt(

@@ -69,6 +69,11 @@ export const collections = {
   workflow_runs: { indexes: ['organization', 'workflow', 'organization_status', 'queue', 'queued_orgs', 'running', 'leases'] },
   /** Jobs: by organization, by organization and status (creation order); the queue; running ones by lease end. */
   jobs: { indexes: ['organization', 'organization_status', 'queue', 'leases'] },
+  /**
+   * Workflow schedules: live ones by definition (creation order); the fire queue: live schedules by
+   * next fire time (`due`) or, while a daemon has claimed one, by lease end (`leased`).
+   */
+  workflow_schedules: { indexes: ['workflow', 'due'] },
 } as const satisfies Record<string, { indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof collections;

@@ -5,12 +5,14 @@ import type { IdentityServices } from '../identity/index.js';
 import type { ProviderServices } from '../providers/index.js';
 import type { SettingsServices } from '../settings/index.js';
 import { createExecutorLoop, RunExecutor, type OutputKeeper } from './executor.js';
+import { createScheduleLoop, ScheduleService, ScheduleTrigger } from './schedules.js';
 import { WorkflowService } from './service.js';
-import { WorkflowStore } from './store.js';
+import { ScheduleStore, WorkflowStore } from './store.js';
 
 export interface WorkflowServices {
   workflows: WorkflowService;
   runExecutor: RunExecutor;
+  schedules: ScheduleService;
 }
 
 /** Nodes of one run in flight at once (docs/workflows.md). */
@@ -66,11 +68,30 @@ export function createWorkflows({
     workflowLog,
     metrics,
   );
+  const scheduleStore = new ScheduleStore(storage);
+  const schedules = new ScheduleService(storage, scheduleStore, workflows, audit);
+  workflows.writeSchedules = schedules.replaceIn;
+  const trigger = new ScheduleTrigger(
+    storage,
+    scheduleStore,
+    workflows,
+    settings,
+    eventLog,
+    { instanceId, leaseMs: config.workflowLeaseMs },
+    workflowLog,
+  );
   return {
-    services: { workflows, runExecutor: executor },
-    loops: [createExecutorLoop(executor, storage, config.workflowPollMs, workflowLog)],
+    services: { workflows, runExecutor: executor, schedules },
+    loops: [
+      createExecutorLoop(executor, storage, config.workflowPollMs, workflowLog),
+      createScheduleLoop(trigger, storage, config.workflowScheduleTickMs, workflowLog),
+    ],
     resources: { workflow_run: (id) => workflows.locateRun(id) },
-    count: async () => ({ workflow_definitions: await store.definitions.count(), workflow_runs: await store.runs.count() }),
+    count: async () => ({
+      workflow_definitions: await store.definitions.count(),
+      workflow_runs: await store.runs.count(),
+      workflow_schedules: await scheduleStore.schedules.count(),
+    }),
     close: () => executor.drain(),
   };
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { artifactSchema } from '../assets/schemas.js';
 import { modality, paramsSchema, tier } from '../providers/schemas.js';
 import { idSchema as id, pageQuery, timestampSchema as timestamp } from '../schemas.js';
-import { DEFAULT_PRIORITY, MAX_PRIORITY, MIN_PRIORITY, nodeKinds, nodeStatuses, runStatuses } from './types.js';
+import { cronProblem, isTimeZone } from './cron.js';
+import { DEFAULT_PRIORITY, MAX_PRIORITY, MIN_PRIORITY, nodeKinds, nodeStatuses, overlapPolicies, runStatuses } from './types.js';
 
 // Request and record schemas of workflows and runs (contract 12): HTTP and gRPC input, types and
 // OpenAPI from one place. The graph rules (needs, cycles, templates) are definition.ts's.
@@ -49,12 +50,42 @@ export const nodeBody = z
   .strict();
 export type NodeBody = z.infer<typeof nodeBody>;
 
+/** Schedules of one definition at most. */
+export const MAX_SCHEDULES = 50;
+
+/** A schedule as a registration or POST /v1/workflows/{name}/schedules gives it (contract 12). */
+export const scheduleBody = z
+  .object({
+    cron: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(200, 'at most 200 characters')
+      .superRefine((value, ctx) => {
+        const problem = cronProblem(value);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `not a cron expression: ${problem}` });
+      }),
+    timezone: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(100, 'at most 100 characters')
+      .refine(isTimeZone, 'not a time zone: use an IANA name such as Europe/Paris, or UTC')
+      .default('UTC'),
+    input: jsonObject('input').default({}),
+    state: boundedJson('state').nullable().optional(),
+    overlap: z.enum(overlapPolicies).default('skip'),
+  })
+  .strict();
+export type ScheduleBody = z.infer<typeof scheduleBody>;
+
 export const createWorkflowBody = z
   .object({
     /** For credentials other than an API key (a key acts in its own organization). */
     organization_id: id.optional(),
     name: workflowName,
     nodes: z.array(nodeBody).min(1, 'must hold a node').max(MAX_NODES, `at most ${MAX_NODES} nodes`),
+    /** Given: the definition's schedules become these (docs/workflows.md, "Schedules"); absent: kept. */
+    schedules: z.array(scheduleBody).max(MAX_SCHEDULES, `at most ${MAX_SCHEDULES} schedules`).optional(),
   })
   .strict();
 export type CreateWorkflowInput = z.infer<typeof createWorkflowBody>;
@@ -148,4 +179,26 @@ export const runOutputSchema = z.object({
   status: z.enum(runStatuses),
   output: z.record(z.string(), z.unknown()),
   artifacts: z.array(artifactSchema),
+});
+
+/** POST /v1/workflows/{name}/schedules. */
+export const createScheduleBody = scheduleBody.extend({ organization_id: id.optional() }).strict();
+export type CreateScheduleInput = z.infer<typeof createScheduleBody>;
+
+export const scheduleSchema = z.object({
+  id,
+  organization_id: id,
+  workflow_id: id,
+  workflow_name: z.string(),
+  cron: z.string(),
+  timezone: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  state: z.unknown(),
+  overlap: z.enum(overlapPolicies),
+  created_by: z.object({ principal_id: z.string().nullable(), api_key_id: z.string().nullable() }),
+  next_run_at: timestamp.nullable(),
+  last_run_id: id.nullable(),
+  last_triggered_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
 });

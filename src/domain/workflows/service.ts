@@ -11,14 +11,15 @@ import type { DomainEvent, EventKind } from '../events/types.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { atOrganization, type Action, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { resolveNodes } from './definition.js';
-import type { CreateWorkflowInput, RunInputBody, RunListQuery, SubmitRunInput } from './schemas.js';
-import { RUNS_TOPIC, runLock, slotsLock, type WorkflowStore } from './store.js';
+import type { CreateWorkflowInput, RunInputBody, RunListQuery, ScheduleBody, SubmitRunInput } from './schemas.js';
+import { RUNS_TOPIC, runLock, slotsLock, workflowNameLock, type WorkflowStore } from './store.js';
 import {
   terminalRunStatuses,
   type NodeState,
   type RunError,
   type RunStatus,
   type RunView,
+  type Submitter,
   type WorkflowDefinition,
   type WorkflowRun,
 } from './types.js';
@@ -68,7 +69,17 @@ export interface RunOutput {
 /** Options of a run the daemon submits itself (a schedule's). */
 export interface SubmitOptions {
   scheduleId?: string;
+  /** Whom the run is for, when not the actor (a schedule's runs: its creator). */
+  submitter?: Submitter;
 }
+
+/** Writes the schedules a registration carries, in its transaction (schedules.ts). */
+export type RegistrationSchedules = (
+  tx: Tx,
+  actor: Actor,
+  definition: WorkflowDefinition,
+  schedules: ScheduleBody[],
+) => Promise<void>;
 
 /**
  * Workflow definitions and runs (contract 12): registration, submission, the run actions, and the
@@ -96,6 +107,8 @@ export class WorkflowService {
       runsRunning: await this.store.runs.countRange('leases', 'running', { limit: 100_000 }),
     };
   }
+  /** Set where the area is composed (index.ts): schedules.ts writes a registration's schedules. */
+  writeSchedules: RegistrationSchedules = () => Promise.reject(new TypeError('workflow schedules are not composed'));
 
   async locateRun(id: string): Promise<ResourceLocation | undefined> {
     const run = await this.store.runs.get(id);
@@ -108,7 +121,7 @@ export class WorkflowService {
     const organizationId = organizationOf(actor, input.organization_id);
     await this.permissions.authorize(actor, 'workflow.write', { type: 'organization', id: organizationId });
     const nodes = resolveNodes(input.nodes);
-    const saved = await this.storage.transaction({ locks: [`workflow-name:${organizationId}:${input.name}`] }, async (tx) => {
+    const saved = await this.storage.transaction({ locks: [workflowNameLock(organizationId, input.name)] }, async (tx) => {
       const before = await this.store.findDefinition(organizationId, input.name);
       const now = nowIso();
       const next: WorkflowDefinition =
@@ -125,7 +138,9 @@ export class WorkflowService {
             }
           : { ...before, version: before.version + 1, nodes, updated_at: now };
       this.audit.recordChange(tx, actor, before === undefined ? 'workflow.create' : 'workflow.update', 'workflow', before, next);
-      return tx.put(this.store.definitions, next);
+      const saved = await tx.put(this.store.definitions, next);
+      if (input.schedules !== undefined) await this.writeSchedules(tx, actor, saved, input.schedules);
+      return saved;
     });
     return viewOfWorkflow(saved);
   }
@@ -148,7 +163,7 @@ export class WorkflowService {
   /** Soft delete: the name is free again; runs already submitted go on with their own copy of the nodes. */
   async deleteWorkflow(actor: Actor, given: string | undefined, name: string): Promise<WorkflowView> {
     const found = await this.readWorkflow(actor, given, name, 'workflow.write');
-    const deleted = await this.storage.transaction({ locks: [`workflow-name:${found.organization_id}:${name}`] }, async (tx) => {
+    const deleted = await this.storage.transaction({ locks: [workflowNameLock(found.organization_id, name)] }, async (tx) => {
       const before = await tx.get(this.store.definitions, found.id);
       if (before === undefined || before.deleted_at !== null) throw notFound('workflow');
       const next = { ...before, deleted_at: nowIso(), updated_at: nowIso() };
@@ -192,9 +207,11 @@ export class WorkflowService {
       node_states: Object.fromEntries(definition.nodes.map((n) => [n.key, pendingNode()])),
       output: {},
       error: null,
-      submitted_by: isOperator(actor)
-        ? { principal_id: null, api_key_id: null }
-        : { principal_id: actor.principalId, api_key_id: actor.apiKey?.id ?? null },
+      submitted_by:
+        options.submitter ??
+        (isOperator(actor)
+          ? { principal_id: null, api_key_id: null }
+          : { principal_id: actor.principalId, api_key_id: actor.apiKey?.id ?? null }),
       schedule_id: options.scheduleId ?? null,
       created_at: now,
       queued_at: now,

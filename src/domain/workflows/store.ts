@@ -1,13 +1,15 @@
 import { Collection } from '../../storage/collection.js';
 import { compositeKey } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
-import { MAX_PRIORITY, type WorkflowDefinition, type WorkflowRun } from './types.js';
+import { MAX_PRIORITY, type WorkflowDefinition, type WorkflowRun, type WorkflowSchedule } from './types.js';
 
 /** The storage wake-up topic of run changes: every daemon's executor looks again. */
 export const RUNS_TOPIC = 'workflow-runs';
 
 /** The lock of one run's read-modify-writes. */
 export const runLock = (id: string) => `run:${id}`;
+/** The lock of a definition name's changes: registration, deletion, and its schedules' creation. */
+export const workflowNameLock = (organizationId: string, name: string) => `workflow-name:${organizationId}:${name}`;
 /** The lock under which runs of an organization start (the concurrency bound is counted under it). */
 export const slotsLock = (organizationId: string) => `run-slots:${organizationId}`;
 
@@ -79,5 +81,57 @@ export class WorkflowStore {
   /** Running runs whose lease ended by `upTo` (every one when undefined), soonest first. */
   async leasesEndedBy(upTo: string | undefined, limit: number): Promise<string[]> {
     return (await this.runs.range('leases', 'running', { upTo, limit })).map((e) => e.id);
+  }
+}
+
+/** The storage wake-up topic of schedule changes: every daemon's schedule loop looks again. */
+export const SCHEDULES_TOPIC = 'workflow-schedules';
+
+/** The lock of one schedule's read-modify-writes (its fire included). */
+export const scheduleLock = (id: string) => `schedule:${id}`;
+
+/** Where a live schedule sits in the fire queue: waiting for its time, or claimed by a daemon. */
+function fireQueueOf(s: WorkflowSchedule): { value: string; sort: string } | undefined {
+  if (s.deleted_at !== null || s.next_run_at === null) return undefined;
+  if (s.lease_until !== null) return { value: 'leased', sort: s.lease_until };
+  return { value: 'due', sort: s.next_run_at };
+}
+
+/** Workflow schedules (docs/workflows.md, "Schedules"): by definition, and the fire queue. */
+export class ScheduleStore {
+  readonly schedules: Collection<WorkflowSchedule>;
+
+  constructor(storage: Storage) {
+    this.schedules = new Collection<WorkflowSchedule>(storage, 'workflow_schedules', (s) => s.id, [
+      { name: 'workflow', value: (s) => (s.deleted_at === null ? s.workflow_id : undefined), sort: (s) => s.created_at },
+      { name: 'due', value: (s) => fireQueueOf(s)?.value, sort: (s) => fireQueueOf(s)?.sort ?? '' },
+    ]);
+  }
+
+  /** A schedule to change in `tx`: a copy (see WorkflowStore.editable). */
+  async editable(tx: Tx, id: string): Promise<WorkflowSchedule | undefined> {
+    const schedule = await tx.get(this.schedules, id);
+    return schedule === undefined ? undefined : structuredClone(schedule);
+  }
+
+  /** A definition's live schedules, in creation order (at most MAX_SCHEDULES exist). */
+  async ofWorkflow(workflowId: string, limit: number): Promise<string[]> {
+    return (await this.schedules.range('workflow', workflowId, { limit })).map((e) => e.id);
+  }
+
+  /** Schedules due by `upTo` and not claimed, soonest first. */
+  async dueBy(upTo: string, limit: number): Promise<string[]> {
+    return (await this.schedules.range('due', 'due', { upTo, limit })).map((e) => e.id);
+  }
+
+  /** Claimed schedules whose lease ended by `upTo` (every one when undefined). */
+  async leasesEndedBy(upTo: string | undefined, limit: number): Promise<string[]> {
+    return (await this.schedules.range('due', 'leased', { upTo, limit })).map((e) => e.id);
+  }
+
+  /** When the next unclaimed schedule is due (ISO), if any. */
+  async nextDueAt(): Promise<string | undefined> {
+    const [first] = await this.schedules.range('due', 'due', { limit: 1 });
+    return first?.sort;
   }
 }

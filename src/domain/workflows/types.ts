@@ -98,3 +98,38 @@ export interface WorkflowRun {
 
 /** What clients see of a run (the lease is the daemons' own business). */
 export type RunView = Omit<WorkflowRun, 'lease_until'>;
+
+/** What a schedule does when its previous run has not ended at the next fire time. */
+export const overlapPolicies = ['skip', 'allow'] as const;
+export type OverlapPolicy = (typeof overlapPolicies)[number];
+
+/** A definition's schedule (contract 12): a cron expression in a time zone, and the run it submits. */
+export interface WorkflowSchedule {
+  id: string;
+  organization_id: string;
+  workflow_id: string;
+  workflow_name: string;
+  /** Five fields, or six with seconds first (cron.ts). */
+  cron: string;
+  /** IANA name; UTC unless given. */
+  timezone: string;
+  input: Record<string, unknown>;
+  state: unknown;
+  overlap: OverlapPolicy;
+  /** Who created it: its runs are submitted for them (their provider usage). */
+  created_by: Submitter;
+  /** The next fire time; null once the expression never fires again. */
+  next_run_at: string | null;
+  /** The run the schedule created last (overlap `skip` waits for it to end). */
+  last_run_id: string | null;
+  last_triggered_at: string | null;
+  /** The daemon that claimed the schedule's due fire, until it is recorded (or the lease ends). */
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** What clients see of a schedule. */
+export type ScheduleView = Omit<WorkflowSchedule, 'lease_owner' | 'lease_until' | 'deleted_at'>;

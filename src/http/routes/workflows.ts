@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  createScheduleBody,
   createWorkflowBody,
   orgPageQuery,
   orgQuery,
@@ -8,12 +9,14 @@ import {
   runOutputSchema,
   runQuery,
   runSchema,
+  scheduleSchema,
   submitRunBody,
   workflowName,
   workflowSchema,
 } from '../../domain/workflows/schemas.js';
 import { expiresInQuery } from '../../domain/assets/index.js';
 import type { Services } from '../../main.js';
+import { idSchema } from '../../domain/schemas.js';
 import { AppError } from '../../errors.js';
 import { rawHeader } from '../headers.js';
 import { defineRoute, idParams, Reply } from '../route.js';
@@ -21,9 +24,10 @@ import { defineRoute, idParams, Reply } from '../route.js';
 const nameParams = z.object({ name: workflowName });
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const SSE_HEARTBEAT_MS = 15_000;
+const scheduleParams = z.object({ name: workflowName, id: idSchema });
 
 /** Contract 12: definitions by name, runs and their actions. Run routes come first (a name is never `runs`). */
-export function workflowRoutes({ workflows }: Services) {
+export function workflowRoutes({ workflows, schedules }: Services) {
   const action = (verb: 'cancel' | 'pause' | 'resume' | 'promote', summary: string) =>
     defineRoute({
       method: 'POST',
@@ -190,6 +194,43 @@ export function workflowRoutes({ workflows }: Services) {
       query: orgQuery,
       response: workflowSchema,
       handler: async (ctx) => workflows.deleteWorkflow(ctx.caller, ctx.query.organization_id, ctx.params.name),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/workflows/:name/schedules',
+      summary: 'Schedule runs of a workflow: {cron (5 fields, or 6 with seconds first), timezone?, input?, state?, overlap?}',
+      tag: 'workflows',
+      scope: 'workflows:write',
+      params: nameParams,
+      body: createScheduleBody,
+      response: scheduleSchema,
+      status: 201,
+      handler: async (ctx) => schedules.createSchedule(ctx.caller, ctx.params.name, ctx.body),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/workflows/:name/schedules',
+      summary: "A workflow's schedules, in creation order",
+      tag: 'workflows',
+      scope: 'workflows:read',
+      params: nameParams,
+      query: orgPageQuery,
+      response: z.array(scheduleSchema),
+      handler: async (ctx) => {
+        const { organization_id, ...page } = ctx.query;
+        return Reply.page(await schedules.listSchedules(ctx.caller, organization_id, ctx.params.name, page));
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/workflows/:name/schedules/:id',
+      summary: 'Delete a schedule: it fires no more (runs it submitted go on)',
+      tag: 'workflows',
+      scope: 'workflows:write',
+      params: scheduleParams,
+      query: orgQuery,
+      response: scheduleSchema,
+      handler: async (ctx) => schedules.deleteSchedule(ctx.caller, ctx.query.organization_id, ctx.params.name, ctx.params.id),
     }),
   ];
 }

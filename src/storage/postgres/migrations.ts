@@ -291,6 +291,20 @@ CREATE INDEX events__run ON events (ix_run) WHERE ix_run IS NOT NULL;
 `,
   },
   {
+    version: 10,
+    name: 'workflow schedules',
+    sql: `
+CREATE TABLE workflow_schedules (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_workflow bytea,
+  ix_due bytea
+);
+CREATE INDEX workflow_schedules__workflow ON workflow_schedules (ix_workflow) WHERE ix_workflow IS NOT NULL;
+CREATE INDEX workflow_schedules__due ON workflow_schedules (ix_due) WHERE ix_due IS NOT NULL;
+`,
+  },
+  {
     version: 11,
     name: 'jobs',
     sql: `
