@@ -388,3 +388,44 @@ t.test('scopes and roles: a read-only key cannot submit; a viewer cannot; anothe
   t.equal((await w.get(`/v1/workflows/hello?organization_id=${w.org.id}`, stranger)).status, 404);
   await w.finished(run.id, 'completed');
 });
+
+t.test('a streamed node reports progress at most once a second; pausing a running run keeps its node in flight', async (t) => {
+  const w = await world(t, {}, { gapMs: 300, chunks: 12 });
+  await w.define('long', [
+    { key: 'write', kind: 'provider', modality: 'text', model: 'gpt-4o-mini', input: { prompt: 'a long answer' } },
+    { key: 'after', kind: 'provider', modality: 'text', model: 'echo', input: { prompt: 'then {{nodes.write.output.text}}' } },
+  ]);
+  const run = await w.submit('long');
+  await waitFor(() => w.openai.calls('/v1/chat/completions').length === 1, { what: 'the streamed call upstream' });
+  // Paused while its first node streams: that node finishes and is kept, the next one does not start.
+  const paused = await w.post(`/v1/workflows/runs/${run.id}/pause`);
+  t.equal(paused.body.data.status, 'paused');
+  await waitFor(async () => (await w.get(`/v1/workflows/runs/${run.id}`)).body.data.node_states.write.status === 'completed', {
+    what: 'the node in flight to finish while paused',
+  });
+  const held = (await w.get(`/v1/workflows/runs/${run.id}`)).body.data;
+  t.equal(held.status, 'paused');
+  t.same(held.output.write, { text: 'Hello from the fake OpenAI.' }, 'its output is kept');
+  t.equal(held.node_states.after.status, 'pending', 'no node starts while paused');
+  t.equal((await w.post(`/v1/workflows/runs/${run.id}/resume`)).body.data.status, 'queued');
+  const done = await w.finished(run.id, 'completed');
+  t.same(done.output.after, { text: 'then Hello from the fake OpenAI.' });
+
+  const progress = (await w.events(run.id)).filter((e) => e.kind === 'workflow.node.progress');
+  t.ok(progress.length >= 2, `progress while the stream advanced (${progress.length})`);
+  t.ok(
+    progress.every((e) => e.node_key === 'write' && e.workflow_id !== null && e.run_id === run.id),
+    'progress events name the node',
+  );
+  const characters = progress.map((e) => e.payload.characters as number);
+  t.same(
+    characters,
+    [...characters].sort((a, b) => a - b),
+    'characters only grow',
+  );
+  const times = progress.map((e) => Date.parse(e.timestamp));
+  t.ok(
+    times.every((at, i) => i === 0 || at - times[i - 1] >= 900),
+    'at most one a second',
+  );
+});
