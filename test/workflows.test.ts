@@ -429,3 +429,47 @@ t.test('a streamed node reports progress at most once a second; pausing a runnin
     'at most one a second',
   );
 });
+
+t.test('nodes whose needs are done run in parallel; a node that needs two waits for both', async (t) => {
+  const w = await world(t, {}, { gapMs: 100, chunks: 3 });
+  await w.define('fan', [
+    { key: 'topic', kind: 'provider', modality: 'text', model: 'echo', input: { prompt: 'tides' } },
+    {
+      key: 'left',
+      kind: 'provider',
+      modality: 'text',
+      model: 'gpt-4o-mini',
+      input: { prompt: 'left {{nodes.topic.output.text}}' },
+    },
+    {
+      key: 'right',
+      kind: 'provider',
+      modality: 'text',
+      model: 'gpt-4o-mini',
+      needs: ['topic'],
+      input: { prompt: 'right {{nodes.topic.output.text}}' },
+    },
+    {
+      key: 'join',
+      kind: 'provider',
+      modality: 'text',
+      model: 'echo',
+      needs: ['left', 'right'],
+      input: { prompt: '{{nodes.left.output.text}} + {{nodes.right.output.text}}' },
+    },
+  ]);
+  const run = await w.submit('fan');
+  const done = await w.finished(run.id, 'completed');
+  t.same(done.output.join, { text: 'Hello from the fake OpenAI. + Hello from the fake OpenAI.' });
+  const order = (await w.events(run.id))
+    .filter((e) => e.node_key !== null && e.kind !== 'workflow.node.progress')
+    .map((e) => `${e.kind.slice('workflow.node.'.length)}:${e.node_key}`);
+  const at = (entry: string) => order.indexOf(entry);
+  t.ok(
+    at('started:right') < at('completed:left') && at('started:left') < at('completed:right'),
+    `left and right overlap: ${order.join(' ')}`,
+  );
+  t.ok(at('started:join') > at('completed:left') && at('started:join') > at('completed:right'), 'join starts after both');
+  const prompts = w.openai.calls('/v1/chat/completions').map((r) => JSON.stringify(r.body));
+  t.ok(prompts.some((p) => p.includes('left tides')) && prompts.some((p) => p.includes('right tides')), 'each read the topic');
+});
