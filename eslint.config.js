@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'test/fixtures/*.js'] },
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'test/fixtures/*.js', 'test/support/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -53,5 +53,15 @@ export default tseslint.config(
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // CommonJS only where a tool require()s the file (ts-node's transpiler, test/support/transpile-cache.cjs).
+    files: ['**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', process: 'readonly' },
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
 );

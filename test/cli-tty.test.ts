@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { binPath, repoRoot, spawnDaemon, spawnOwned, spawnSwitchyard, waitFor } from './helpers.js';
+import { binPath, repoRoot, spawnDaemon, spawnOwned, spawnSwitchyard, waitFor, withoutTapHook } from './helpers.js';
 
 const run = promisify(execFile);
 const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -16,6 +16,10 @@ const skip = hasTmux ? false : 'tmux is not installed (apt-get install tmux): th
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const guard = path.join(repoRoot, 'test', 'fixtures', 'run-at-parent-death.js');
+
+/** A shell command that runs node with `args`, without tap's process hook (the tmux server passes its NODE_OPTIONS on). */
+const nodeCommand = (args: string[]) =>
+  [`NODE_OPTIONS=${quote(withoutTapHook(process.env.NODE_OPTIONS))}`, ...[process.execPath, ...args].map(quote)].join(' ');
 
 /** A short private directory in the system's temp dir, removed at teardown: paths in it fit on one line. */
 function shortDir(t: Test, prefix: string): string {
@@ -57,7 +61,7 @@ async function inTerminal(
   const tmux = (...argv: string[]) => run('tmux', ['-L', server, ...argv], { env: tmuxEnv });
   // The exit status goes to a file: tmux's own #{pane_dead_status} is not always filled in.
   const statusFile = path.join(dir, 'status');
-  const command = `${[process.execPath, binPath, ...args].map(quote).join(' ')}; echo $? > ${quote(`${statusFile}.tmp`)}; mv ${quote(`${statusFile}.tmp`)} ${quote(statusFile)}`;
+  const command = `${nodeCommand([binPath, ...args])}; echo $? > ${quote(`${statusFile}.tmp`)}; mv ${quote(`${statusFile}.tmp`)} ${quote(statusFile)}`;
   t.teardown(() => tmux('kill-server').catch(() => undefined));
   spawnOwned(t, process.execPath, [guard, 'tmux', '-L', server, 'kill-server'], { env: tmuxEnv, stdio: 'ignore' });
   await tmux('-f', conf, 'new-session', '-d', '-s', 'cli', '-x', String(width), '-y', '40', command);
@@ -128,9 +132,7 @@ t.test('serve in a terminal: pretty, coloured log lines; the banner apart', { sk
   const tmux = (...argv: string[]) => run('tmux', ['-L', server, ...argv], { env: tmuxEnv });
   t.teardown(() => tmux('kill-server').catch(() => undefined));
   spawnOwned(t, process.execPath, [guard, 'tmux', '-L', server, 'kill-server'], { env: tmuxEnv, stdio: 'ignore' });
-  const command = [process.execPath, binPath, 'serve', '--data-dir', path.join(dir, 'data'), '--http-addr', '127.0.0.1:0']
-    .map(quote)
-    .join(' ');
+  const command = nodeCommand([binPath, 'serve', '--data-dir', path.join(dir, 'data'), '--http-addr', '127.0.0.1:0']);
   await tmux('new-session', '-d', '-s', 'serve', '-x', '160', '-y', '40', command);
   const capture = async (...flags: string[]) =>
     (await tmux('capture-pane', '-p', '-J', ...flags, '-S', '-', '-t', 'serve')).stdout.replace(/[ \t]+$/gm, '');

@@ -32,10 +32,13 @@ t.test('a source signal aborts it with the source reason; clear() stops the time
   const heard = aborted(linked.signal);
   source.abort(new Error('shutting down'));
   t.equal(((await heard) as Error).message, 'shutting down');
+  // Done with it, as a caller is: its 10 s timer would otherwise hold this process open that long.
+  linked.clear();
 
   const already = deadline(10_000, AbortSignal.abort('before'));
   t.equal(already.signal.aborted, true, 'an aborted source aborts it at once');
   t.equal(already.signal.reason, 'before');
+  already.clear();
 
   const other = new AbortController();
   const cleared = deadline(20, other.signal);

@@ -25,17 +25,33 @@ export const PATIENCE_MS = 30_000;
 
 const dieWithParent = pathToFileURL(path.join(repoRoot, 'test', 'fixtures', 'die-with-parent.js')).href;
 
+/** tap's process hook in NODE_OPTIONS (either spelling tap writes: quoted or bare). */
+const tapProcessHook =
+  /"--(?:import|loader|experimental-loader)=[^"]*@tapjs\/processinfo[^"]*"|--(?:import|loader|experimental-loader)=\S*@tapjs\/processinfo\S*/g;
+
+/**
+ * `nodeOptions` without tap's process hook (@tapjs/processinfo). tap adds it to every child's
+ * NODE_OPTIONS at spawn, whatever env the spawner passes: in a process that runs dist/ (the CLI,
+ * `switchyard serve`) it records coverage the report excludes (dist/ is not counted, .taprc) and
+ * costs about a second per process on a loaded machine (its module hooks run on a thread of their own).
+ */
+export function withoutTapHook(nodeOptions = ''): string {
+  return nodeOptions.replace(tapProcessHook, '').trim();
+}
+
 /**
  * Spawns a child that dies with the test: it leads its own process group, which teardown kills
  * whole (the child and anything it started), and node processes in it preload die-with-parent.js,
- * so they exit by themselves when a killed test file runs no teardown.
+ * so they exit by themselves when a killed test file runs no teardown. It starts through env(1),
+ * which sets NODE_OPTIONS after tap's spawn hook has added its own (see withoutTapHook), and then
+ * runs `command` in its own place (same pid, same process group).
  */
 export function spawnOwned(t: Test, command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
-  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${dieWithParent}`.trim();
+  const nodeOptions = `${withoutTapHook(env.NODE_OPTIONS)} --import=${dieWithParent}`.trim();
   // A node child is told who its parent is (see die-with-parent.js); another program's children are not.
   if (command === process.execPath) env.DIE_WITH_PARENT_PID = String(process.pid);
-  const child = spawn(command, args, { ...options, detached: true, env });
+  const child = spawn('env', [`NODE_OPTIONS=${nodeOptions}`, command, ...args], { ...options, detached: true, env });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   t.teardown(async () => {
     if (child.pid === undefined) return;

@@ -549,25 +549,28 @@ t.test(
     let openAtKill = 0;
     const killer = (async () => {
       // Half the burst answered, writes and deliveries in flight; the next write waits for the restart.
+      // The kill goes out in the same synchronous step that saw the deliveries in flight, at the same
+      // instant: on a loaded machine a pause between the check and the kill can outlast IN_FLIGHT_MS.
       await waitFor(
-        () =>
-          progress.answered >= BURST / 2 &&
-          (progress.open.node ?? 0) >= OPEN_AT_KILL &&
-          inFlightDeliveries(orgs, Date.now()).length > 0,
+        () => {
+          if (progress.answered < BURST / 2 || (progress.open.node ?? 0) < OPEN_AT_KILL) return false;
+          const now = Date.now();
+          if (inFlightDeliveries(orgs, now).length === 0) return false;
+          killedAt = now;
+          // The signal goes out synchronously; from here every write waits for the restarted daemon.
+          current = sigkill(first).then(async () => {
+            held = await leasedIn(dataDir);
+            // Nothing the restarted daemon sends can reach a receiver before this.
+            respawnedAt = Date.now();
+            return spawnDaemon(t, [], env);
+          });
+          cutOff = inFlightDeliveries(orgs, killedAt);
+          answeredAtKill = progress.answered;
+          openAtKill = progress.open.node;
+          return true;
+        },
         { intervalMs: 1, what: 'half the burst answered while writes and deliveries are in flight' },
       );
-      killedAt = Date.now();
-      // The signal goes out synchronously; from here every write waits for the restarted daemon.
-      const gone = sigkill(first);
-      cutOff = inFlightDeliveries(orgs, killedAt);
-      answeredAtKill = progress.answered;
-      openAtKill = progress.open.node;
-      current = gone.then(async () => {
-        held = await leasedIn(dataDir);
-        // Nothing the restarted daemon sends can reach a receiver before this.
-        respawnedAt = Date.now();
-        return spawnDaemon(t, [], env);
-      });
       return current;
     })();
     killer.catch(() => undefined);

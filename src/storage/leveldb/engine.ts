@@ -34,6 +34,8 @@ const WRITE_PROBE_KEY = 'write_probe';
 
 /** Most records a read cache holds per sublevel; the oldest entry goes first when it is full. */
 export const READ_CACHE_MAX_ENTRIES = 20_000;
+/** Index keys read per step when counting (see countKeys). */
+const COUNT_BATCH = 1000;
 
 export interface LevelOptions {
   /** SERVICE_STORAGE_SYNC=on: every commit is flushed to disk (fsync) before it is acknowledged. */
@@ -391,10 +393,18 @@ export class LevelStorage implements Storage {
       if (sub === undefined) indexes.set(name, (sub = this.sublevel(indexSublevelName(table.name, name))));
       return sub;
     };
+    // Keys read in batches: `for await` over the iterator costs a promise per key, and a limit check
+    // (countUpTo: a principal's grants, up to 1,000) counts a long run of them on every write.
     const countKeys = async (sub: Sublevel, range: KeyRange): Promise<number> => {
-      let n = 0;
-      for await (const _key of sub.keys(range)) n++;
-      return n;
+      const keys = sub.keys(range);
+      try {
+        let n = 0;
+        for (let batch = await keys.nextv(COUNT_BATCH); batch.length > 0; batch = await keys.nextv(COUNT_BATCH))
+          n += batch.length;
+        return n;
+      } finally {
+        await keys.close();
+      }
     };
     return {
       record: (table, id) => Promise.resolve(this.read(records(table), id, table.cache)),
