@@ -67,6 +67,12 @@ t.test('zsh: a native completion with descriptions, per command', { skip: missin
     'the run states of workflow runs',
   );
   t.same(await complete('switchyard', 'workflow', 'create', '--file', ''), ['FILES'], 'files for a definition');
+  t.same(
+    (await complete('switchyard', 'job', 'list', '--status', '')).sort(),
+    ['cancelled', 'completed', 'failed', 'queued', 'running'],
+    'the job states of job list',
+  );
+  t.same(await complete('switchyard', 'job', 'create', '--input-file', ''), ['FILES'], 'files for a job input');
 });
 
 t.test('fish: complete -C offers what the command tree has', { skip: missing('fish') }, async (t) => {
@@ -96,4 +102,7 @@ t.test('fish: complete -C offers what the command tree has', { skip: missing('fi
   );
   t.same((await complete('switchyard workflow r')).sort(), ['resume', 'run', 'runs'], 'the workflow verbs');
   t.ok((await complete('switchyard workflow events some-run --')).includes('--follow'), 'events --follow');
+  t.same((await complete('switchyard job c')).sort(), ['cancel', 'create'], 'the job verbs');
+  t.same((await complete('switchyard job create --modality ')).sort(), ['audio', 'embedding', 'image', 'text'], 'the modalities');
+  t.same((await complete('switchyard schedule create report --overlap ')).sort(), ['allow', 'skip'], 'the overlap policies');
 });

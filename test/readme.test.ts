@@ -51,7 +51,7 @@ t.test('README lists every configuration variable with its flag and default', as
 
 t.test('README claims no unbuilt feature as built', async (t) => {
   const intro = readme.slice(0, readme.indexOf('## Set-up'));
-  t.match(intro, /\*\*Not built yet:\*\* the CLI's job and schedule commands\./);
+  t.notMatch(intro, /not built yet/i, 'the intro claims nothing unbuilt: every feature it names is built');
   const mainTable = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## HTTP conventions'));
   t.notMatch(mainTable, /not built yet|\(planned\)/i, 'the main configuration part describes only built features');
 });

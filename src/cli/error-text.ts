@@ -8,7 +8,10 @@ import { CliError } from './client.js';
 export type FieldSource = string | { flag: string; given: string | undefined };
 
 export interface ErrorWording {
-  /** API field -> the flag (or argument) that set it. */
+  /**
+   * API field -> the flag (or argument) that set it. A key ending in `.*` stands for every field
+   * under it that has no key of its own: `input.*` says `input.size` as `--input field size`.
+   */
   fields?: Record<string, FieldSource>;
   /** This command's own message for an error it knows (e.g. a duplicate membership); undefined: the general one. */
   explain?: (error: CliError) => string | undefined;
@@ -78,6 +81,16 @@ function stringFields(details: Record<string, unknown> | undefined): Array<[stri
   return Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
 }
 
+/** A field under a `<prefix>.*` key, as `<flag> field <rest>`; undefined when it has a key of its own or none covers it. */
+function nestedField(field: string, sources: ErrorWording['fields']): string | undefined {
+  if (sources === undefined || Object.hasOwn(sources, field)) return undefined;
+  for (let cut = field.lastIndexOf('.'); cut > 0; cut = field.lastIndexOf('.', cut - 1)) {
+    const source = sources[`${field.slice(0, cut)}.*`];
+    if (source !== undefined) return `${typeof source === 'string' ? source : source.flag} field ${field.slice(cut + 1)}`;
+  }
+  return undefined;
+}
+
 /** The error as this command says it: every failing field named by its flag, in plain words. */
 export function wordError(error: CliError, wording: ErrorWording = {}): CliError {
   const explained = wording.explain?.(error);
@@ -85,6 +98,8 @@ export function wordError(error: CliError, wording: ErrorWording = {}): CliError
   const fields = stringFields(error.details);
   if (fields.length === 0) return error;
   const lines = fields.map(([field, reason]) => {
+    const nested = nestedField(field, wording.fields);
+    if (nested !== undefined) return fieldLine(nested, plainReason(reason, undefined));
     const source = wording.fields?.[field];
     const flag = typeof source === 'string' ? source : source?.flag;
     const given = typeof source === 'object' ? source.given : undefined;

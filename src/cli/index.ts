@@ -41,6 +41,8 @@ const commands: Record<string, () => Promise<Register>> = {
   events: async () => (await import('./commands/events.js')).registerEvents,
   listen: async () => (await import('./commands/listen.js')).registerListen,
   workflow: async () => (await import('./commands/workflow.js')).registerWorkflow,
+  schedule: async () => (await import('./commands/schedule.js')).registerSchedule,
+  job: async () => (await import('./commands/job.js')).registerJob,
   provider: async () => (await import('./commands/provider.js')).registerProvider,
   audit: async () => (await import('./commands/audit.js')).registerAudit,
   storage: async () => (await import('./commands/storage.js')).registerStorage,

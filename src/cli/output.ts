@@ -127,6 +127,11 @@ interface CommandSpec<T> extends ErrorWording {
    * the user is asked y/N before `run`; without one (or under --json) the command needs --yes.
    */
   confirm?: (client: AdminClient) => Promise<string>;
+  /**
+   * A result that tells of a failure itself (`job show --wait` of a job that failed): it is shown,
+   * then this error is reported as a failure is, exit 1.
+   */
+  failure?: (result: T) => CliError | undefined;
 }
 
 function targetOf(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Target {
@@ -224,12 +229,14 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
       // ink and React load only here, so --json, pipes and `serve` never pay for them.
       const { renderTask } = await importViews();
       await renderTask(spec.label, task, spec.view);
-      return;
+    } else {
+      const result = await task;
+      if (mode === 'json')
+        process.stdout.write(`${JSON.stringify(spec.json === undefined ? result : spec.json(result), null, 2)}\n`);
+      else process.stdout.write(`${spec.view(result).map(renderPlain).join('\n\n')}\n`);
     }
-    const result = await task;
-    if (mode === 'json')
-      process.stdout.write(`${JSON.stringify(spec.json === undefined ? result : spec.json(result), null, 2)}\n`);
-    else process.stdout.write(`${spec.view(result).map(renderPlain).join('\n\n')}\n`);
+    const failure = spec.failure?.(await task);
+    if (failure !== undefined) await reportFailure(mode, failure);
   } catch (err) {
     await reportFailure(mode, wordError(errorOf(err), spec));
   }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { runStatuses, type RunStatus } from '../../domain/workflows/types.js';
@@ -11,6 +10,7 @@ import { toStruct, toValue } from '../../grpc/json-value.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { wordError, type ErrorWording } from '../error-text.js';
 import { counted, parseDuration, parseInteger, shortTime } from '../format.js';
+import { isObject, parseJson, parseJsonObject, parseJsonObjectFile, readText } from '../json-args.js';
 import { choiceOption, limitOption, orgOption, yesOption } from '../options.js';
 import { execute, executeStream, type Cell, type RecordView, type TableView, type View } from '../output.js';
 
@@ -29,49 +29,6 @@ const FOLLOW_EVERY_MS = 500;
 const EVENTS_PAGE = 200;
 /** The events that end a run: `events --follow` stops after one. */
 const terminalRunEvents = ['workflow.run.completed', 'workflow.run.failed', 'workflow.run.cancelled'];
-
-// Values read from the command line or a file; a malformed one is a usage error (exit 2).
-
-/** The text of a file, or of stdin for `-`. */
-function readText(file: string): string {
-  try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
-  } catch (err) {
-    throw new InvalidArgumentError(
-      `cannot read ${file === '-' ? 'stdin' : file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
-  }
-}
-
-/** Any JSON value (`--state`). */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new InvalidArgumentError('expected JSON, e.g. \'{"ticket": 42}\'');
-  }
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** A JSON object (`--input`). */
-function parseJsonObject(text: string): Record<string, unknown> {
-  const value = parseJson(text);
-  if (!isObject(value)) throw new InvalidArgumentError('expected a JSON object, e.g. \'{"topic": "otters"}\'');
-  return value;
-}
-
-/** A file (or stdin for `-`) holding a JSON object (`--input-file`). */
-function parseJsonObjectFile(file: string): Record<string, unknown> {
-  try {
-    return parseJsonObject(readText(file));
-  } catch (err) {
-    if (err instanceof InvalidArgumentError && !err.message.startsWith('cannot read'))
-      throw new InvalidArgumentError(`${file === '-' ? 'stdin' : file}: ${err.message}`);
-    throw err;
-  }
-}
 
 interface Definition {
   /** Where it was read from, for messages. */

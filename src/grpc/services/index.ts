@@ -5,6 +5,7 @@ import { daemonService } from './daemon.js';
 import { eventService } from './events.js';
 import { grantService } from './grants.js';
 import { invitationService } from './invitations.js';
+import { jobService } from './jobs.js';
 import { memberService } from './members.js';
 import { organizationService } from './organizations.js';
 import { outboxService } from './outbox.js';
@@ -34,4 +35,5 @@ export const adminServices: readonly AdminServiceModule[] = [
   auditService,
   permissionService,
   workflowService,
+  jobService,
 ];

@@ -2,14 +2,22 @@ import { z } from 'zod';
 import { eventIdSchema } from '../../domain/events/schemas.js';
 import { operator } from '../../domain/identity/caller.js';
 import { idSchema } from '../../domain/schemas.js';
-import { createWorkflowBody, runInputBody, runListQuery, submitRunBody, workflowName } from '../../domain/workflows/schemas.js';
+import {
+  createScheduleBody,
+  createWorkflowBody,
+  runInputBody,
+  runListQuery,
+  submitRunBody,
+  workflowName,
+} from '../../domain/workflows/schemas.js';
 import type { WorkflowView } from '../../domain/workflows/service.js';
-import type { NodeState, RunView, WorkflowNode as WorkflowNodeRecord } from '../../domain/workflows/types.js';
+import type { NodeState, RunView, ScheduleView, WorkflowNode as WorkflowNodeRecord } from '../../domain/workflows/types.js';
 import { AppError } from '../../errors.js';
 import type { Workflow } from '../generated/switchyard/admin/v1/Workflow.js';
 import type { WorkflowNode } from '../generated/switchyard/admin/v1/WorkflowNode.js';
 import type { WorkflowNodeState } from '../generated/switchyard/admin/v1/WorkflowNodeState.js';
 import type { WorkflowRun } from '../generated/switchyard/admin/v1/WorkflowRun.js';
+import type { WorkflowSchedule } from '../generated/switchyard/admin/v1/WorkflowSchedule.js';
 import type { WorkflowServiceHandlers } from '../generated/switchyard/admin/v1/WorkflowService.js';
 import { pageOptions, parseRequest, resolveOrganization, toMessage, unary } from '../handler.js';
 import { fromStruct, fromValue, toStruct, toValue } from '../json-value.js';
@@ -18,6 +26,7 @@ import type { AdminServiceModule, ServiceContext } from './context.js';
 
 const runRef = z.object({ id: idSchema });
 const nameRef = z.object({ name: workflowName });
+const scheduleRef = z.object({ workflow: workflowName, id: idSchema });
 const outputRequest = z.object({
   expires_in_seconds: z.number().int('must be a whole number of seconds').min(1, 'must be at least 1').optional(),
 });
@@ -53,8 +62,17 @@ function runMessage(run: RunView): WorkflowRun {
   };
 }
 
+function scheduleMessage(schedule: ScheduleView): WorkflowSchedule {
+  return {
+    ...toMessage(schedule),
+    input: toStruct(schedule.input),
+    state: schedule.state === null || schedule.state === undefined ? undefined : toValue(schedule.state),
+    created_by: toMessage(schedule.created_by),
+  };
+}
+
 function implement({ services, log }: ServiceContext): WorkflowServiceHandlers {
-  const { workflows } = services;
+  const { workflows, schedules } = services;
 
   /**
    * The run id of a request. With `organization` set, the run must be that organization's:
@@ -145,6 +163,29 @@ function implement({ services, log }: ServiceContext): WorkflowServiceHandlers {
       const { after, limit } = parseRequest(runEventsRequest, { after: req.after, limit: req.limit });
       const events = await services.events.listRunEvents(actor, id, { after, limit: limit === 0 ? DEFAULT_RUN_EVENTS : limit });
       return { events: events.map(eventMessage) };
+    }),
+    CreateSchedule: unary(log, async (req, { actor }) => {
+      const { organizationId, name } = await definitionOf({ organization: req.organization, name: req.workflow });
+      const body = parseRequest(createScheduleBody, {
+        organization_id: organizationId,
+        cron: req.cron,
+        ...(req.timezone === undefined ? {} : { timezone: req.timezone }),
+        ...(req.input === null ? {} : { input: fromStruct(req.input) }),
+        ...(req.state === null ? {} : { state: fromValue(req.state) }),
+        ...(req.overlap === undefined ? {} : { overlap: req.overlap }),
+      });
+      return scheduleMessage(await schedules.createSchedule(actor, name, body));
+    }),
+    ListSchedules: unary(log, async (req, { actor }) => {
+      const { organizationId, name } = await definitionOf({ organization: req.organization, name: req.workflow });
+      const { limit, cursor } = pageOptions(req);
+      const page = await schedules.listSchedules(actor, organizationId, name, { limit, cursor: cursor ?? undefined });
+      return { schedules: page.items.map(scheduleMessage), next_cursor: page.nextCursor ?? '' };
+    }),
+    DeleteSchedule: unary(log, async (req, { actor }) => {
+      const org = await resolveOrganization(services, req.organization);
+      const { workflow, id } = parseRequest(scheduleRef, { workflow: req.workflow, id: req.id });
+      return scheduleMessage(await schedules.deleteSchedule(actor, org.id, workflow, id));
     }),
   };
 }
