@@ -153,6 +153,7 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
     email_from_name: null,
     max_pending_invitations: 100,
     max_invitations_per_hour: 20,
+    max_concurrent_runs: 4,
     updated_at: null,
   });
   t.equal(
@@ -176,6 +177,7 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
       email_from_name: 'Acme Team',
       max_pending_invitations: 5,
       max_invitations_per_hour: 20,
+      max_concurrent_runs: 4,
       updated_at: null,
     },
     'a partial update keeps the earlier one',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
-import { newId, nowIso } from '../../storage/keys.js';
+import { newId } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { Output } from '../providers/types.js';
 import type { AssetBytes } from './bytes.js';
@@ -76,6 +76,14 @@ export class AssetService {
     private readonly metrics: Pick<Metrics, 'assetEvent'>,
   ) {}
 
+  /** The last creation time handed out (epoch ms): each asset's is later, so an owner's list keeps save order. */
+  private lastCreatedMs = 0;
+
+  private nextCreatedAt(): string {
+    this.lastCreatedMs = Math.max(Date.now(), this.lastCreatedMs + 1);
+    return new Date(this.lastCreatedMs).toISOString();
+  }
+
   /** Stores bytes as an asset inside the caller's transaction: the record commits with the caller's change. */
   async save(tx: Tx, owner: AssetOwner, file: AssetFile): Promise<Asset> {
     const asset: Asset = {
@@ -88,7 +96,7 @@ export class AssetService {
       content_type: cleanContentType(file.content_type),
       size: file.bytes.length,
       sha256: createHash('sha256').update(file.bytes).digest('hex'),
-      created_at: nowIso(),
+      created_at: this.nextCreatedAt(),
     };
     await this.bytes.write(tx, asset, file.bytes);
     tx.insert(this.store.assets, asset);

@@ -88,6 +88,17 @@ export class ProviderService {
     private readonly log: Logger,
   ) {}
 
+  /**
+   * Resolves once every provider has been probed (its health and model list known: routing by model
+   * needs them), or after `capMs`. Background work (runs, jobs) waits for it at start, so a run taken
+   * over right after a restart is not routed on empty model lists.
+   */
+  async probedOnce(capMs: number): Promise<void> {
+    const until = Date.now() + capMs;
+    while (this.registry.all().some((e) => e.health.checked_at === null) && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+
   /** Every registered provider (any authenticated caller). */
   listProviders(): ProviderRecord[] {
     return this.registry.all().map(recordOf);
