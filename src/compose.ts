@@ -29,7 +29,10 @@ export class Composition<S extends object> {
     return new Composition(base, Promise.resolve({ services: {}, areas: [] }));
   }
 
-  add<T extends object>(create: (deps: AreaBase & S) => Area<T> | Promise<Area<T>>): Composition<S & T> {
+  // An area's service may not take a name of the base (it would hide the base's own from later areas).
+  add<T extends object & { [K in keyof AreaBase]?: never }>(
+    create: (deps: AreaBase & S) => Area<T> | Promise<Area<T>>,
+  ): Composition<S & T> {
     const built = this.built.then(async ({ services, areas }): Promise<Built<S & T>> => {
       const area = await create({ ...this.base, ...services });
       return { services: { ...services, ...area.services }, areas: [...areas, area] };

@@ -4,14 +4,15 @@ import { AuditReadService } from './service.js';
 import { createAuditStore } from './store.js';
 
 export interface AuditServices {
-  audit: AuditReadService;
+  /** The read side, named apart from the base's writer (`audit`), which every area receives. */
+  auditReads: AuditReadService;
 }
 
 /** The audit log's read side. Its writer (AuditLog) is part of the base: every area records into it. */
 export function createAudit({ storage, permissions }: AreaBase & Pick<IdentityServices, 'permissions'>): Area<AuditServices> {
   const store = createAuditStore(storage);
   return {
-    services: { audit: new AuditReadService(store, permissions) },
+    services: { auditReads: new AuditReadService(store, permissions) },
     count: async () => ({ audit_log: await store.count() }),
   };
 }

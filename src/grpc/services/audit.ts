@@ -28,7 +28,7 @@ function implement({ services, log }: ServiceContext): AuditServiceHandlers {
         ...(req.since === undefined ? {} : { since: req.since }),
         ...(req.until === undefined ? {} : { until: req.until }),
       });
-      const page = await services.audit.listAuditLog(actor, org?.id ?? null, filters, pageOptions(req));
+      const page = await services.auditReads.listAuditLog(actor, org?.id ?? null, filters, pageOptions(req));
       return { records: page.items.map(recordMessage), next_cursor: page.nextCursor ?? '' };
     }),
   };

@@ -3,7 +3,7 @@ import { auditQuery, auditRecordSchema } from '../../domain/audit/schemas.js';
 import type { Services } from '../../main.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
-export function auditRoutes({ audit }: Services) {
+export function auditRoutes({ auditReads }: Services) {
   return [
     defineRoute({
       method: 'GET',
@@ -16,7 +16,7 @@ export function auditRoutes({ audit }: Services) {
       response: z.array(auditRecordSchema),
       handler: async (ctx) => {
         const { limit, cursor, ...filters } = ctx.query;
-        return Reply.page(await audit.listAuditLog(ctx.caller, ctx.params.id, filters, { limit, cursor }));
+        return Reply.page(await auditReads.listAuditLog(ctx.caller, ctx.params.id, filters, { limit, cursor }));
       },
     }),
   ];
