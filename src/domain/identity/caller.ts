@@ -1,5 +1,7 @@
 // Who is acting: an authenticated HTTP caller, or the operator (gRPC admin socket / CLI).
 
+import { validationFailed } from '../../errors.js';
+
 export const apiKeyScopes = ['jobs:write', 'jobs:read', 'providers:execute', 'workflows:write', 'workflows:read'] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
@@ -39,4 +41,15 @@ export function callerAt(caller: Caller, origin: Origin): Caller {
 
 export function isOperator(actor: Actor): actor is Operator {
   return 'operator' in actor;
+}
+
+/**
+ * Where an organization-level request acts (contract 12, and the provider layer): the organization
+ * the body or query names, else the API key's own; a person or the operator must name one (422).
+ */
+export function organizationOf(actor: Actor, given: string | undefined): string {
+  const organizationId = given ?? (isOperator(actor) ? undefined : actor.apiKey?.organizationId);
+  if (organizationId === undefined)
+    throw validationFailed({ organization_id: 'required: the organization to act in (an API key names its own)' });
+  return organizationId;
 }

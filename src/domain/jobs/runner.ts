@@ -6,7 +6,6 @@ import { nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { ExecuteBody } from '../providers/schemas.js';
 import type { ExecuteResult, ProviderService } from '../providers/service.js';
-import { FIRST_PROBE_CAP_MS } from '../workflows/executor.js';
 import type { JobService } from './service.js';
 import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
 import type { Job } from './types.js';
@@ -51,7 +50,7 @@ export class JobRunner {
   }
 
   async tick(): Promise<number> {
-    await this.providers.probedOnce(FIRST_PROBE_CAP_MS);
+    await this.providers.probedOnce();
     const now = Date.now();
     await this.stopCancelled();
     if (now - this.renewedAt >= this.settings.leaseMs / 3) {

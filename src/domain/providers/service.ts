@@ -5,7 +5,7 @@ import type { Metrics } from '../../metrics.js';
 import { nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
-import { isOperator, type Actor, type Caller } from '../identity/caller.js';
+import { isOperator, organizationOf, type Actor, type Caller } from '../identity/caller.js';
 import type { PermissionEngine } from '../identity/permissions.js';
 import { costOf, recordOf, type ProviderRegistry, type Registered } from './registry.js';
 import { lostTo, rank, type Ranking } from './router.js';
@@ -58,6 +58,9 @@ export interface Payer {
   apiKeyId: string | null;
 }
 
+/** Work waiting for the first probes (probedOnce) waits at most this long. */
+const FIRST_PROBE_CAP_MS = 10_000;
+
 const NO_USAGE: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
 
 /** A call the client gave up on: nothing is answered. */
@@ -93,11 +96,17 @@ export class ProviderService {
    * needs them), or after `capMs`. Background work (runs, jobs) waits for it at start, so a run taken
    * over right after a restart is not routed on empty model lists.
    */
-  async probedOnce(capMs: number): Promise<void> {
-    const until = Date.now() + capMs;
-    while (this.registry.all().some((e) => e.health.checked_at === null) && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, 25));
+  probedOnce(capMs = FIRST_PROBE_CAP_MS): Promise<void> {
+    // One wait per daemon: once over (probed, or the cap reached), later callers go on at once.
+    this.firstProbes ??= (async () => {
+      const until = Date.now() + capMs;
+      while (this.registry.all().some((e) => e.health.checked_at === null) && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+    })();
+    return this.firstProbes;
   }
+
+  private firstProbes: Promise<void> | undefined;
 
   /** Every registered provider (any authenticated caller). */
   listProviders(): ProviderRecord[] {
@@ -360,9 +369,7 @@ export class ProviderService {
   }
 
   private async authorizeCall(caller: Caller, body: ExecuteBody): Promise<string> {
-    const organizationId = body.organization_id ?? caller.apiKey?.organizationId;
-    if (organizationId === undefined)
-      throw validationFailed({ organization_id: 'required: the organization the call is made for (an API key names its own)' });
+    const organizationId = organizationOf(caller, body.organization_id);
     await this.permissions.authorize(caller, 'provider.execute', { type: 'organization', id: organizationId });
     return organizationId;
   }

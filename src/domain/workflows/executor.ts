@@ -35,8 +35,6 @@ export type OutputKeeper = (
   result: ExecuteResult,
 ) => Promise<Record<string, unknown>>;
 
-/** At start, work waits at most this long for the providers' first probes (their model lists). */
-export const FIRST_PROBE_CAP_MS = 10_000;
 /** How many organizations with queued runs one pass looks at. */
 const ORGANIZATIONS_PER_PASS = 100;
 /** How many expired leases one pass takes over. */
@@ -83,7 +81,7 @@ export class RunExecutor {
 
   /** One pass: leases renewed, dead daemons' runs taken over, queued runs started, held runs moved on. */
   async tick(): Promise<number> {
-    await this.providers.probedOnce(FIRST_PROBE_CAP_MS);
+    await this.providers.probedOnce();
     const now = Date.now();
     if (now - this.renewedAt >= this.options.leaseMs / 3) {
       await this.renewLeases();

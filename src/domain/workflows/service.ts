@@ -8,7 +8,7 @@ import type { Artifact } from '../assets/types.js';
 import type { AuditLog } from '../audit/service.js';
 import { EVENTS_TOPIC, type EventLog } from '../events/service.js';
 import type { DomainEvent, EventKind } from '../events/types.js';
-import { isOperator, type Actor } from '../identity/caller.js';
+import { isOperator, organizationOf, type Actor } from '../identity/caller.js';
 import { atOrganization, type Action, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { resolveNodes } from './definition.js';
 import type { CreateWorkflowInput, RunInputBody, RunListQuery, ScheduleBody, SubmitRunInput } from './schemas.js';
@@ -30,14 +30,6 @@ const FOLLOW_PAGE = 200;
 const terminalRunEvents = new Set<string>(['workflow.run.completed', 'workflow.run.failed', 'workflow.run.cancelled']);
 
 export type WorkflowView = Omit<WorkflowDefinition, 'deleted_at'>;
-
-/** Where an organization-level request acts: the body's or query's organization, else the API key's. */
-export function organizationOf(actor: Actor, given: string | undefined): string {
-  const organizationId = given ?? (isOperator(actor) ? undefined : actor.apiKey?.organizationId);
-  if (organizationId === undefined)
-    throw validationFailed({ organization_id: 'required: the organization to act in (an API key names its own)' });
-  return organizationId;
-}
 
 function viewOfWorkflow(d: WorkflowDefinition): WorkflowView {
   const { deleted_at: _deleted, ...view } = d;
