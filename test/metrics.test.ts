@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
+import { FakeOpenAI } from './fakes/openai.js';
 import { asPrincipal, bearer, createOrganizationAs, request, spawnSwitchyard, startTestDaemon } from './helpers.js';
 
 // GET /metrics on its own listener, read with a parser of the Prometheus text format: after a known
@@ -162,7 +163,41 @@ t.test('workflow metrics: runs and jobs by outcome, queue depth, queue wait, nod
   t.equal(value(after, 'switchyard_workflow_node_duration_seconds_count', { modality: 'text', outcome: 'completed' }), 2);
   t.equal(value(after, 'switchyard_workflow_node_duration_seconds_count', { modality: 'image', outcome: 'completed' }), 2);
   t.ok(value(after, 'switchyard_workflow_queue_wait_seconds_count') >= 2, 'queue waits measured at each start');
-  t.equal(value(after, 'switchyard_workflow_queue_depth', { kind: 'run', state: 'queued' }), 0);
-  t.equal(value(after, 'switchyard_workflow_queue_depth', { kind: 'run', state: 'running' }), 0);
-  t.equal(value(after, 'switchyard_workflow_queue_depth', { kind: 'job', state: 'queued' }), 0);
+  const depth = (samples: Sample[], kind: string, state: string) => {
+    const found = samples.filter(
+      (s) => s.name === 'switchyard_workflow_queue_depth' && s.labels.kind === kind && s.labels.state === state,
+    );
+    t.equal(found.length, 1, `queue depth of ${kind}s ${state} is exposed`);
+    return found[0]?.value;
+  };
+  t.equal(depth(after, 'run', 'queued'), 0);
+  t.equal(depth(after, 'run', 'running'), 0);
+  t.equal(depth(after, 'job', 'queued'), 0);
+
+  // One run at a time, the first held upstream: one running, one queued behind it.
+  const openai = await FakeOpenAI.start(t);
+  const d2 = await startTestDaemon(t, {
+    SERVICE_METRICS_ADDR: '127.0.0.1:0',
+    SERVICE_WORKFLOW_POLL_MS: '100',
+    OPENAI_API_KEY: 'sk-test-fake',
+    OPENAI_BASE_URL: openai.baseUrl,
+    SERVICE_PROVIDER_TIMEOUT_MS: '20000',
+  });
+  const org2 = await createOrganizationAs(d2.url, owner, 'measured-queue');
+  const post2 = (path: string, body: unknown) => request(d2.url, 'POST', path, { headers: owner, body });
+  await request(d2.url, 'PUT', `/v1/organizations/${org2.id}/settings`, { headers: owner, body: { max_concurrent_runs: 1 } });
+  await post2('/v1/workflows', {
+    organization_id: org2.id,
+    name: 'slow',
+    nodes: [{ key: 'a', kind: 'provider', modality: 'text', model: 'gpt-4o-mini', input: { prompt: 'x' } }],
+  });
+  openai.enqueue({ kind: 'hang' });
+  const first = (await post2('/v1/workflows/run?name=slow', { organization_id: org2.id })).body.data;
+  for (let i = 0; i < 300 && openai.calls('/v1/chat/completions').length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  const second = (await post2('/v1/workflows/run?name=slow', { organization_id: org2.id })).body.data;
+  const busy = parsePrometheus(await (await fetch(`http://${d2.metricsAddress!}/metrics`)).text());
+  t.equal(depth(busy, 'run', 'running'), 1, 'one run in progress');
+  t.equal(depth(busy, 'run', 'queued'), 1, 'one waiting behind it');
+  await post2(`/v1/workflows/runs/${second.id}/cancel`, {});
+  await post2(`/v1/workflows/runs/${first.id}/cancel`, {});
 });
