@@ -6,6 +6,7 @@ import { nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { ExecuteBody } from '../providers/schemas.js';
 import type { ExecuteResult, ProviderService } from '../providers/service.js';
+import { setLeaseEnds } from '../leases.js';
 import type { JobService } from './service.js';
 import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
 import type { Job } from './types.js';
@@ -67,14 +68,9 @@ export class JobRunner {
     this.stopping.abort();
     const held = [...this.inFlight.keys()];
     while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
-    for (const id of held)
-      await this.storage
-        .transaction({ locks: [jobLock(id)] }, async (tx) => {
-          const job = await this.store.editable(tx, id);
-          if (job?.status !== 'running' || job.instance_id !== this.settings.instanceId) return;
-          await tx.put(this.store.jobs, { ...job, lease_until: nowIso() });
-        })
-        .catch((err: unknown) => this.log.warn({ err, job_id: id }, 'job lease could not be released'));
+    await setLeaseEnds(this.storage, this.store.jobs, held, jobLock, this.settings.instanceId, nowIso()).catch((err: unknown) =>
+      this.log.warn({ err }, 'job leases could not be released'),
+    );
   }
 
   private async stopCancelled(): Promise<void> {
@@ -88,12 +84,7 @@ export class JobRunner {
   }
 
   private async renewLeases(): Promise<void> {
-    for (const id of [...this.inFlight.keys()])
-      await this.storage.transaction({ locks: [jobLock(id)] }, async (tx) => {
-        const job = await this.store.editable(tx, id);
-        if (job?.status !== 'running' || job.instance_id !== this.settings.instanceId) return;
-        await tx.put(this.store.jobs, { ...job, lease_until: this.leaseEnd() });
-      });
+    await setLeaseEnds(this.storage, this.store.jobs, this.inFlight.keys(), jobLock, this.settings.instanceId, this.leaseEnd());
   }
 
   private leaseEnd(): string {

@@ -9,6 +9,7 @@ import type { ExecuteBody } from '../providers/schemas.js';
 import { executeBody } from '../providers/schemas.js';
 import type { ExecuteResult, ProviderService } from '../providers/service.js';
 import type { SettingsService } from '../settings/service.js';
+import { setLeaseEnds } from '../leases.js';
 import { renderInput, TemplateError } from './definition.js';
 import type { WorkflowService } from './service.js';
 import { RUNS_TOPIC, runLock, slotsLock, type WorkflowStore } from './store.js';
@@ -103,24 +104,14 @@ export class RunExecutor {
   async drain(): Promise<void> {
     this.stopping.abort();
     while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
-    for (const id of this.mine)
-      await this.storage
-        .transaction({ locks: [runLock(id)] }, async (tx) => {
-          const run = await this.store.editable(tx, id);
-          if (run?.status !== 'running' || run.instance_id !== this.options.instanceId) return;
-          await tx.put(this.store.runs, { ...run, lease_until: nowIso() });
-        })
-        .catch((err: unknown) => this.log.warn({ err, run_id: id }, 'run lease could not be released'));
+    await setLeaseEnds(this.storage, this.store.runs, this.mine, runLock, this.options.instanceId, nowIso()).catch(
+      (err: unknown) => this.log.warn({ err }, 'run leases could not be released'),
+    );
     this.mine.clear();
   }
 
   private async renewLeases(): Promise<void> {
-    for (const id of [...this.mine])
-      await this.storage.transaction({ locks: [runLock(id)] }, async (tx) => {
-        const run = await this.store.editable(tx, id);
-        if (run?.status !== 'running' || run.instance_id !== this.options.instanceId) return;
-        await tx.put(this.store.runs, { ...run, lease_until: this.leaseEnd() });
-      });
+    await setLeaseEnds(this.storage, this.store.runs, this.mine, runLock, this.options.instanceId, this.leaseEnd());
   }
 
   private leaseEnd(): string {
