@@ -336,3 +336,22 @@ export async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
   }
   return undefined;
 }
+
+/** The statuses a run or a job ends in. */
+export const endedStatuses: readonly string[] = ['completed', 'failed', 'cancelled'];
+
+/**
+ * GETs `path` (a run or a job) until its `status` is `status` (or any ended status when none is
+ * given), bounded like waitFor; answers the record as it was then.
+ */
+export async function untilStatus(base: string, path: string, headers: Record<string, string>, status?: string): Promise<any> {
+  let record: any;
+  await waitFor(
+    async () => {
+      record = (await request(base, 'GET', path, { headers })).body.data;
+      return status === undefined ? endedStatuses.includes(record?.status) : record?.status === status;
+    },
+    { what: `${path} ${status ?? 'ended'}` },
+  );
+  return record;
+}

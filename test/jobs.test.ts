@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import type { Daemon } from '../src/main.js';
 import { FakeOpenAI } from './fakes/openai.js';
-import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, waitFor } from './helpers.js';
+import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, untilStatus, waitFor } from './helpers.js';
 
 interface World {
   d: Daemon;
@@ -34,17 +34,7 @@ async function world(t: Test): Promise<World> {
     });
     return bearer(res.body.data.raw_key);
   };
-  const ended = async (id: string, headers = owner) => {
-    let job: any;
-    await waitFor(
-      async () => {
-        job = (await request(d.url, 'GET', `/v1/jobs/${id}`, { headers })).body.data;
-        return ['completed', 'failed', 'cancelled'].includes(job.status);
-      },
-      { what: `job ${id} to end` },
-    );
-    return job;
-  };
+  const ended = (id: string, headers = owner) => untilStatus(d.url, `/v1/jobs/${id}`, headers);
   const events = async (jobId: string) =>
     ((await request(d.url, 'GET', `/v1/organizations/${org.id}/events?limit=200`, { headers: owner })).body.data as any[]).filter(
       (e) => e.job_id === jobId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { FakeOpenAI } from './fakes/openai.js';
-import { asPrincipal, bearer, createOrganizationAs, request, spawnSwitchyard, startTestDaemon } from './helpers.js';
+import { asPrincipal, bearer, createOrganizationAs, request, spawnSwitchyard, startTestDaemon, untilStatus } from './helpers.js';
 
 // GET /metrics on its own listener, read with a parser of the Prometheus text format: after a known
 // mix of requests, the counters moved by exactly what was done.
@@ -138,14 +138,7 @@ t.test('workflow metrics: runs and jobs by outcome, queue depth, queue wait, nod
     name: 'held',
     nodes: [{ key: 'gate', kind: 'wait' }],
   });
-  const ended = async (path: string) => {
-    for (let i = 0; i < 300; i++) {
-      const status = (await request(d.url, 'GET', path, { headers: owner })).body.data.status;
-      if (['completed', 'failed', 'cancelled'].includes(status)) return status;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${path} did not end`);
-  };
+  const ended = async (path: string) => (await untilStatus(d.url, path, owner)).status as string;
   for (let i = 0; i < 2; i++) {
     const run = (await post('/v1/workflows/run?name=two', { organization_id: org.id })).body.data;
     t.equal(await ended(`/v1/workflows/runs/${run.id}`), 'completed');

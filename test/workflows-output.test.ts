@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import type { Daemon } from '../src/main.js';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
-import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, waitFor } from './helpers.js';
+import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, untilStatus, waitFor } from './helpers.js';
 
 interface World {
   d: Daemon;
@@ -38,15 +38,7 @@ const posterNodes = [
 async function runToEnd(w: World, name: string, body: Record<string, unknown>): Promise<any> {
   const submitted = await request(w.d.url, 'POST', `/v1/workflows/run?name=${name}`, { headers: w.key, body });
   if (submitted.status !== 202) throw new Error(`submit: ${submitted.status} ${JSON.stringify(submitted.body)}`);
-  let run: any;
-  await waitFor(
-    async () => {
-      run = (await request(w.d.url, 'GET', `/v1/workflows/runs/${submitted.body.data.id}`, { headers: w.key })).body.data;
-      return ['completed', 'failed', 'cancelled'].includes(run.status);
-    },
-    { what: 'the run to end' },
-  );
-  return run;
+  return untilStatus(w.d.url, `/v1/workflows/runs/${submitted.body.data.id}`, w.key);
 }
 
 t.test('webhooks receive every event with the state echo; resource_filter on the run and the definition', async (t) => {

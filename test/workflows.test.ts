@@ -6,7 +6,16 @@ import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import type { Daemon } from '../src/main.js';
 import { FakeOpenAI } from './fakes/openai.js';
-import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, waitFor, type JsonResponse } from './helpers.js';
+import {
+  asPrincipal,
+  bearer,
+  createOrganizationAs,
+  request,
+  startTestDaemon,
+  untilStatus,
+  waitFor,
+  type JsonResponse,
+} from './helpers.js';
 
 interface World {
   d: Daemon;
@@ -46,17 +55,7 @@ async function world(t: Test, env: Record<string, string> = {}, fake: { gapMs?: 
     if (res.status !== 202) throw new Error(`running ${name}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data;
   };
-  const finished = async (runId: string, status?: string) => {
-    let run: any;
-    await waitFor(
-      async () => {
-        run = (await get(`/v1/workflows/runs/${runId}`)).body.data;
-        return status === undefined ? ['completed', 'failed', 'cancelled'].includes(run.status) : run.status === status;
-      },
-      { what: `run ${runId} ${status ?? 'ended'}` },
-    );
-    return run;
-  };
+  const finished = (runId: string, status?: string) => untilStatus(d.url, `/v1/workflows/runs/${runId}`, owner, status);
   const events = async (runId?: string) => {
     const all: any[] = [];
     let cursor: string | null = null;
