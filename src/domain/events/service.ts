@@ -84,6 +84,11 @@ export class EventLog {
     return this.store.get(id);
   }
 
+  /** Events by id, in the order asked (undefined: not stored), in one read. */
+  async getMany(ids: readonly string[]): Promise<(DomainEvent | undefined)[]> {
+    return this.store.getMany(ids);
+  }
+
   /** The id of the last event committed, if any. */
   async lastEventId(): Promise<string | undefined> {
     return (await this.store.list({ reverse: true, limit: 1 })).items[0]?.id;

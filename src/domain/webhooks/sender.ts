@@ -10,6 +10,7 @@ import { describeSocketError } from '../../socket-errors.js';
 import { nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
+import type { DomainEvent } from '../events/types.js';
 import { deliveryLock, failedByDeletion, heldWhilePaused, type WebhookService } from './service.js';
 import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
@@ -34,6 +35,10 @@ const MAX_BACKOFF_DOUBLINGS = 10;
 const WEBHOOKS_PER_PAGE = 100;
 /** Outcomes written per transaction at most. */
 const RECORD_BATCH = 256;
+/** How often a pass looks for ended leases to take over, at most. */
+const TAKEOVER_EVERY_MS = 1000;
+/** Events kept as sent (their JSON), so a fan-out to several webhooks reads and serialises each once. */
+const EVENT_CACHE_ENTRIES = 2048;
 
 interface Outcome {
   ok: boolean;
@@ -48,12 +53,23 @@ export interface Transport {
   dispatcher: Dispatcher;
 }
 
+/** An event as the sender sends it: its kind (a header) and its JSON (the body, or its `event` field). */
+interface SentEvent {
+  kind: DomainEvent['kind'];
+  json: string;
+}
+
 /** An attempt's outcome on its way to the delivery record. */
 interface QueuedOutcome {
   leased: Delivery;
   change: (current: Delivery, tx: Tx) => Delivery;
   resolve: (written: Delivery | undefined) => void;
   reject: (err: unknown) => void;
+}
+
+/** Free slots (of a bound) that call for the next pass. */
+function refillStep(bound: number): number {
+  return Math.max(1, Math.floor(bound / 4));
 }
 
 /** The delay before the attempt after failed attempt `k` (k = 1, 2, ...): base x 2^(k-1), capped at base x 2^10. */
@@ -92,6 +108,10 @@ export class WebhookSender {
   /** Aborted at shutdown: attempts in flight stop, unrecorded, and are taken over like a crash's. */
   private readonly stopping = new AbortController();
   private wakeListener: () => void = () => {};
+  /** When the last pass looked for ended leases (epoch ms). */
+  private lastTakeOver = -Infinity;
+  /** Events are never changed once appended, so their JSON is kept (oldest out first). */
+  private readonly events = new Map<string, SentEvent>();
 
   constructor(
     private readonly storage: Storage,
@@ -133,7 +153,12 @@ export class WebhookSender {
    */
   async sendDue(): Promise<string | undefined> {
     const now = Date.now();
-    if (this.settings.maxInFlight - this.inFlight > 0) await this.takeOver(now);
+    // Leases end on the scale of seconds (3 x the attempt timeout): looking for ended ones on every
+    // pass would cost a read per pass for nothing. The first pass (a restart) always looks.
+    if (this.settings.maxInFlight - this.inFlight > 0 && now - this.lastTakeOver >= TAKEOVER_EVERY_MS) {
+      this.lastTakeOver = now;
+      await this.takeOver(now);
+    }
     if (this.settings.maxInFlight - this.inFlight > 0) await this.claimDue(now);
     // Still due from before this pass: waiting for a slot here (a finished attempt wakes the loop) or
     // held by another daemon. Only a time after it needs a timer; a past one would spin the loop.
@@ -238,15 +263,39 @@ export class WebhookSender {
         };
       },
     });
-    for (const d of claimed)
-      if (d.lease_owner === this.instanceId && d.status === 'pending') this.start(d, hooks.get(d.webhook_id)!);
+    const started = claimed.filter((d) => d.lease_owner === this.instanceId && d.status === 'pending');
+    if (started.length === 0) return;
+    const events = await this.sentEvents(started.map((d) => d.event_id));
+    for (const d of started) this.start(d, hooks.get(d.webhook_id)!, events.get(d.event_id));
   }
 
-  private start(delivery: Delivery, webhook: Webhook): void {
+  /** The events of a pass's deliveries: from the cache, the rest read in one go. */
+  private async sentEvents(ids: string[]): Promise<Map<string, SentEvent>> {
+    const found = new Map<string, SentEvent>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const cached = this.events.get(id);
+      if (cached !== undefined) found.set(id, cached);
+      else if (!found.has(id)) missing.push(id);
+    }
+    if (missing.length === 0) return found;
+    const unique = [...new Set(missing)];
+    const read = await this.eventLog.getMany(unique);
+    read.forEach((event, n) => {
+      if (event === undefined) return;
+      const sent = { kind: event.kind, json: JSON.stringify(event) };
+      found.set(unique[n], sent);
+      if (this.events.size >= EVENT_CACHE_ENTRIES) this.events.delete(this.events.keys().next().value!);
+      this.events.set(unique[n], sent);
+    });
+    return found;
+  }
+
+  private start(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
     this.inFlight++;
     this.sending.add(delivery.id);
     this.perWebhook.set(webhook.id, (this.perWebhook.get(webhook.id) ?? 0) + 1);
-    const run = this.attempt(delivery)
+    const run = this.attempt(delivery, webhook, event)
       .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
         this.inFlight--;
@@ -255,23 +304,25 @@ export class WebhookSender {
         if (left === 0) this.perWebhook.delete(webhook.id);
         else this.perWebhook.set(webhook.id, left);
         this.attempts.delete(run);
-        this.wakeListener();
+        // A pass costs several reads and a transaction: it runs once a quarter of a bound is free again
+        // (of this webhook's or of all), not after every attempt. Each count crosses that mark on its
+        // way down, so work waiting for a slot is never left without a pass.
+        if (
+          left === 0 ||
+          this.settings.maxPerWebhook - left === refillStep(this.settings.maxPerWebhook) ||
+          this.settings.maxInFlight - this.inFlight === refillStep(this.settings.maxInFlight)
+        )
+          this.wakeListener();
       });
     this.attempts.add(run);
   }
 
-  /** One attempt of a delivery leased to this daemon, and its record. */
-  private async attempt(leased: Delivery): Promise<void> {
-    const store = this.webhooks.store;
-    // Read again right before sending: a webhook paused or deleted on any daemon sends nothing more.
-    const webhook = await store.webhooks.get(leased.webhook_id);
-    if (webhook === undefined || webhook.deleted_at !== null || !webhook.active) {
-      await this.record(leased, (d) =>
-        webhook === undefined || webhook.deleted_at !== null ? failedByDeletion(d) : heldWhilePaused(d),
-      );
-      return;
-    }
-    const event = await this.eventLog.get(leased.event_id);
+  /**
+   * One attempt of a delivery leased to this daemon, and its record. The webhook was read by the pass
+   * that claimed the delivery, just before its claim: a pause or delete committed before that pass
+   * (through any daemon) holds or fails the delivery instead of sending it.
+   */
+  private async attempt(leased: Delivery, webhook: Webhook, event: SentEvent | undefined): Promise<void> {
     const number = leased.attempt + 1;
     const started = Date.now();
     let outcome: Outcome;
@@ -279,7 +330,8 @@ export class WebhookSender {
     if (event === undefined) outcome = { ok: false, statusCode: null, error: 'the event is no longer stored', response: null };
     else {
       secrets = this.webhooks.secretsOf(webhook, started);
-      const body = JSON.stringify(webhook.state === null ? event : { event, state: webhook.state });
+      // Byte for byte JSON.stringify({ event, state }), without serialising the event again.
+      const body = webhook.state === null ? event.json : `{"event":${event.json},"state":${JSON.stringify(webhook.state)}}`;
       const headers = deliveryHeaders({
         secrets,
         deliveryId: leased.id,

@@ -190,8 +190,8 @@ export class WebhookService {
 
   /**
    * Soft delete (200 with `deleted_at`, then 404): nothing more is sent, and every delivery still
-   * pending ends `failed` ("webhook deleted"). The sender re-reads the webhook before each attempt, so
-   * a delivery claimed on another daemon is not sent either.
+   * pending ends `failed` ("webhook deleted"). Every sender pass reads the webhooks of the deliveries
+   * it claims, so no daemon claims one for an attempt after this commits.
    */
   async deleteWebhook(actor: Actor, id: string): Promise<WebhookView> {
     await this.authorized(actor, 'webhook.delete', id);
