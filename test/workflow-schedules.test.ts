@@ -6,6 +6,8 @@
 // on PostgreSQL two daemons fire each scheduled second once between them.
 import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
+import { operator } from '../src/domain/identity/caller.js';
+import { createScheduleBody } from '../src/domain/workflows/schemas.js';
 import type { Daemon } from '../src/main.js';
 import { FakeOpenAI } from './fakes/openai.js';
 import {
@@ -279,6 +281,70 @@ t.test('every second: runs submitted for the creator; a deleted definition fails
   t.equal(old.length, count, 'the removed schedule fired no more');
   t.equal(old.at(-1).kind, 'workflow.schedule.failed');
 });
+
+t.test(
+  "a schedule fires with its creator's authority: a removed member's and a revoked key's fail, the operator's fire",
+  async (t) => {
+    const w = await world(t);
+    await w.define('tick');
+    // A member schedules; so does an API key of the owner's with the workflows:write scope.
+    const memberId = randomUUID();
+    const added = await w.post(`/v1/organizations/${w.org.id}/members`, { principal_id: memberId, role: 'member' });
+    t.equal(added.status, 201);
+    const member = asPrincipal(memberId);
+    const byMember = await w.post('/v1/workflows/tick/schedules', { organization_id: w.org.id, cron: everySecond }, member);
+    t.equal(byMember.status, 201, JSON.stringify(byMember.body));
+    const key = (await w.post('/v1/api-keys', { name: 'sched', organization_id: w.org.id, scopes: ['workflows:write'] })).body
+      .data;
+    const byKey = await w.post('/v1/workflows/tick/schedules', { cron: everySecond }, bearer(key.raw_key));
+    t.equal(byKey.status, 201, JSON.stringify(byKey.body));
+    const firesOf = async (id: string) => (await w.fires()).filter((e) => e.payload.schedule_id === id);
+    await waitFor(
+      async () =>
+        (await firesOf(byMember.body.data.id)).some((e) => e.kind === 'workflow.schedule.triggered') &&
+        (await firesOf(byKey.body.data.id)).some((e) => e.kind === 'workflow.schedule.triggered'),
+      { what: 'both schedules to trigger while their creators may run the workflow', intervalMs: 100 },
+    );
+
+    // The member leaves and the key is revoked: their schedules' next fires fail, and submit nothing.
+    t.equal((await w.del(`/v1/organizations/${w.org.id}/members/${added.body.data.id}`)).status, 200);
+    t.equal((await w.del(`/v1/api-keys/${key.id}`)).status, 200);
+    const refused = async (id: string) => {
+      const failed = await fireMatching(
+        w,
+        `a refused fire of ${id}`,
+        (e) => e.payload.schedule_id === id && e.kind === 'workflow.schedule.failed',
+      );
+      t.match(failed, { run_id: null, payload: { error: { code: 'forbidden' } } });
+      t.match(failed.payload.error.message, /creator may no longer run workflow tick/);
+      return failed;
+    };
+    const memberFailed = await refused(byMember.body.data.id);
+    const keyFailed = await refused(byKey.body.data.id);
+    t.match(keyFailed.payload.error.message, /revoked/);
+    const runsAfter = async (id: string, after: string) =>
+      (await firesOf(id)).filter((e) => e.id > after && e.kind === 'workflow.schedule.triggered');
+    // Another second or two: still refused, never triggered again.
+    await waitFor(async () => (await firesOf(byMember.body.data.id)).filter((e) => e.id > memberFailed.id).length >= 2, {
+      what: "two more fires of the removed member's schedule",
+      intervalMs: 100,
+    });
+    t.same(await runsAfter(byMember.body.data.id, memberFailed.id), [], "the removed member's schedule submits no run");
+    t.same(await runsAfter(byKey.body.data.id, keyFailed.id), [], "the revoked key's schedule submits no run");
+
+    // The operator's schedule (gRPC or CLI) always fires.
+    const byOperator = await w.d.services.schedules.createSchedule(
+      operator,
+      'tick',
+      createScheduleBody.parse({ organization_id: w.org.id, cron: everySecond }),
+    );
+    await fireMatching(
+      w,
+      "the operator's trigger",
+      (e) => e.payload.schedule_id === byOperator.id && e.kind === 'workflow.schedule.triggered',
+    );
+  },
+);
 
 t.test('overlap skip: skipped while the previous run goes on, triggered again once it ended', async (t) => {
   // Each provider call streams 8 pieces 400 ms apart: a run lasts over 3 s.

@@ -29,12 +29,13 @@ export function createWorkflows({
   audit,
   publicUrl,
   permissions,
+  permissionChecks,
   providers,
   settings,
   assets,
   metrics,
 }: AreaBase &
-  Pick<IdentityServices, 'permissions'> &
+  Pick<IdentityServices, 'permissions' | 'permissionChecks'> &
   Pick<ProviderServices, 'providers'> &
   Pick<SettingsServices, 'settings'> &
   Pick<AssetServices, 'assets'>): Area<WorkflowServices> {
@@ -76,6 +77,7 @@ export function createWorkflows({
     scheduleStore,
     workflows,
     settings,
+    permissionChecks,
     eventLog,
     { instanceId, leaseMs: config.workflowLeaseMs },
     workflowLog,

@@ -12,6 +12,7 @@ import type { AuditLog } from '../audit/service.js';
 import type { EventLog } from '../events/service.js';
 import type { EventKind } from '../events/types.js';
 import { isOperator, operator, type Actor } from '../identity/caller.js';
+import type { PermissionCheckService } from '../identity/checks.js';
 import type { SettingsService } from '../settings/service.js';
 import { nextFire } from './cron.js';
 import { MAX_SCHEDULES, type CreateScheduleInput, type ScheduleBody, type SubmitRunInput } from './schemas.js';
@@ -169,6 +170,7 @@ export class ScheduleTrigger {
     private readonly store: ScheduleStore,
     private readonly workflows: WorkflowService,
     private readonly settings: SettingsService,
+    private readonly checks: PermissionCheckService,
     private readonly eventLog: EventLog,
     private readonly options: TriggerSettings,
     private readonly log: Logger,
@@ -249,6 +251,11 @@ export class ScheduleTrigger {
       const message = `workflow ${schedule.workflow_name} was deleted: its schedule is removed`;
       return { kind: 'workflow.schedule.failed', error: { code: 'not_found', message } };
     }
+    const refusal = await this.creatorRefusal(schedule);
+    if (refusal !== undefined) {
+      const message = `the schedule's creator may no longer run workflow ${schedule.workflow_name}: ${refusal}`;
+      return { kind: 'workflow.schedule.failed', error: { code: 'forbidden', message } };
+    }
     if (schedule.overlap === 'skip' && schedule.last_run_id !== null) {
       const previous = await tx.get(store.runs, schedule.last_run_id);
       if (previous !== undefined && !terminalRunStatuses.includes(previous.status))
@@ -283,6 +290,30 @@ export class ScheduleTrigger {
     schedule.last_run_id = run.id;
     schedule.last_triggered_at = run.created_at;
     return { kind: 'workflow.schedule.triggered', runId: run.id };
+  }
+
+  /**
+   * Why the schedule's creator could not submit its run now (undefined: they can). A run fires with
+   * its creator's authority, so a creator who left the organization, lost the role, or whose API key
+   * was revoked, expired or lost its scope stops it firing, as their own request would be refused.
+   * The operator's schedules always fire.
+   */
+  private async creatorRefusal(schedule: WorkflowSchedule): Promise<string | undefined> {
+    const { principal_id: principal, api_key_id: apiKeyId } = schedule.created_by;
+    if (principal === null) return undefined;
+    const org = schedule.organization_id;
+    try {
+      const answer = await this.checks.checkPermissionFor(
+        operator,
+        org,
+        apiKeyId === null ? { principal } : { api_key_id: apiKeyId },
+        { action: 'workflow.write', resource_type: 'organization', resource_id: org },
+      );
+      return answer.allowed ? undefined : answer.reason;
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      return describeError(err).message;
+    }
   }
 
   private emit(tx: Tx, schedule: WorkflowSchedule, kind: EventKind, payload: Record<string, unknown>, runId?: string): void {
