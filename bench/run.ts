@@ -31,13 +31,18 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     strict: { type: 'boolean', default: false },
-    /** `cli`: only row (11), the CLI's start-to-exit times (about a minute); `observability`: rows (4) and (9); `workflows`: row (12). */
+    /**
+     * `cli`: only row (11), the CLI's start-to-exit times (about a minute); `observability`: rows (4)
+     * and (9); `workflows`: row (12); `webhooks`: row (8), both engines (about two minutes).
+     */
     only: { type: 'string' },
     'cli-runs': { type: 'string', default: '15' },
   },
 });
-if (args.only !== undefined && !['cli', 'observability', 'workflows'].includes(args.only))
-  throw new TypeError(`--only takes cli (row 11), observability (rows 4 and 9) or workflows (row 12), got ${args.only}`);
+if (args.only !== undefined && !['cli', 'observability', 'workflows', 'webhooks'].includes(args.only))
+  throw new TypeError(
+    `--only takes cli (row 11), observability (rows 4 and 9), workflows (row 12) or webhooks (row 8), got ${args.only}`,
+  );
 function positive(name: string, text: string, min: number): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n < min) throw new TypeError(`--${name} must be a number >= ${min}, got ${text}`);
@@ -828,6 +833,55 @@ function workflowRows(f: WorkflowFigures): void {
   info('(12) added per node over a direct call', fmtMs(f.addedPerNodeMs));
 }
 
+/** Row (8)'s engines: LevelDB, and PostgreSQL on `pg` when there is one; each run on fresh storage. */
+function webhookEngines(dataDir: string, pg: TestPostgres | undefined): WebhookEngine[] {
+  const hookEnv = { SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', SERVICE_WEBHOOK_ALLOW_PRIVATE: '1' };
+  const engines: WebhookEngine[] = [
+    { label: 'LevelDB', env: (run) => Promise.resolve({ ...hookEnv, SERVICE_DATA_DIR: path.join(dataDir, `hooks-${run}`) }) },
+  ];
+  if (pg !== undefined)
+    engines.push({
+      label: 'PostgreSQL',
+      env: async (run) => ({
+        ...hookEnv,
+        SERVICE_DATA_DIR: path.join(dataDir, `hooks-pg-${run}`),
+        SERVICE_DATABASE_URL: await pg.createDatabase(`hooks_${run.replace('-', '_')}`),
+      }),
+    });
+  return engines;
+}
+
+/** Row (8)'s rows, each engine's (or why it was not measured). */
+function webhookEngineRows(hooks: Map<string, EngineFigures>): void {
+  for (const engine of ['LevelDB', 'PostgreSQL']) {
+    const figures = hooks.get(engine);
+    if (figures === undefined)
+      info(`(8) webhooks on ${engine}`, `n/a (missing ${(findPostgres() as { missing: string }).missing})`);
+    else webhookRows(engine, figures);
+  }
+}
+
+/** `--only webhooks`: row (8) alone, both engines (PostgreSQL on a throwaway cluster when there is one). */
+async function mainWebhooksOnly(): Promise<void> {
+  const started = new Date();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
+  let cluster: TestPostgres | undefined;
+  try {
+    if (!('missing' in findPostgres())) {
+      progress('starting a throwaway PostgreSQL');
+      cluster = await launchPostgres();
+    }
+    const hooks = await measureWebhookDelivery(webhookEngines(dataDir, cluster), progress);
+    process.stdout.write(`\nSwitchyard ${packageVersion} bench, row (8) only, ${started.toISOString()}\n${machineLine()}\n\n`);
+    webhookEngineRows(hooks);
+    printTable();
+    printSummary();
+  } finally {
+    await cluster?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** `--only workflows`: row (12) alone. */
 async function mainWorkflowsOnly(): Promise<void> {
   const started = new Date();
@@ -852,6 +906,7 @@ async function main(): Promise<void> {
   if (args.only === 'cli') return mainCliOnly();
   if (args.only === 'observability') return mainObservabilityOnly();
   if (args.only === 'workflows') return mainWorkflowsOnly();
+  if (args.only === 'webhooks') return mainWebhooksOnly();
   const started = new Date();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
   const bare = await startBareServer();
@@ -947,21 +1002,7 @@ async function main(): Promise<void> {
     const workflowFigures = await measureWorkflowRuns(progress);
     // (8) Webhook delivery, one engine at a time, each in a child process of its own (its peak RSS
     // is the daemon's, not this process's), delivering to a receiver in this one.
-    const hookEnv = { SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', SERVICE_WEBHOOK_ALLOW_PRIVATE: '1' };
-    const hookEngines: WebhookEngine[] = [
-      { label: 'LevelDB', env: (run) => Promise.resolve({ ...hookEnv, SERVICE_DATA_DIR: path.join(dataDir, `hooks-${run}`) }) },
-    ];
-    const pg = cluster;
-    if (pg !== undefined)
-      hookEngines.push({
-        label: 'PostgreSQL',
-        env: async (run) => ({
-          ...hookEnv,
-          SERVICE_DATA_DIR: path.join(dataDir, `hooks-pg-${run}`),
-          SERVICE_DATABASE_URL: await pg.createDatabase(`hooks_${run.replace('-', '_')}`),
-        }),
-      });
-    const hooks = await measureWebhookDelivery(hookEngines, progress);
+    const hooks = await measureWebhookDelivery(webhookEngines(dataDir, cluster), progress);
     await cluster?.stop();
     cluster = undefined;
     const cli = hasScript() ? await measureCliStart(binPath, CLI_RUNS, progress) : undefined;
@@ -1053,12 +1094,7 @@ async function main(): Promise<void> {
     providerRows(providers);
     workflowRows(workflowFigures);
 
-    for (const engine of ['LevelDB', 'PostgreSQL']) {
-      const figures = hooks.get(engine);
-      if (figures === undefined)
-        info(`(8) webhooks on ${engine}`, `n/a (missing ${(findPostgres() as { missing: string }).missing})`);
-      else webhookRows(engine, figures);
-    }
+    webhookEngineRows(hooks);
     cliRows(cli);
 
     printTable();
