@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { AdminClient, CliError, type Target } from './client.js';
 import type * as Views from './views/render.js';
@@ -161,19 +162,26 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
   }
 }
 
+/** The ink views, React, ink and yoga in one file (`npm run build`: scripts/bundle-views.js). */
+const VIEWS_BUNDLE = new URL('./views-bundle.js', import.meta.url);
+
 /**
- * The ink views, loaded as cheaply as they can be: React's production build (its development build
- * is twice the code, and only adds warnings for the components' authors), and no fetch while ink's
- * layout engine (yoga) starts: it fetches its inlined WebAssembly from a data: URL when fetch
- * exists, which loads node's whole fetch stack (undici, web streams); without it, it decodes the
- * same bytes directly.
+ * The ink views, loaded as cheaply as they can be: one pre-built file (its React is the production
+ * build), and no fetch while ink's layout engine (yoga) starts: it fetches its inlined WebAssembly
+ * from a data: URL when fetch exists, which loads node's whole fetch stack (undici, web streams);
+ * without it, it decodes the same bytes directly.
  */
 async function importViews(): Promise<typeof Views> {
-  process.env.NODE_ENV ??= 'production';
   const fetch = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
   if (fetch?.configurable === true) Reflect.deleteProperty(globalThis, 'fetch');
   try {
-    return await import('./views/render.js');
+    return (await import(VIEWS_BUNDLE.href)) as typeof Views;
+  } catch (err) {
+    // tsc alone builds everything but the bundle: the launcher's one line, not a module-not-found stack.
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !String(err).includes(fileURLToPath(VIEWS_BUNDLE)))
+      throw err;
+    process.stderr.write('switchyard is not built yet: run npm run build first (npm start builds too)\n');
+    return process.exit(1);
   } finally {
     if (fetch?.configurable === true) Object.defineProperty(globalThis, 'fetch', fetch);
   }
