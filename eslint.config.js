@@ -1,4 +1,5 @@
-// ESLint flat config: typescript-eslint's type-checked rules over src/, test/ and bench/.
+// ESLint flat config: typescript-eslint's type-checked rules over src/, test/ and bench/ (and the
+// recommended ones over the plain JavaScript of bin/ and scripts/).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -9,7 +10,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'test/fixtures/*.js', 'test/support/*.cjs'] },
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js', 'test/fixtures/*.js', 'test/support/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

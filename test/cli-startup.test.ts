@@ -1,5 +1,6 @@
 // What a CLI command loads to start: the module of the noun it names, and the proto file of the
 // service it calls, not the rest (how long that takes is the bench's row (11), never a test's).
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -38,12 +39,39 @@ t.test("a command loads its own noun, its service's proto file, and nothing of i
   const commands = modules.filter((url) => url.includes('/cli/commands/')).map((url) => path.basename(url));
   t.same(commands, ['status.js'], 'only the status command module');
   t.same(
-    modules.filter((url) => /node_modules\/(ink|react|yoga-layout)\//.test(url)),
+    modules.filter((url) => /node_modules\/(ink|react|yoga-layout)\/|views-bundle\.js$/.test(url)),
     [],
-    'no ink, React or yoga',
+    'no ink, React or yoga, nor the bundle of them',
   );
   t.same(protos, ['daemon.proto'], 'the proto file of DaemonService alone');
 });
+
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+t.test(
+  'in a terminal, a command loads ink as one pre-built file, none of it from node_modules',
+  { skip: hasScript ? false : 'util-linux script is not installed: this test needs a pseudo-terminal' },
+  async (t) => {
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const node = [process.execPath, '--import', `data:text/javascript,${encodeURIComponent(register)}`, binPath];
+    // No daemon: ink still loads, to draw the error line.
+    const command = `stty cols 160 rows 40; ${[...node, '--socket', '/nonexistent/admin.sock', 'org', 'list'].map(quote).join(' ')}`;
+    const { stdout } = await runOwned(t, 'script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, ...cliCleanEnv, TERM: 'xterm-256color' },
+    });
+    const modules = [...stdout.matchAll(/^LOAD (\S+)/gm)].map((m) => m[1]);
+    t.ok(
+      modules.some((url) => url.endsWith('/dist/src/cli/views-bundle.js')),
+      'the bundle',
+    );
+    t.same(
+      modules.filter((url) => /node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout|es-toolkit)\//.test(url)),
+      [],
+      'nothing of ink, React, yoga or es-toolkit from node_modules',
+    );
+    t.match(stdout, /no daemon at \/nonexistent\/admin\.sock/, 'and it drew the error');
+  },
+);
 
 t.test('help still lists every noun', async (t) => {
   const { modules } = await loadedBy(t, ['--help']);

@@ -3,12 +3,22 @@
 // process if the test file itself is killed (the server daemonizes, out of the test's reach).
 import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { binPath, repoRoot, spawnDaemon, spawnOwned, spawnSwitchyard, waitFor, withoutTapHook } from './helpers.js';
+import {
+  binPath,
+  cliCleanEnv,
+  repoRoot,
+  runOwned,
+  spawnDaemon,
+  spawnOwned,
+  spawnSwitchyard,
+  waitFor,
+  withoutTapHook,
+} from './helpers.js';
 
 const run = promisify(execFile);
 const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -41,6 +51,8 @@ interface TerminalOptions {
   width?: number;
   /** Once the screen shows `prompt`, type `keys` and Enter. */
   answer?: { prompt: RegExp; keys: string };
+  /** The launcher to run (default: the checkout's bin/switchyard.js). */
+  bin?: string;
 }
 
 /** Runs `switchyard <args>` in a fresh 160x40 terminal and returns the screen once it has exited. */
@@ -48,7 +60,7 @@ async function inTerminal(
   t: Test,
   args: string[],
   env: Record<string, string> = {},
-  { width = 160, answer }: TerminalOptions = {},
+  { width = 160, answer, bin = binPath }: TerminalOptions = {},
 ): Promise<Screen> {
   const server = `switchyard-${randomUUID().slice(0, 8)}`;
   // A short private directory for the server's socket (-L names it) and its config.
@@ -61,7 +73,7 @@ async function inTerminal(
   const tmux = (...argv: string[]) => run('tmux', ['-L', server, ...argv], { env: tmuxEnv });
   // The exit status goes to a file: tmux's own #{pane_dead_status} is not always filled in.
   const statusFile = path.join(dir, 'status');
-  const command = `${nodeCommand([binPath, ...args])}; echo $? > ${quote(`${statusFile}.tmp`)}; mv ${quote(`${statusFile}.tmp`)} ${quote(statusFile)}`;
+  const command = `${nodeCommand([bin, ...args])}; echo $? > ${quote(`${statusFile}.tmp`)}; mv ${quote(`${statusFile}.tmp`)} ${quote(statusFile)}`;
   t.teardown(() => tmux('kill-server').catch(() => undefined));
   spawnOwned(t, process.execPath, [guard, 'tmux', '-L', server, 'kill-server'], { env: tmuxEnv, stdio: 'ignore' });
   await tmux('-f', conf, 'new-session', '-d', '-s', 'cli', '-x', String(width), '-y', '40', command);
@@ -294,4 +306,28 @@ t.test('doctor and status in a terminal: the new lines, in colour', { skip }, as
   t.match(status.text, /^email:\s+(held|provider|smtp)/m);
   t.match(status.text, /^jwt:\s+(on|off)/m);
   t.match(status.text, /^events:\s+1\s*$/m, 'the organization.created event');
+});
+
+t.test("a build without the ink bundle (tsc alone): the launcher's one line in a terminal, not a stack", { skip }, async (t) => {
+  // A copy of the build beside the checkout's node_modules and protos, without dist/src/cli/views-bundle.js.
+  const copy = shortDir(t, 'switchyard-build-');
+  cpSync(path.join(repoRoot, 'bin'), path.join(copy, 'bin'), { recursive: true });
+  cpSync(path.join(repoRoot, 'dist', 'src'), path.join(copy, 'dist', 'src'), {
+    recursive: true,
+    filter: (file) => !path.basename(file).startsWith('views-bundle.js'),
+  });
+  for (const linked of ['node_modules', 'proto', 'package.json'])
+    symlinkSync(path.join(repoRoot, linked), path.join(copy, linked));
+  const socket = await daemonWithOrg(t);
+  const bin = path.join(copy, 'bin', 'switchyard.js');
+  const screen = await inTerminal(t, ['--socket', socket, 'org', 'list'], {}, { bin });
+  t.equal(screen.exitStatus, 1);
+  const lines = screen.text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('Pane is dead'));
+  t.same(lines, ['switchyard is not built yet: run npm run build first (npm start builds too)']);
+  // Without ink (a pipe, --json) that build works: only a terminal's output needs the bundle.
+  const piped = await runOwned(t, process.execPath, [bin, '--socket', socket, 'org', 'list', '--json'], {
+    env: { ...process.env, ...cliCleanEnv },
+  });
+  t.equal(piped.code, 0, piped.stderr);
+  t.match(JSON.parse(piped.stdout), [{ slug: 'acme-tty' }]);
 });

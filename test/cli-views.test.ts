@@ -3,7 +3,7 @@
 // must show the same layout without colour.
 import t from 'tap';
 import { waitFor } from './helpers.js';
-import type { TableView, View } from '../src/cli/output.js';
+import type { TableView, View } from '../src/cli/view.js';
 
 // chalk decides its colour level when it loads; the test's stdout is a pipe, so force colour first.
 process.env.FORCE_COLOR = '1';
@@ -19,7 +19,8 @@ const { Table } = await import('../src/cli/views/table.js');
 const { Screen } = await import('../src/cli/views/screen.js');
 const { ErrorMessage } = await import('../src/cli/views/error-message.js');
 const { Task } = await import('../src/cli/views/task.js');
-const { fitColumns, outputMode, renderPlain, truncate } = await import('../src/cli/output.js');
+const { fitColumns, renderPlain, truncate } = await import('../src/cli/view.js');
+const { outputMode } = await import('../src/cli/output.js');
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 const strip = (text: string | undefined) => (text ?? '').replace(ANSI, '');

@@ -5,7 +5,7 @@
 // its socket. Tests talk to no registry, and `npm install -g --offline` still asks one for package
 // metadata, so the dependencies come from the lockfile with `npm ci --offline` (the cache `npm ci`
 // filled); the tarball's contents and layout are what an operator's `npm install -g` gets.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import t from 'tap';
 import { privateDir, repoRoot, runOwned, spawnOwned, waitFor } from './helpers.js';
 
 const run = promisify(execFile);
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) => {
@@ -23,6 +24,7 @@ t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) =
   const files = packed.files.map((f) => f.path);
   t.ok(files.includes('bin/switchyard.js'), 'the launcher');
   t.ok(files.includes('dist/src/cli/index.js'), 'the built CLI');
+  t.ok(files.includes('dist/src/cli/views-bundle.js'), 'its ink views, bundled');
   t.ok(files.includes('proto/switchyard/admin/v1/daemon.proto'), 'the admin API protos');
   t.ok(files.includes('systemd/switchyard.service'), 'the systemd unit');
   t.same(
@@ -79,6 +81,20 @@ t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) =
   const status = await runOwned(t, bin, ['--socket', socket, 'status', '--json'], { env });
   t.equal(status.code, 0, status.stderr);
   t.match(JSON.parse(status.stdout), { version, state: 'running' });
+  if (hasScript) {
+    // In a pseudo-terminal the CLI renders with ink, from the bundle the tarball carries.
+    const inTerminal = await runOwned(
+      t,
+      'script',
+      ['-qec', `stty cols 160 rows 40; '${bin}' --socket '${socket}' status`, '/dev/null'],
+      {
+        env: { ...env, TERM: 'xterm-256color' },
+      },
+    );
+    t.equal(inTerminal.code, 0, inTerminal.stdout);
+    t.match(inTerminal.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), /^state:\s+running/m, 'the status record, drawn by ink');
+    t.match(inTerminal.stdout, /\x1b\[[0-9;]*m/, 'in colour');
+  }
   daemon.kill('SIGTERM');
 });
 

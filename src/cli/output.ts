@@ -1,42 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { AdminClient, CliError, type Target } from './client.js';
 import type * as Views from './views/render.js';
 import { wordError, type ErrorWording } from './error-text.js';
 import { findSocket } from './socket-lookup.js';
+import { renderPlain, type View } from './view.js';
 
 /** The exit code of a command whose daemon could not be reached (no socket, refused, gone). */
 const DAEMON_UNREACHABLE_EXIT_CODE = 3;
 
 // Three ways to show a result: --json (one JSON value on stdout; errors as JSON on stderr), plain
 // text (stdout not a terminal, or NO_COLOR), and ink (tables, spinner, colours) for a terminal.
-// Commands describe what to show as data (View); plain text and ink both render that.
+// Commands describe what to show as data (View, view.ts); plain text and ink both render that.
 
-export type Tone = 'good' | 'bad' | 'warn' | 'muted' | 'accent';
-export interface Cell {
-  text: string;
-  tone?: Tone;
-}
-type CellValue = string | Cell;
-
-export interface TableView {
-  kind: 'table';
-  title?: string;
-  columns: string[];
-  rows: CellValue[][];
-  /** Shown instead of an empty table. */
-  empty: string;
-}
-export interface RecordView {
-  kind: 'record';
-  title?: string;
-  fields: Array<[label: string, value: CellValue]>;
-}
-interface MessageView {
-  kind: 'message';
-  text: string;
-  tone?: Tone;
-}
-export type View = TableView | RecordView | MessageView;
+export type { Cell, RecordView, TableView, Tone, View } from './view.js';
 
 interface GlobalOptions {
   socket?: string;
@@ -56,63 +33,6 @@ export function outputMode(
   if (json === true) return 'json';
   if (stdout.isTTY !== true || (env.NO_COLOR ?? '') !== '') return 'plain';
   return 'ink';
-}
-
-export function cell(value: CellValue): Cell {
-  return typeof value === 'string' ? { text: value } : value;
-}
-
-export const COLUMN_GAP = 2;
-
-/** Each column as wide as its widest cell (header included). */
-export function columnWidths(view: TableView): number[] {
-  return view.columns.map((header, i) => Math.max(header.length, ...view.rows.map((row) => cell(row[i] ?? '').text.length)));
-}
-
-/** The narrowest a column is shrunk to when a table does not fit the terminal. */
-const MIN_COLUMN_WIDTH = 6;
-
-/**
- * Column widths that fit `available` characters (gaps included): the widest column gives up a
- * character at a time, down to MIN_COLUMN_WIDTH. A table that cannot fit keeps those minimums.
- */
-export function fitColumns(widths: readonly number[], available: number | undefined): number[] {
-  const fitted = [...widths];
-  if (available === undefined || available <= 0) return fitted;
-  const total = () => fitted.reduce((sum, w) => sum + w, 0) + COLUMN_GAP * (fitted.length - 1);
-  while (total() > available) {
-    const widest = fitted.indexOf(Math.max(...fitted));
-    if (fitted[widest] <= MIN_COLUMN_WIDTH) break;
-    fitted[widest] -= 1;
-  }
-  return fitted;
-}
-
-/** `text` cut to `width` characters, with an ellipsis when it was longer. */
-export function truncate(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
-}
-
-/** Plain text of a view: the same layout ink draws, without colour. */
-export function renderPlain(view: View): string {
-  if (view.kind === 'message') return view.text;
-  const lines: string[] = view.title === undefined ? [] : [view.title];
-  if (view.kind === 'record') {
-    const width = Math.max(...view.fields.map(([label]) => label.length));
-    for (const [label, value] of view.fields)
-      lines.push(`${`${label}:`.padEnd(width + 1 + COLUMN_GAP)}${cell(value).text}`.trimEnd());
-    return lines.join('\n');
-  }
-  if (view.rows.length === 0) return [...lines, view.empty].join('\n');
-  const widths = columnWidths(view);
-  const line = (texts: string[]) =>
-    texts
-      .map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i] + COLUMN_GAP)))
-      .join('')
-      .trimEnd();
-  lines.push(line(view.columns));
-  for (const row of view.rows) lines.push(line(row.map((c) => cell(c).text)));
-  return lines.join('\n');
 }
 
 interface CommandSpec<T> extends ErrorWording {
@@ -242,19 +162,26 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
   }
 }
 
+/** The ink views, React, ink and yoga in one file (`npm run build`: scripts/bundle-views.js). */
+const VIEWS_BUNDLE = new URL('./views-bundle.js', import.meta.url);
+
 /**
- * The ink views, loaded as cheaply as they can be: React's production build (its development build
- * is twice the code, and only adds warnings for the components' authors), and no fetch while ink's
- * layout engine (yoga) starts: it fetches its inlined WebAssembly from a data: URL when fetch
- * exists, which loads node's whole fetch stack (undici, web streams); without it, it decodes the
- * same bytes directly.
+ * The ink views, loaded as cheaply as they can be: one pre-built file (its React is the production
+ * build), and no fetch while ink's layout engine (yoga) starts: it fetches its inlined WebAssembly
+ * from a data: URL when fetch exists, which loads node's whole fetch stack (undici, web streams);
+ * without it, it decodes the same bytes directly.
  */
 async function importViews(): Promise<typeof Views> {
-  process.env.NODE_ENV ??= 'production';
   const fetch = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
   if (fetch?.configurable === true) Reflect.deleteProperty(globalThis, 'fetch');
   try {
-    return await import('./views/render.js');
+    return (await import(VIEWS_BUNDLE.href)) as typeof Views;
+  } catch (err) {
+    // tsc alone builds everything but the bundle: the launcher's one line, not a module-not-found stack.
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !String(err).includes(fileURLToPath(VIEWS_BUNDLE)))
+      throw err;
+    process.stderr.write('switchyard is not built yet: run npm run build first (npm start builds too)\n');
+    return process.exit(1);
   } finally {
     if (fetch?.configurable === true) Object.defineProperty(globalThis, 'fetch', fetch);
   }

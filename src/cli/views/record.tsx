@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { cell, COLUMN_GAP, type RecordView } from '../output.js';
+import { cell, COLUMN_GAP, type RecordView } from '../view.js';
 import { toneColor } from './tone.js';
 
 /** One resource: aligned labels, coloured values. */

@@ -1,5 +1,5 @@
 import { render } from 'ink';
-import type { View } from '../output.js';
+import type { View } from '../view.js';
 import { ErrorMessage } from './error-message.js';
 import { Screen } from './screen.js';
 import { Task } from './task.js';

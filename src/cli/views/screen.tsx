@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { View } from '../output.js';
+import type { View } from '../view.js';
 import { RecordList } from './record.js';
 import { Table } from './table.js';
 import { toneColor } from './tone.js';

@@ -1,5 +1,5 @@
 import { Box, Text, useStdout } from 'ink';
-import { cell, COLUMN_GAP, columnWidths, fitColumns, truncate, type TableView } from '../output.js';
+import { cell, COLUMN_GAP, columnWidths, fitColumns, truncate, type TableView } from '../view.js';
 import { toneColor } from './tone.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Tone } from '../output.js';
+import type { Tone } from '../view.js';
 
 /** Colours for states: what is fine is green, what failed red, what needs a look yellow. */
 export const toneColor: Record<Tone, string> = {
