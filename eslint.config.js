@@ -1,5 +1,5 @@
 // ESLint flat config: typescript-eslint's type-checked rules over src/, test/ and bench/ (and the
-// recommended ones over the plain JavaScript of bin/ and scripts/).
+// recommended ones over the plain JavaScript of bin/ and the views' bundler, src/cli/views/bundle.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -10,7 +10,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js', 'test/fixtures/*.js', 'test/support/*.cjs'] },
+        projectService: {
+          allowDefaultProject: ['*.js', 'bin/*.js', 'src/cli/views/*.mjs', 'test/fixtures/*.js', 'test/support/*.cjs'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -51,7 +53,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

@@ -162,7 +162,7 @@ async function present<T>(options: GlobalOptions, spec: Omit<CommandSpec<T>, 'ru
   }
 }
 
-/** The ink views, React, ink and yoga in one file (`npm run build`: scripts/bundle-views.js). */
+/** The ink views, React, ink and yoga in one file (`npm run build`: src/cli/views/bundle.mjs). */
 const VIEWS_BUNDLE = new URL('./views-bundle.js', import.meta.url);
 
 /**

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /**
  * ink's React DevTools hook (DEV=true) stays out: it imports react-devtools-core, which the CLI does
