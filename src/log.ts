@@ -1,6 +1,10 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import sonicBoom from 'sonic-boom';
 
 export type { Logger };
+
+// sonic-boom is CommonJS (`module.exports = SonicBoom`); its types describe ES exports.
+const SonicBoom = sonicBoom as unknown as typeof sonicBoom.SonicBoom;
 
 // Secrets never reach a log line: credentials in headers, and any field that names a secret.
 const redactPaths = [
@@ -60,22 +64,38 @@ const FLUSH_EVERY_MS = 100;
  * kernel after the answer, and lines logged together go out in one write, instead of one blocking
  * write per line. What is still buffered is written synchronously when the process exits, however
  * it exits (a signal's shutdown, process.exit, an uncaught exception); only SIGKILL can lose it.
+ *
+ * The destination is sonic-boom 5 (pino's own is 4.x, whose synchronous flush retried a failed write
+ * forever: a daemon whose stdout reader had gone hung at exit instead of exiting). Once stdout fails
+ * (its reader closed, the disk full), one line says so on stderr and log lines are dropped from then
+ * on: the daemon keeps serving, as pino's own destination does for a closed pipe.
  */
 export function createDaemonLogger(level: LevelWithSilent): Logger {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
+  const destination = new SonicBoom({ fd: 1, sync: false, minLength: BUFFER_BYTES });
+  let failed = false;
+  destination.on('error', (err: NodeJS.ErrnoException) => {
+    if (failed) return;
+    failed = true;
+    destination.write = () => true;
+    destination.flush = () => {};
+    try {
+      process.stderr.write(
+        `switchyard: writing the log to stdout failed (${err.code ?? err.message}): log lines are dropped from now on\n`,
+      );
+    } catch {
+      // stderr is gone too: nothing more can be said.
+    }
+  });
   // A quiet daemon's lines still go out promptly: what is buffered is written at least this often.
   setInterval(() => {
-    try {
-      destination.flush();
-    } catch {
-      // not open yet, or closed: the next tick or the exit flush writes it
-    }
+    if (!failed) destination.flush();
   }, FLUSH_EVERY_MS).unref();
   process.once('exit', () => {
+    if (failed) return;
     try {
       destination.flushSync();
     } catch {
-      // stdout already closed: nothing more can be written anyway.
+      // stdout failed at the last moment (gone, full): what was buffered is lost, the exit goes on.
     }
   });
   return pino(optionsOf(level), destination);
