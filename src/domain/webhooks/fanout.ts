@@ -14,6 +14,17 @@ const FANOUT_LOCK = 'webhook-fanout';
 /** Events read per transaction. */
 const STEP = 200;
 
+/**
+ * The sender's side of the hand-off (sender.ts): a delivery this daemon has a free slot for is leased
+ * to it in the transaction that creates it, and its attempt starts as that commits, with no pass of
+ * the sender's and no claim in between. The rest are created due, for any daemon's sender.
+ */
+export interface HandOff {
+  reserveHandOff(delivery: Delivery): Pick<Delivery, 'lease_owner' | 'lease_until'> | undefined;
+  cancelHandOff(delivery: Delivery): void;
+  handOff(delivery: Delivery, webhook: Webhook, event: DomainEvent): void;
+}
+
 /** Whether `event` is owed to `webhook` (spec 6.1, 6.4; contract 7). */
 export function matches(webhook: Webhook, event: DomainEvent): boolean {
   // An exhaustion is never delivered to the webhook it is about.
@@ -66,6 +77,7 @@ export class WebhookFanout {
     private readonly eventLog: EventLog,
     private readonly store: WebhookStore,
     private readonly log: Logger,
+    private readonly handOff?: HandOff,
   ) {}
 
   /** First start: the cursor begins at the log's end (events from before webhooks existed are owed to none). */
@@ -89,33 +101,64 @@ export class WebhookFanout {
     return total;
   }
 
-  /** One transaction: up to STEP events past the cursor, their deliveries, the cursor after them. */
+  /**
+   * One transaction: up to STEP events past the cursor, their deliveries, the cursor after them.
+   * Deliveries handed off to this daemon's sender start once it commits.
+   */
   async step(): Promise<number> {
-    return this.storage.transaction({ locks: [FANOUT_LOCK] }, async (tx) => {
-      const after = await this.eventLog.readCursor(CONSUMER);
-      const page = await this.eventLog.read({ after: after === '' ? undefined : after, limit: STEP });
-      if (page.items.length === 0) return 0;
-      const hooksOf = new Map<string, Webhook[]>();
-      const now = nowIso();
-      let created = 0;
-      for (const event of page.items) {
-        let hooks = hooksOf.get(event.organization_id);
-        if (hooks === undefined) {
-          const ids = await this.store.liveWebhookIds(event.organization_id);
-          hooks = (await this.store.webhooks.getMany(ids)).filter((w): w is Webhook => w !== undefined && w.deleted_at === null);
-          hooksOf.set(event.organization_id, hooks);
+    let handed: { delivery: Delivery; webhook: Webhook; event: DomainEvent }[] = [];
+    const giveBack = (): void => {
+      for (const { delivery } of handed) this.handOff?.cancelHandOff(delivery);
+      handed = [];
+    };
+    let read: number;
+    try {
+      read = await this.storage.transaction({ locks: [FANOUT_LOCK] }, async (tx) => {
+        giveBack(); // a transaction run again (PostgreSQL, after a deadlock) starts over
+        const after = await this.eventLog.readCursor(CONSUMER);
+        const page = await this.eventLog.read({ after: after === '' ? undefined : after, limit: STEP });
+        if (page.items.length === 0) return 0;
+        const hooksOf = new Map<string, Webhook[]>();
+        const now = nowIso();
+        let created = 0;
+        let due = 0;
+        for (const event of page.items) {
+          let hooks = hooksOf.get(event.organization_id);
+          if (hooks === undefined) {
+            const ids = await this.store.liveWebhookIds(event.organization_id);
+            hooks = (await this.store.webhooks.getMany(ids)).filter(
+              (w): w is Webhook => w !== undefined && w.deleted_at === null,
+            );
+            hooksOf.set(event.organization_id, hooks);
+          }
+          for (const webhook of hooks) {
+            if (!matches(webhook, event)) continue;
+            const delivery = newDelivery(webhook, event, now);
+            const lease = delivery.held ? undefined : this.handOff?.reserveHandOff(delivery);
+            if (lease !== undefined) {
+              Object.assign(delivery, lease);
+              handed.push({ delivery, webhook, event });
+            } else if (!delivery.held) due++;
+            tx.insert(this.store.deliveries, delivery);
+            created++;
+          }
         }
-        for (const webhook of hooks) {
-          if (!matches(webhook, event)) continue;
-          tx.insert(this.store.deliveries, newDelivery(webhook, event, now));
-          created++;
-        }
-      }
-      this.eventLog.saveCursor(tx, CONSUMER, page.items[page.items.length - 1].id);
-      if (created > 0) tx.wake(DELIVERIES_TOPIC);
-      if (created > 0) this.log.debug({ events: page.items.length, deliveries: created }, 'webhook deliveries queued');
-      return page.items.length;
-    });
+        this.eventLog.saveCursor(tx, CONSUMER, page.items[page.items.length - 1].id);
+        // Senders (every daemon's) are woken for the deliveries nobody holds yet.
+        if (due > 0) tx.wake(DELIVERIES_TOPIC);
+        if (created > 0)
+          this.log.debug(
+            { events: page.items.length, deliveries: created, handed_off: handed.length },
+            'webhook deliveries queued',
+          );
+        return page.items.length;
+      });
+    } catch (err) {
+      giveBack();
+      throw err;
+    }
+    for (const { delivery, webhook, event } of handed) this.handOff?.handOff(delivery, webhook, event);
+    return read;
   }
 }
 

@@ -36,8 +36,6 @@ export async function createWebhooks({
   );
   const settings = { production: config.env === 'production', allowPrivate: config.webhookAllowPrivate };
   const webhooks = new WebhookService(storage, permissions, sealer, settings, audit, webhookLog);
-  const fanout = new WebhookFanout(storage, eventLog, webhooks.store, webhookLog);
-  await fanout.init();
   // undici loads with the first attempt: a daemon without webhooks never holds it.
   let transport: Promise<Transport> | undefined;
   const openTransport = (): Promise<Transport> =>
@@ -63,6 +61,8 @@ export async function createWebhooks({
     webhookLog,
     metrics,
   );
+  const fanout = new WebhookFanout(storage, eventLog, webhooks.store, webhookLog, sender);
+  await fanout.init();
   const senderLoop = createSenderLoop(sender, storage, POLL_MS, webhookLog);
   return {
     services: { webhooks, webhookSender: sender },

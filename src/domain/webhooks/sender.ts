@@ -280,29 +280,74 @@ export class WebhookSender {
     }
     if (missing.length === 0) return found;
     const unique = [...new Set(missing)];
-    const read = await this.eventLog.getMany(unique);
-    read.forEach((event, n) => {
-      if (event === undefined) return;
-      const sent = { kind: event.kind, json: JSON.stringify(event) };
-      found.set(unique[n], sent);
-      if (this.events.size >= EVENT_CACHE_ENTRIES) this.events.delete(this.events.keys().next().value!);
-      this.events.set(unique[n], sent);
-    });
+    for (const event of await this.eventLog.getMany(unique)) if (event !== undefined) found.set(event.id, this.remember(event));
     return found;
   }
 
-  private start(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
+  /** An event as sent, kept for the other webhooks it goes to. */
+  private remember(event: DomainEvent): SentEvent {
+    let sent = this.events.get(event.id);
+    if (sent === undefined) {
+      sent = { kind: event.kind, json: JSON.stringify(event) };
+      if (this.events.size >= EVENT_CACHE_ENTRIES) this.events.delete(this.events.keys().next().value!);
+      this.events.set(event.id, sent);
+    }
+    return sent;
+  }
+
+  /**
+   * The fan-out's hand-off: a slot for `delivery`, which the fan-out leases to this daemon in the
+   * transaction that creates it, so its attempt starts as that commits (handOff), with no pass and no
+   * claim of its own. Answers the lease to write, or undefined when this daemon has no free slot for
+   * its webhook (it is then created due, for any daemon's pass). A transaction that does not commit
+   * gives the slot back (cancelHandOff).
+   */
+  reserveHandOff(delivery: Delivery): Pick<Delivery, 'lease_owner' | 'lease_until'> | undefined {
+    if (this.stopping.signal.aborted || this.inFlight >= this.settings.maxInFlight) return undefined;
+    if ((this.perWebhook.get(delivery.webhook_id) ?? 0) >= this.settings.maxPerWebhook) return undefined;
+    this.hold(delivery.id, delivery.webhook_id);
+    return { lease_owner: this.instanceId, lease_until: new Date(Date.now() + this.leaseMs).toISOString() };
+  }
+
+  /** A reserved delivery whose transaction did not commit: its slot is free again. */
+  cancelHandOff(delivery: Delivery): void {
+    this.letGo(delivery.id, delivery.webhook_id);
+    this.wakeListener();
+  }
+
+  /** A reserved delivery, committed leased to this daemon: its attempt starts now. */
+  handOff(delivery: Delivery, webhook: Webhook, event: DomainEvent): void {
+    this.launch(delivery, webhook, this.remember(event));
+  }
+
+  /** A slot taken by `deliveryId` (to `webhookId`): counted against both bounds, never claimed again here. */
+  private hold(deliveryId: string, webhookId: string): void {
     this.inFlight++;
-    this.sending.add(delivery.id);
-    this.perWebhook.set(webhook.id, (this.perWebhook.get(webhook.id) ?? 0) + 1);
+    this.sending.add(deliveryId);
+    this.perWebhook.set(webhookId, (this.perWebhook.get(webhookId) ?? 0) + 1);
+  }
+
+  /** Gives back hold()'s slot; answers how many attempts to that webhook still hold one. */
+  private letGo(deliveryId: string, webhookId: string): number {
+    this.inFlight--;
+    this.sending.delete(deliveryId);
+    const left = (this.perWebhook.get(webhookId) ?? 1) - 1;
+    if (left === 0) this.perWebhook.delete(webhookId);
+    else this.perWebhook.set(webhookId, left);
+    return left;
+  }
+
+  private start(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
+    this.hold(delivery.id, webhook.id);
+    this.launch(delivery, webhook, event);
+  }
+
+  /** Runs the attempt of a delivery that holds a slot (start, handOff), and frees the slot after it. */
+  private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
     const run = this.attempt(delivery, webhook, event)
       .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
-        this.inFlight--;
-        this.sending.delete(delivery.id);
-        const left = (this.perWebhook.get(webhook.id) ?? 1) - 1;
-        if (left === 0) this.perWebhook.delete(webhook.id);
-        else this.perWebhook.set(webhook.id, left);
+        const left = this.letGo(delivery.id, webhook.id);
         this.attempts.delete(run);
         // A pass costs several reads and a transaction: it runs once a quarter of a bound is free again
         // (of this webhook's or of all), not after every attempt. Each count crosses that mark on its
