@@ -8,7 +8,7 @@ type ServiceSink = Pick<Server, 'addService'>;
 /**
  * Server reflection (v1 and v1alpha) that describes the package only on its first call.
  * `ReflectionService` decodes, indexes and re-encodes every file descriptor when it is built, once
- * per reflection version: about 4 MB an idle daemon would hold for the `grpcurl describe` an
+ * per reflection version: about 5 MB an idle daemon would hold for the `grpcurl describe` an
  * operator runs now and then (docs/benchmarks.md, row 4). The services themselves are registered at
  * start, so reflection answers as before; `describe` loads the package definition when first called.
  */
