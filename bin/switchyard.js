@@ -13,6 +13,12 @@ const serving = process.argv[2] === 'serve';
 // without the flag would let it grow to 16 MB. The cap is fixed when node starts; how far the space
 // grows is read as it grows, so this holds it wherever the cap is.
 if (serving) setFlagsFromString('--semi-space-growth-factor=1');
+// Start-up code (module bodies, proto parsing, schema building) runs once: optimizing it is wasted work
+// whose compiled code, and the compiler's memory on V8's worker threads, an idle daemon would keep
+// (about 10 MB of 80, docs/benchmarks.md). The optimizing and baseline compilers come back on once the
+// daemon serves, so the code that requests run is optimized as before.
+const compilers = ['opt', 'sparkplug'];
+if (serving) for (const flag of compilers) setFlagsFromString(`--no-${flag}`);
 
 const entry = import.meta.resolve(serving ? '../dist/src/cli/serve-entry.js' : '../dist/src/cli/index.js');
 let cli;
@@ -25,3 +31,5 @@ try {
   process.exit(1);
 }
 await cli.runCli(process.argv);
+// `serve` returns once the daemon listens (its signal handlers keep it running).
+if (serving) for (const flag of compilers) setFlagsFromString(`--${flag}`);

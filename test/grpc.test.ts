@@ -236,6 +236,18 @@ t.test('reflection lists the services', async (t) => {
   t.ok(adminServices.length >= 9, 'the admin API has its services');
   for (const { serviceName } of adminServices) t.ok(names.includes(serviceName), `lists ${serviceName}`);
   t.ok(names.includes('grpc.health.v1.Health'), 'lists the health service');
+
+  // `grpcurl describe`: the descriptors are built on the first reflection call (grpc/reflection.ts).
+  const describe = client.ServerReflectionInfo();
+  describe.write({ file_containing_symbol: 'switchyard.admin.v1.OrganizationService' });
+  const [described] = (await once(describe, 'data')) as [{ file_descriptor_response?: { file_descriptor_proto: Buffer[] } }];
+  describe.end();
+  const files = described.file_descriptor_response?.file_descriptor_proto ?? [];
+  t.ok(files.length > 0, 'describes the file that declares a service');
+  t.ok(
+    files.some((file) => file.includes('OrganizationService')),
+    'and that file names the service',
+  );
 });
 
 t.test('AppErrors map to gRPC status codes with the HTTP code text', async (t) => {

@@ -14,12 +14,12 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { hostOf, isLoopbackHost } from '../config/schema.js';
 import { createLogThrottle } from '../log-throttle.js';
 import { requireBearerToken } from './interceptors.js';
 import { loadProtos } from './proto.js';
+import { lazyReflection } from './reflection.js';
 import { adminServices } from './services/index.js';
 import type { AdminContext, AdminServiceModule, ServiceContext } from './services/context.js';
 import { socketAddress } from './socket-path.js';
@@ -187,7 +187,7 @@ export async function startGrpcServer(
   const health = new HealthImplementation(Object.fromEntries(healthNames.map((name) => [name, 'SERVING'])));
   // Reflection describes the health service too, so `grpcurl describe` works for everything served.
   const healthInclude = path.resolve(path.dirname(healthProtoPath), '..', '..');
-  const reflection = new ReflectionService(
+  const addReflection = lazyReflection(() =>
     loadProtos([...modules.map((m) => m.protoFile), path.relative(healthInclude, healthProtoPath)], [healthInclude]),
   );
 
@@ -195,7 +195,7 @@ export async function startGrpcServer(
     const server = new Server({ interceptors });
     for (const [definition, implementation] of implementations) server.addService(definition, implementation);
     health.addToServer(server);
-    reflection.addToServer(server);
+    addReflection(server);
     return server;
   };
 
