@@ -1,12 +1,13 @@
 // Issue 14 item 1: the package installs. `npm pack` makes a tarball of the built daemon (its `files`
 // list: no tests, no bench, no stray local files); that tarball installed into a temporary prefix
 // as `npm install -g` lays it out (lib/node_modules/switchyard, its dependencies, the bin link) gives
-// a `switchyard` that prints its version, serves until /readyz answers 200, and answers `status` over
-// its socket. Tests talk to no registry, and `npm install -g --offline` still asks one for package
+// a `switchyard` that prints its version, serves until /readyz answers 200, answers `status` over
+// its socket, and runs without its optional dependencies (the in-process runtimes say they are
+// absent). Tests talk to no registry, and `npm install -g --offline` still asks one for package
 // metadata, so the dependencies come from the lockfile with `npm ci --offline` (the cache `npm ci`
 // filled); the tarball's contents and layout are what an operator's `npm install -g` gets.
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
@@ -39,8 +40,8 @@ t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) =
   mkdirSync(path.join(prefix, 'bin'));
   await run('tar', ['xzf', path.join(work, packed.filename), '-C', installed, '--strip-components=1']);
   copyFileSync(path.join(repoRoot, 'package-lock.json'), path.join(installed, 'package-lock.json'));
-  // Without the optional ONNX runtime (250 MB, and its postinstall reaches outside the registry):
-  // the daemon runs without it, and this test is about the package, not that runtime.
+  // Without the optional runtimes (onnxruntime-node, node-llama-cpp: hundreds of MB): the daemon
+  // runs without them, and says so for the providers that need them.
   await run('npm', ['ci', '--omit=dev', '--omit=optional', '--offline', '--no-audit', '--no-fund'], { cwd: installed });
   symlinkSync(
     path.join('..', 'lib', 'node_modules', 'switchyard', 'bin', 'switchyard.js'),
@@ -54,8 +55,12 @@ t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) =
 
   const dataDir = path.join(work, 'data');
   const socket = path.join(work, 'admin.sock');
+  const models = path.join(work, 'models');
+  mkdirSync(models);
+  writeFileSync(path.join(models, 'small.gguf'), 'not read: the runtime is absent');
+  writeFileSync(path.join(models, 'small.onnx'), 'not read: the runtime is absent');
   const daemon = spawnOwned(t, bin, ['serve', '--data-dir', dataDir, '--http-addr', '127.0.0.1:0', '--grpc-socket', socket], {
-    env,
+    env: { ...env, SERVICE_GGUF_MODEL_DIR: models, SERVICE_TRANSFORMERS_MODEL_DIR: models },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -94,6 +99,29 @@ t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) =
     t.equal(inTerminal.code, 0, inTerminal.stdout);
     t.match(inTerminal.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), /^state:\s+running/m, 'the status record, drawn by ink');
     t.match(inTerminal.stdout, /\x1b\[[0-9;]*m/, 'in colour');
+  }
+
+  // The in-process runtimes are optional dependencies, absent here: their providers say so, and why.
+  let runtimes: { name: string; health: { status: string; reason?: string } }[] = [];
+  await waitFor(
+    async () => {
+      const list = await runOwned(t, bin, ['--socket', socket, 'provider', 'list', '--json'], { env });
+      runtimes = (JSON.parse(list.stdout) as typeof runtimes).filter((p) => p.name === 'gguf' || p.name === 'transformers');
+      return runtimes.length === 2 && runtimes.every((p) => p.health.status !== 'unknown');
+    },
+    { what: 'the runtimes probed' },
+  );
+  for (const [name, module] of [
+    ['gguf', 'node-llama-cpp'],
+    ['transformers', 'onnxruntime-node'],
+  ]) {
+    const provider = runtimes.find((p) => p.name === name)!;
+    t.equal(provider.health.status, 'unhealthy', `${name} without ${module}`);
+    t.equal(
+      provider.health.reason,
+      `unavailable: the optional dependency ${module} is not installed (npm install ${module})`,
+      `${name} names what is missing and how to install it`,
+    );
   }
   daemon.kill('SIGTERM');
 });

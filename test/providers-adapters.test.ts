@@ -150,14 +150,3 @@ t.test('comfyui: the default graph carries the prompt and size; polled until don
   t.equal(failed.status, 502);
   t.match(failed.body.error.message, /comfyui failed the graph/);
 });
-
-t.test('the model-file runtime without its dependency reports unavailable with the reason', async (t) => {
-  const models = t.testdir({ 'small.gguf': 'not a real model' });
-  const { d, execute } = await daemonWith(t, { SERVICE_GGUF_MODEL_DIR: models });
-  const gguf = d.services.providers.listProviders().find((p) => p.name === 'gguf')!;
-  t.match(gguf, { kind: 'local model-file runtime', tier: 'basic', health: { status: 'unhealthy' } });
-  t.match(gguf.health.reason, /optional dependency node-llama-cpp is not installed \(npm install node-llama-cpp\)/);
-  const res = await execute({ modality: 'text', input: { prompt: 'x' }, model: 'small.gguf' });
-  t.equal(res.status, 503, 'not routed to');
-  t.match(res.body.error.message, /gguf: does not advertise model small\.gguf|gguf: unhealthy: unavailable/);
-});

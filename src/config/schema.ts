@@ -339,6 +339,11 @@ export const optionSpecs = {
   comfyuiUrl: opt(optionalUrl, 'SERVICE_COMFYUI_URL', 'registers `comfyui`'),
   comfyuiEnabled: opt(flag01, 'SERVICE_COMFYUI_ENABLED', '1 registers `comfyui` at http://127.0.0.1:8188'),
   ggufModelDir: opt(optionalString, 'SERVICE_GGUF_MODEL_DIR', 'registers `gguf` (optional dependency)'),
+  ggufThreads: opt(
+    positiveInt.optional(),
+    'SERVICE_GGUF_THREADS',
+    'CPU threads a `gguf` generation uses (default: half the cores, at least 1)',
+  ),
   transformersModelDir: opt(optionalString, 'SERVICE_TRANSFORMERS_MODEL_DIR', 'registers `transformers` (optional dependency)'),
 };
 

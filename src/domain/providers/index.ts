@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import type { Config } from '../../config/schema.js';
+import type { Logger } from '../../log.js';
 import type { Area, AreaBase } from '../area.js';
 import type { IdentityServices } from '../identity/index.js';
 import { createAnthropicAdapter } from './adapters/anthropic.js';
@@ -21,7 +23,7 @@ export interface ProviderServices {
 }
 
 /** Each provider whose setting is present (contract 8's table), in the spec's registration order; echo always. */
-export function registerAdapters(config: Config): Adapter[] {
+export function registerAdapters(config: Config, log: Logger): Adapter[] {
   // Timeouts per provider (SERVICE_PROVIDER_TIMEOUTS_MS, ..._CONNECT_...), else the global ones.
   const upstream = (name: ProviderName, baseUrl: string, secrets: string[] = []) =>
     new Upstream({
@@ -42,9 +44,11 @@ export function registerAdapters(config: Config): Adapter[] {
   if (config.whisperUrl !== undefined) adapters.push(createWhisperAdapter(upstream('whisper', config.whisperUrl)));
   if (config.comfyuiUrl !== undefined || config.comfyuiEnabled)
     adapters.push(createComfyUiAdapter(upstream('comfyui', config.comfyuiUrl ?? 'http://127.0.0.1:8188'), config.comfyuiPollMs));
-  if (config.ggufModelDir !== undefined) adapters.push(createRuntimeAdapter(runtimes.gguf, config.ggufModelDir));
+  // In-process generation spins its threads: by default it leaves half the cores to the daemon and the machine.
+  const runtime = { log, threads: config.ggufThreads ?? Math.max(1, Math.floor(availableParallelism() / 2)) };
+  if (config.ggufModelDir !== undefined) adapters.push(createRuntimeAdapter(runtimes.gguf, config.ggufModelDir, runtime));
   if (config.transformersModelDir !== undefined)
-    adapters.push(createRuntimeAdapter(runtimes.transformers, config.transformersModelDir));
+    adapters.push(createRuntimeAdapter(runtimes.transformers, config.transformersModelDir, runtime));
   adapters.push(createEchoAdapter());
   return adapters;
 }
@@ -60,7 +64,7 @@ export async function createProviders({
 }: AreaBase & Pick<IdentityServices, 'permissions'>): Promise<Area<ProviderServices>> {
   const providerLog = log.child({ module: 'providers' });
   const store = createProviderStore(storage);
-  const registry = new ProviderRegistry(registerAdapters(config));
+  const registry = new ProviderRegistry(registerAdapters(config, providerLog));
   const usage = new UsageRecorder(storage, store, providerLog);
   const providers = new ProviderService(
     storage,
@@ -91,6 +95,7 @@ export async function createProviders({
       unsubscribe();
       await usage.flush();
       await closeUpstreams();
+      for (const { adapter } of registry.all()) await adapter.close?.();
     },
   };
 }

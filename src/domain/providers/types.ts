@@ -60,6 +60,8 @@ export interface Adapter {
   execute(call: AdapterCall): Promise<AdapterResult>;
   /** Streams text; returns normally only when the provider's terminator arrived. Text modality only. */
   stream?(call: AdapterCall): AsyncIterable<StreamPiece>;
+  /** Frees what the adapter holds in process (the in-process runtimes' models), at daemon shutdown. */
+  close?(): Promise<void>;
 }
 
 export interface Health {

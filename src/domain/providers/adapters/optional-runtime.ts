@@ -1,9 +1,11 @@
 // The in-process runtimes (spec 2.6: model-file and ML-framework), optional dependencies loaded on
 // first use. Absent, they report `unavailable` with the reason and the command that installs them.
 import { readdir } from 'node:fs/promises';
+import type { Logger } from '../../../log.js';
 import type { Modality } from '../types.js';
 import type { Adapter, AdapterCall, AdapterResult } from '../types.js';
 import { UpstreamFailure } from '../upstream.js';
+import { GgufRuntime, type NodeLlamaCpp } from './gguf-runtime.js';
 import { OnnxRuntime, type OrtModule } from './onnx-runtime.js';
 
 interface RuntimeSpec {
@@ -34,19 +36,33 @@ async function loadable(module: string): Promise<string | undefined> {
   }
 }
 
-/** What runs a runtime's models once its dependency loaded; none yet for GGUF files. */
-type Runner = (modelDir: string) => Promise<(call: AdapterCall, models: string[]) => Promise<AdapterResult>>;
+export interface RuntimeOptions {
+  log: Logger;
+  /** Threads a GGUF generation uses (SERVICE_GGUF_THREADS). */
+  threads: number;
+}
 
-const runners: Partial<Record<RuntimeSpec['name'], Runner>> = {
+/** What runs a runtime's models once its dependency loaded. */
+interface Runtime {
+  execute(call: AdapterCall, models: string[]): Promise<AdapterResult>;
+  /** Frees what the runtime holds (daemon shutdown). */
+  close?(): Promise<void>;
+}
+type Runner = (modelDir: string, options: RuntimeOptions) => Promise<Runtime>;
+
+const runners: Record<RuntimeSpec['name'], Runner> = {
+  gguf: async (modelDir, options) => {
+    const llamaCpp: NodeLlamaCpp = await import('node-llama-cpp');
+    return new GgufRuntime(llamaCpp, modelDir, options);
+  },
   transformers: async (modelDir) => {
     const ort = (await import('onnxruntime-node')) as unknown as OrtModule & { default?: OrtModule };
-    const runtime = new OnnxRuntime(ort.default ?? ort, modelDir);
-    return (call, models) => runtime.execute(call, models);
+    return new OnnxRuntime(ort.default ?? ort, modelDir);
   },
 };
 
-export function createRuntimeAdapter(spec: RuntimeSpec, modelDir: string): Adapter {
-  let runner: ReturnType<Runner> | undefined;
+export function createRuntimeAdapter(spec: RuntimeSpec, modelDir: string, options: RuntimeOptions): Adapter {
+  let runtime: Promise<Runtime> | undefined;
   const models = async (): Promise<string[]> => {
     const files = await readdir(modelDir).catch(() => {
       throw new UpstreamFailure(`unavailable: model directory ${modelDir} cannot be read`, false, 'unavailable');
@@ -71,17 +87,15 @@ export function createRuntimeAdapter(spec: RuntimeSpec, modelDir: string): Adapt
     async execute(call) {
       const missing = await loadable(spec.module);
       if (missing !== undefined) throw new UpstreamFailure(missing, false, 'unavailable');
-      const run = runners[spec.name];
-      // node-llama-cpp present: running GGUF files in process is not built yet (docs/providers.md).
-      if (run === undefined)
-        throw new UpstreamFailure(
-          `unavailable: running ${spec.extension} models in process is not built yet`,
-          false,
-          'unavailable',
-        );
-      runner ??= run(modelDir);
-      runner.catch(() => (runner = undefined));
-      return (await runner)(call, await models());
+      runtime ??= runners[spec.name](modelDir, options);
+      runtime.catch(() => (runtime = undefined));
+      return (await runtime).execute(call, await models());
+    },
+
+    async close() {
+      const started = runtime;
+      runtime = undefined;
+      await (await started?.catch(() => undefined))?.close?.();
     },
   };
 }

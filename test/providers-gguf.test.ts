@@ -1,0 +1,140 @@
+// The model-file runtime (`gguf`, issue 13 item 2): node-llama-cpp (an optional dependency) runs GGUF
+// models that this test writes itself (test/support/gguf.ts): a `llama` model over a byte-level
+// vocabulary that writes the letters after the prompt's last one, and one that writes `a` for ever,
+// through the daemon's execute route, the model rule, max_tokens and its errors.
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { asPrincipal, createOrganizationAs, privateDir, request, startTestDaemon, waitFor } from './helpers.js';
+import { byteModel } from './support/gguf.js';
+
+const code = (c: string) => c.charCodeAt(0);
+
+/** a→b, b→c ... y→z; after g and after z the end token: "c" goes on "defg", "w" goes on "xyz". */
+function nextLetterModel(): Buffer {
+  const next = new Map<number, number | null>();
+  for (let b = code('a'); b < code('z'); b++) next.set(b, b === code('g') ? null : b + 1);
+  next.set(code('z'), null);
+  return byteModel({ name: 'next-letter', next, other: code('a') });
+}
+
+/** `a` after anything: never ends, so only the token limit stops it. */
+function endlessModel(): Buffer {
+  return byteModel({ name: 'endless', next: new Map(), other: code('a') });
+}
+
+/** The models, a file that is not GGUF and a cut one (named to sort last: a call naming no model gets the first). */
+function modelDir(): string {
+  const dir = privateDir();
+  writeFileSync(path.join(dir, 'endless.gguf'), endlessModel());
+  writeFileSync(path.join(dir, 'next-letter.gguf'), nextLetterModel());
+  writeFileSync(path.join(dir, 'x-text.gguf'), 'not a model');
+  writeFileSync(path.join(dir, 'x-cut.gguf'), nextLetterModel().subarray(0, 60_000));
+  writeFileSync(path.join(dir, 'notes.txt'), 'not a model file');
+  return dir;
+}
+
+// One daemon for both tests: llama.cpp starts once (node-llama-cpp first tests its binary in a child process).
+const d = await startTestDaemon(t, { SERVICE_GGUF_MODEL_DIR: modelDir() });
+await waitFor(() => d.services.providers.listProviders().every((p) => p.health.checked_at !== null), { what: 'first probes' });
+const owner = asPrincipal(randomUUID());
+const org = await createOrganizationAs(d.url, owner, `gguf-${randomUUID().slice(0, 8)}`);
+const execute = (body: Record<string, unknown>): Promise<any> =>
+  request(d.url, 'POST', '/v1/providers/execute', { headers: owner, body: { organization_id: org.id, ...body } });
+
+t.test('present with a model directory, the runtime runs its models', async (t) => {
+  const provider = d.services.providers.listProviders().find((p) => p.name === 'gguf')!;
+  t.match(provider, { kind: 'local model-file runtime', tier: 'basic', modalities: ['text'], health: { status: 'healthy' } });
+  t.same(provider.models, ['endless.gguf', 'next-letter.gguf', 'x-cut.gguf', 'x-text.gguf'], 'the .gguf files of the directory');
+
+  const written = await execute({ modality: 'text', model: 'next-letter.gguf', input: { prompt: 'c' } });
+  t.equal(written.status, 200, JSON.stringify(written.body));
+  t.match(written.body.data, { provider: 'gguf', model: 'next-letter.gguf', modality: 'text', cost_usd: 0 });
+  t.equal(written.body.data.output.text, 'defg', 'greedy: each letter the next, until the end token (after g)');
+  t.equal(written.body.data.usage.output_tokens, 4, 'a token a byte; the end token is not counted');
+  t.equal(written.body.data.usage.input_tokens, 1, 'the prompt as the chat template writes it: "c", one token');
+
+  const again = await execute({ modality: 'text', model: 'next-letter.gguf', input: { prompt: 'c' } });
+  t.same(again.body.data.output, written.body.data.output, 'the same answer again');
+  t.same(again.body.data.usage, written.body.data.usage, 'and the same usage');
+
+  const chat = await execute({
+    modality: 'text',
+    model: 'next-letter.gguf',
+    input: {
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'abc' },
+        { role: 'assistant', content: 'd' },
+        { role: 'user', content: 'w' },
+      ],
+    },
+  });
+  t.equal(chat.status, 200, JSON.stringify(chat.body));
+  t.equal(chat.body.data.output.text, 'xyz', 'the conversation goes through the model, the last message last');
+  t.equal(
+    chat.body.data.usage.input_tokens,
+    'be briefabcdw'.length,
+    'every message is in the prompt, a token a byte (a space is one token too)',
+  );
+
+  const capped = await execute({
+    modality: 'text',
+    model: 'next-letter.gguf',
+    input: { prompt: 'a' },
+    params: { max_tokens: 3 },
+  });
+  t.equal(capped.body.data.output.text, 'bcd', 'max_tokens bounds what is written');
+  t.equal(capped.body.data.usage.output_tokens, 3);
+
+  const stopped = await execute({ modality: 'text', model: 'next-letter.gguf', input: { prompt: 'a' }, params: { stop: ['e'] } });
+  t.equal(stopped.body.data.output.text, 'bcd', 'a stop sequence ends the answer before it');
+
+  const sampled = await execute({
+    modality: 'text',
+    model: 'next-letter.gguf',
+    input: { prompt: 'c' },
+    params: { temperature: 0.8, top_p: 0.9 },
+  });
+  t.equal(sampled.body.data.output.text, 'defg', 'sampling parameters are taken (this model is sure of each letter)');
+
+  const [first, second] = await Promise.all([
+    execute({ modality: 'text', model: 'next-letter.gguf', input: { prompt: 'c' } }),
+    execute({ modality: 'text', model: 'next-letter.gguf', input: { prompt: 'w' } }),
+  ]);
+  t.same([first.body.data.output.text, second.body.data.output.text], ['defg', 'xyz'], 'two calls at once take turns');
+
+  const unnamed = await execute({ modality: 'text', input: { prompt: 'x' }, tier: 'basic' });
+  t.equal(unnamed.status, 200, JSON.stringify(unnamed.body));
+  t.match(unnamed.body.data, { provider: 'gguf', model: 'endless.gguf' }, 'no model named: the first .gguf file by name');
+  t.equal(unnamed.body.data.output.text, 'a'.repeat(64), 'without max_tokens, 64 tokens at most');
+
+  const bounded = await execute({
+    modality: 'text',
+    model: 'endless.gguf',
+    input: { prompt: 'x' },
+    params: { max_tokens: 5000 },
+  });
+  t.equal(bounded.status, 200, JSON.stringify(bounded.body));
+  t.equal(bounded.body.data.output.text, 'a'.repeat(256), 'max_tokens above 256 writes 256');
+  t.equal(bounded.body.data.usage.output_tokens, 256);
+});
+
+t.test('what it refuses: a file that is not GGUF, a cut one, a name outside the directory', async (t) => {
+  const text = await execute({ modality: 'text', model: 'x-text.gguf', input: { prompt: 'x' } });
+  t.equal(text.status, 502, JSON.stringify(text.body));
+  t.match(text.body.error, { code: 'upstream_error', message: /x-text\.gguf could not be loaded: .*GGUF/ });
+
+  const cut = await execute({ modality: 'text', model: 'x-cut.gguf', input: { prompt: 'x' } });
+  t.equal(cut.status, 502, JSON.stringify(cut.body));
+  t.match(cut.body.error, { code: 'upstream_error', message: /x-cut\.gguf could not be loaded/ });
+
+  const outside = await execute({ modality: 'text', model: '../next-letter.gguf', input: { prompt: 'x' } });
+  t.equal(outside.status, 503, 'a model no provider advertises is not routed');
+
+  const fine = await execute({ modality: 'text', model: 'next-letter.gguf', input: { prompt: 'c' } });
+  t.equal(fine.body.data?.output.text, 'defg', 'the daemon and its other models carry on');
+  const provider = d.services.providers.listProviders().find((p) => p.name === 'gguf')!;
+  t.equal(provider.health.status, 'healthy', 'a bad file is not a bad provider');
+});
