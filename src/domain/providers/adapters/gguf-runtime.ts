@@ -10,6 +10,7 @@ import type { Logger } from '../../../log.js';
 import type { AdapterCall, AdapterResult } from '../types.js';
 import { UpstreamFailure } from '../upstream.js';
 import { messagesOf, samplingOf } from './common.js';
+import { LoadedOnce } from './loaded-once.js';
 
 /** The node-llama-cpp module, as the first call imports it. */
 export type NodeLlamaCpp = typeof NodeLlamaCppModule;
@@ -30,7 +31,8 @@ interface LoadedModel {
 
 export class GgufRuntime {
   private llama: Promise<Llama> | undefined;
-  private readonly models = new Map<string, Promise<LoadedModel>>();
+  /** Each model file of the directory, loaded once by its file name. */
+  private readonly models = new LoadedOnce<LoadedModel>((name) => this.open(name));
   /** llama.cpp's error lines, kept a moment: a failed load says why only there. */
   private readonly errors: string[] = [];
 
@@ -45,7 +47,7 @@ export class GgufRuntime {
     const name = call.model !== '' ? call.model : models[0];
     if (name === undefined) throw new UpstreamFailure('no .gguf model in the model directory', false, 'unavailable');
     if (!models.includes(name)) throw new UpstreamFailure(`model ${name} is not in the model directory`, false, 'unavailable');
-    const loaded = await this.load(name);
+    const loaded = await this.models.get(name);
     const answer = loaded.turn.then(() => this.generate(name, loaded, call));
     loaded.turn = answer.then(
       () => undefined,
@@ -93,18 +95,6 @@ export class GgufRuntime {
       if (call.signal.aborted) throw new UpstreamFailure('cancelled by the client', false, 'cancelled');
       throw new UpstreamFailure(`model ${name} failed: ${(err as Error).message}`, false, 'protocol');
     }
-  }
-
-  /** A model of the directory by its file name, loaded once (with its context and chat). */
-  private load(name: string): Promise<LoadedModel> {
-    let loading = this.models.get(name);
-    if (loading === undefined) {
-      loading = this.open(name);
-      this.models.set(name, loading);
-      // A model that failed to load is tried again next time (the file may have been fixed).
-      loading.catch(() => this.models.delete(name));
-    }
-    return loading;
   }
 
   private async open(name: string): Promise<LoadedModel> {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { AdapterCall, AdapterResult } from '../types.js';
 import { UpstreamFailure } from '../upstream.js';
 import { messagesOf, textsOf } from './common.js';
+import { LoadedOnce } from './loaded-once.js';
 
 /** The part of onnxruntime-node used here (its own types come with it, which may be absent). */
 interface OrtTensor {
@@ -41,7 +42,8 @@ interface LoadedModel {
 }
 
 export class OnnxRuntime {
-  private readonly models = new Map<string, Promise<LoadedModel>>();
+  /** Each model file of the directory, loaded once by its file name. */
+  private readonly models = new LoadedOnce<LoadedModel>((name) => this.open(name));
 
   constructor(
     private readonly ort: OrtModule,
@@ -64,10 +66,10 @@ export class OnnxRuntime {
     if (call.model !== '') {
       if (!models.includes(call.model))
         throw new UpstreamFailure(`model ${call.model} is not in the model directory`, false, 'unavailable');
-      return { ...(await this.load(call.model)), name: call.model };
+      return { ...(await this.models.get(call.model)), name: call.model };
     }
     for (const name of models) {
-      const model = await this.load(name);
+      const model = await this.models.get(name);
       if (model.task === call.modality) return { ...model, name };
     }
     throw new UpstreamFailure(`no ${call.modality} model in the model directory`, false, 'unavailable');
@@ -110,18 +112,6 @@ export class OnnxRuntime {
       throw new UpstreamFailure(`the model failed: ${(err as Error).message}`, false, 'protocol');
     });
     return outputs[model.session.outputNames[0]];
-  }
-
-  /** A model of the directory by its file name, loaded once. */
-  private load(name: string): Promise<LoadedModel> {
-    let loading = this.models.get(name);
-    if (loading === undefined) {
-      loading = this.open(name);
-      this.models.set(name, loading);
-      // A model that failed to load is tried again next time (the file may have been fixed).
-      loading.catch(() => this.models.delete(name));
-    }
-    return loading;
   }
 
   private async open(name: string): Promise<LoadedModel> {
