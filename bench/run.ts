@@ -659,6 +659,7 @@ function webhookRows(engine: string, f: EngineFigures): void {
     `${fmtCount(f.steady.rate)}/s, ${Math.round(f.steady.cpuUsPerDelivery)} us  [${fmtCount(f.steady.received)} in ${f.steady.seconds.toFixed(2)} s]`,
   );
   info(`${steady}: p50 / p99 commit to receipt`, latency(f.steady));
+  info(`${steady}: the fresh daemon's first second (unmeasured warm-up), p50 / p99`, latency(f.steadyWarmup));
   check(
     `${steady}: p99 commit to receipt`,
     `${f.steady.complete ? '' : '>= '}${fmtDuration(f.steady.p99)}`,
