@@ -3,10 +3,10 @@ import { describeError, isAppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { Loop } from '../../loops/loop.js';
 import { nowIso } from '../../storage/keys.js';
-import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import type { ExecuteBody } from '../providers/schemas.js';
 import type { ExecuteResult, ProviderService } from '../providers/service.js';
-import { setLeaseEnds } from '../leases.js';
+import { setLeaseEnds, takeOverEnded } from '../leases.js';
 import type { JobService } from './service.js';
 import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
 import type { Job } from './types.js';
@@ -95,26 +95,21 @@ export class JobRunner {
     return this.settings.maxInFlight - this.inFlight.size;
   }
 
-  /** Jobs whose daemon stopped renewing their lease start again here. */
+  /** Jobs whose daemon stopped renewing their lease start again here (the call is made again). */
   private async takeOver(now: number): Promise<void> {
-    if (this.room() <= 0) return;
-    const ids = (await this.store.leasesEndedBy(leasesTakenOver(this.storage, now), this.room() + this.inFlight.size)).filter(
-      (id) => !this.inFlight.has(id),
-    );
-    for (const id of ids.slice(0, this.room())) {
-      const job = await this.storage.transaction({ locks: [jobLock(id)] }, async (tx) => {
-        const job = await this.store.editable(tx, id);
-        if (job?.status !== 'running') return undefined;
-        const ended = job.lease_until === null || Date.parse(job.lease_until) <= now;
-        if (!this.storage.exclusive && !ended) return undefined;
-        this.log.info({ job_id: id, previous_instance: job.instance_id }, 'taking over a job whose daemon stopped');
+    const taken = await takeOverEnded(
+      this.storage,
+      this.store.jobs,
+      (upTo, limit) => this.store.leasesEndedBy(upTo, limit),
+      { held: this.inFlight, limit: this.room(), lockOf: jobLock, now },
+      (job) => {
+        this.log.info({ job_id: job.id, previous_instance: job.instance_id }, 'taking over a job whose daemon stopped');
         job.instance_id = this.settings.instanceId;
         job.lease_until = this.leaseEnd();
         job.updated_at = nowIso();
-        return tx.put(this.store.jobs, job);
-      });
-      if (job !== undefined) this.launch(job);
-    }
+      },
+    );
+    for (const job of taken) this.launch(job);
   }
 
   private async startQueued(): Promise<void> {

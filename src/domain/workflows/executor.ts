@@ -4,12 +4,12 @@ import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
 import { Loop } from '../../loops/loop.js';
 import { nowIso } from '../../storage/keys.js';
-import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import type { ExecuteBody } from '../providers/schemas.js';
 import { executeBody } from '../providers/schemas.js';
 import type { ExecuteResult, ProviderService } from '../providers/service.js';
 import type { SettingsService } from '../settings/service.js';
-import { setLeaseEnds } from '../leases.js';
+import { setLeaseEnds, takeOverEnded } from '../leases.js';
 import { renderInput, TemplateError } from './definition.js';
 import type { WorkflowService } from './service.js';
 import { RUNS_TOPIC, runLock, slotsLock, type WorkflowStore } from './store.js';
@@ -120,21 +120,17 @@ export class RunExecutor {
 
   /** Runs whose daemon stopped renewing their lease (on exclusive storage: every run not held here). */
   private async takeOver(now: number): Promise<void> {
-    const upTo = leasesTakenOver(this.storage, now);
-    const ids = (await this.store.leasesEndedBy(upTo, TAKEOVERS_PER_PASS + this.mine.size)).filter((id) => !this.mine.has(id));
-    for (const id of ids.slice(0, TAKEOVERS_PER_PASS)) {
-      const taken = await this.storage.transaction({ locks: [runLock(id)] }, async (tx) => {
-        const run = await this.store.editable(tx, id);
-        if (run?.status !== 'running') return false;
-        const ended = run.lease_until === null || Date.parse(run.lease_until) <= now;
-        if (!this.storage.exclusive && !ended) return false;
-        this.log.info({ run_id: id, previous_instance: run.instance_id }, 'taking over a run whose daemon stopped');
+    const taken = await takeOverEnded(
+      this.storage,
+      this.store.runs,
+      (upTo, limit) => this.store.leasesEndedBy(upTo, limit),
+      { held: this.mine, limit: TAKEOVERS_PER_PASS, lockOf: runLock, now },
+      (run) => {
+        this.log.info({ run_id: run.id, previous_instance: run.instance_id }, 'taking over a run whose daemon stopped');
         this.hold(run);
-        await tx.put(this.store.runs, run);
-        return true;
-      });
-      if (taken) this.mine.add(id);
-    }
+      },
+    );
+    for (const run of taken) this.mine.add(run.id);
   }
 
   /** Leases a run to this daemon; its nodes that were in flight elsewhere start again. */
