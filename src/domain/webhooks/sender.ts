@@ -272,15 +272,14 @@ export class WebhookSender {
   /** The events of a pass's deliveries: from the cache, the rest read in one go. */
   private async sentEvents(ids: string[]): Promise<Map<string, SentEvent>> {
     const found = new Map<string, SentEvent>();
-    const missing: string[] = [];
     for (const id of ids) {
       const cached = this.events.get(id);
       if (cached !== undefined) found.set(id, cached);
-      else if (!found.has(id)) missing.push(id);
     }
-    if (missing.length === 0) return found;
-    const unique = [...new Set(missing)];
-    for (const event of await this.eventLog.getMany(unique)) if (event !== undefined) found.set(event.id, this.remember(event));
+    const missing = [...new Set(ids.filter((id) => !found.has(id)))];
+    if (missing.length > 0)
+      for (const event of await this.eventLog.getMany(missing))
+        if (event !== undefined) found.set(event.id, this.remember(event));
     return found;
   }
 
