@@ -4,62 +4,16 @@
 // decodes them equal to the HTTP API's `data`, and the error codes: another organization's job
 // NOT_FOUND, a bad cron INVALID_ARGUMENT naming `cron`, cancelling an ended job FAILED_PRECONDITION.
 import { randomUUID } from 'node:crypto';
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import type { MethodDefinition } from '@grpc/proto-loader';
+import { status } from '@grpc/grpc-js';
 import t, { type Test } from 'tap';
 import { AdminClient } from '../src/cli/client.js';
 import type { JobServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/JobService.js';
 import type { OrganizationServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/OrganizationService.js';
 import type { WorkflowServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/WorkflowService.js';
 import { toStruct, toValue } from '../src/grpc/json-value.js';
-import { adminProtoFileOf, loadProtos } from '../src/grpc/proto.js';
-import { socketAddress } from '../src/grpc/socket-path.js';
-import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../src/grpc/status.js';
-import type { Daemon } from '../src/main.js';
 import { FakeOpenAI } from './fakes/openai.js';
 import { asPrincipal, request, startTestDaemon, waitFor } from './helpers.js';
-
-const definitions = loadProtos([adminProtoFileOf('JobService')!, adminProtoFileOf('WorkflowService')!]);
-
-interface Failure {
-  code: number;
-  errorCode: string | undefined;
-  message: string;
-  details: Record<string, any> | undefined;
-}
-
-/** A raw call to `service` that must fail: its status code, the error code text and details. */
-function failer(t: Test, daemon: Daemon, service: 'JobService' | 'WorkflowService') {
-  const alias = socketAddress(daemon.grpc.socketPath);
-  const client = new Client(`unix:${alias.path}`, credentials.createInsecure());
-  t.teardown(() => {
-    client.close();
-    alias.release();
-  });
-  const methods = definitions[`switchyard.admin.v1.${service}`] as unknown as Record<string, MethodDefinition<object, object>>;
-  return (name: string, req: object) =>
-    new Promise<Failure>((resolve, reject) => {
-      const md = methods[name];
-      client.makeUnaryRequest(
-        md.path,
-        md.requestSerialize,
-        md.responseDeserialize,
-        req,
-        new Metadata(),
-        (error: ServiceError | null) => {
-          if (error === null) return reject(new Error(`${name} succeeded; expected an error`));
-          const code = error.metadata.get(ERROR_CODE_KEY)[0];
-          const details = error.metadata.get(ERROR_DETAILS_KEY)[0];
-          resolve({
-            code: error.code,
-            errorCode: typeof code === 'string' ? code : undefined,
-            message: error.details,
-            details: typeof details === 'string' ? JSON.parse(details) : undefined,
-          });
-        },
-      );
-    });
-}
+import { failingCalls } from './support/grpc-failure.js';
 
 const jobCalls = (client: AdminClient) => client.service<JobServiceDefinition>('JobService');
 const workflowCalls = (client: AdminClient) => client.service<WorkflowServiceDefinition>('WorkflowService');
@@ -101,8 +55,8 @@ async function world(t: Test) {
     openai,
     jobs,
     wf: workflowCalls(client),
-    failJob: failer(t, daemon, 'JobService'),
-    failWorkflow: failer(t, daemon, 'WorkflowService'),
+    failJob: failingCalls(t, daemon, 'JobService'),
+    failWorkflow: failingCalls(t, daemon, 'WorkflowService'),
     org,
     http,
     ended,

@@ -4,63 +4,17 @@
 // run NOT_FOUND, a bad definition INVALID_ARGUMENT naming its fields, cancelling an ended run
 // FAILED_PRECONDITION (invalid_state).
 import { randomUUID } from 'node:crypto';
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import type { MethodDefinition } from '@grpc/proto-loader';
+import { status } from '@grpc/grpc-js';
 import t, { type Test } from 'tap';
 import { AdminClient } from '../src/cli/client.js';
 import type { OrganizationServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/OrganizationService.js';
 import type { SettingsServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/SettingsService.js';
 import type { WorkflowServiceDefinition } from '../src/grpc/generated/switchyard/admin/v1/WorkflowService.js';
 import { toStruct, toValue } from '../src/grpc/json-value.js';
-import { adminProtoFileOf, loadProtos } from '../src/grpc/proto.js';
-import { socketAddress } from '../src/grpc/socket-path.js';
-import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../src/grpc/status.js';
 import type { Daemon } from '../src/main.js';
 import { FakeOpenAI } from './fakes/openai.js';
 import { asPrincipal, request, startTestDaemon, waitFor } from './helpers.js';
-
-const definitions = loadProtos([adminProtoFileOf('WorkflowService')!]);
-
-interface Failure {
-  code: number;
-  errorCode: string | undefined;
-  message: string;
-  details: Record<string, any> | undefined;
-}
-
-/** A raw call that must fail: its status code, the error code text and details. */
-function failer(t: Test, daemon: Daemon) {
-  const alias = socketAddress(daemon.grpc.socketPath);
-  const client = new Client(`unix:${alias.path}`, credentials.createInsecure());
-  t.teardown(() => {
-    client.close();
-    alias.release();
-  });
-  return (name: string, req: object) =>
-    new Promise<Failure>((resolve, reject) => {
-      const md = (
-        definitions['switchyard.admin.v1.WorkflowService'] as unknown as Record<string, MethodDefinition<object, object>>
-      )[name];
-      client.makeUnaryRequest(
-        md.path,
-        md.requestSerialize,
-        md.responseDeserialize,
-        req,
-        new Metadata(),
-        (error: ServiceError | null) => {
-          if (error === null) return reject(new Error(`${name} succeeded; expected an error`));
-          const code = error.metadata.get(ERROR_CODE_KEY)[0];
-          const details = error.metadata.get(ERROR_DETAILS_KEY)[0];
-          resolve({
-            code: error.code,
-            errorCode: typeof code === 'string' ? code : undefined,
-            message: error.details,
-            details: typeof details === 'string' ? JSON.parse(details) : undefined,
-          });
-        },
-      );
-    });
-}
+import { failingCalls } from './support/grpc-failure.js';
 
 const workflowCalls = (client: AdminClient) => client.service<WorkflowServiceDefinition>('WorkflowService');
 
@@ -70,7 +24,7 @@ interface World {
   client: AdminClient;
   /** WorkflowService through the CLI's client: answers as plain JSON, the HTTP API's shapes. */
   wf: ReturnType<typeof workflowCalls>;
-  fail: ReturnType<typeof failer>;
+  fail: ReturnType<typeof failingCalls>;
   org: { id: string; owner: Record<string, string> };
   /** GET over HTTP as the organization's owner: the `data`. */
   http: (path: string) => Promise<any>;
@@ -111,7 +65,7 @@ async function world(t: Test): Promise<World> {
     );
     return run;
   };
-  return { daemon, openai, client, wf, fail: failer(t, daemon), org, http, runWhen };
+  return { daemon, openai, client, wf, fail: failingCalls(t, daemon, 'WorkflowService'), org, http, runWhen };
 }
 
 const draft = [{ key: 'draft', kind: 'provider', modality: 'text', model: 'echo', input: { prompt: 'About {{input.topic}}' } }];
