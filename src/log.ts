@@ -1,10 +1,7 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import sonicBoom from 'sonic-boom';
+import { LogDestination } from './log-destination.js';
 
 export type { Logger };
-
-// sonic-boom is CommonJS (`module.exports = SonicBoom`); its types describe ES exports.
-const SonicBoom = sonicBoom as unknown as typeof sonicBoom.SonicBoom;
 
 // Secrets never reach a log line: credentials in headers, and any field that names a secret.
 const redactPaths = [
@@ -54,49 +51,30 @@ export async function createServeLogger(
   return pino(optionsOf(level), pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'service' }));
 }
 
-/** Lines are gathered up to this many bytes per write... */
-const BUFFER_BYTES = 8 * 1024;
-/** ...or for at most this long. */
-const FLUSH_EVERY_MS = 100;
-
 /**
- * The daemon's log on stdout, written asynchronously: a request's access line is handed to the
- * kernel after the answer, and lines logged together go out in one write, instead of one blocking
- * write per line. What is still buffered is written synchronously when the process exits, however
- * it exits (a signal's shutdown, process.exit, an uncaught exception); only SIGKILL can lose it.
+ * The daemon's log on stdout, written asynchronously (log-destination.ts): a line is copied into a
+ * buffer, and buffers go to stdout 64 KB at a time or within 50 ms, never blocking a request on a
+ * slow reader. What is still buffered is written synchronously when the process exits, however it
+ * exits (a signal's shutdown, process.exit, an uncaught exception); only SIGKILL can lose it.
  *
- * The destination is sonic-boom 5 (pino's own is 4.x, whose synchronous flush retried a failed write
- * forever: a daemon whose stdout reader had gone hung at exit instead of exiting). Once stdout fails
- * (its reader closed, the disk full), one line says so on stderr and log lines are dropped from then
- * on: the daemon keeps serving, as pino's own destination does for a closed pipe.
+ * Once stdout fails (its reader closed, the disk full), one line says so on stderr and log lines are
+ * dropped from then on: the daemon keeps serving, as pino's own destination does for a closed pipe.
+ * A reader that falls more than 16 MB behind loses lines, and a line says how many once it catches up.
  */
 export function createDaemonLogger(level: LevelWithSilent): Logger {
-  const destination = new SonicBoom({ fd: 1, sync: false, minLength: BUFFER_BYTES });
-  let failed = false;
-  destination.on('error', (err: NodeJS.ErrnoException) => {
-    if (failed) return;
-    failed = true;
-    destination.write = () => true;
-    destination.flush = () => {};
-    try {
-      process.stderr.write(
-        `switchyard: writing the log to stdout failed (${err.code ?? err.message}): log lines are dropped from now on\n`,
-      );
-    } catch {
-      // stderr is gone too: nothing more can be said.
-    }
+  const destination = new LogDestination(1, {
+    onFailure: (err) => {
+      try {
+        process.stderr.write(
+          `switchyard: writing the log to stdout failed (${err.code ?? err.message}): log lines are dropped from now on\n`,
+        );
+      } catch {
+        // stderr is gone too: nothing more can be said.
+      }
+    },
+    droppedLine: (count) =>
+      `${JSON.stringify({ level: 40, time: new Date().toISOString(), service: 'switchyard', dropped: count, msg: 'log lines dropped: stdout was not read fast enough' })}\n`,
   });
-  // A quiet daemon's lines still go out promptly: what is buffered is written at least this often.
-  setInterval(() => {
-    if (!failed) destination.flush();
-  }, FLUSH_EVERY_MS).unref();
-  process.once('exit', () => {
-    if (failed) return;
-    try {
-      destination.flushSync();
-    } catch {
-      // stdout failed at the last moment (gone, full): what was buffered is lost, the exit goes on.
-    }
-  });
+  process.once('exit', () => destination.flushSync());
   return pino(optionsOf(level), destination);
 }
