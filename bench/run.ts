@@ -39,9 +39,9 @@ const { values: args } = parseArgs({
     'cli-runs': { type: 'string', default: '15' },
   },
 });
-if (args.only !== undefined && !['cli', 'observability', 'workflows', 'webhooks'].includes(args.only))
+if (args.only !== undefined && !['cli', 'observability', 'workflows', 'webhooks', 'providers'].includes(args.only))
   throw new TypeError(
-    `--only takes cli (row 11), observability (rows 4 and 9), workflows (row 12) or webhooks (row 8), got ${args.only}`,
+    `--only takes cli (row 11), observability (rows 4 and 9), workflows (row 12), webhooks (row 8) or providers (row 10), got ${args.only}`,
   );
 function positive(name: string, text: string, min: number): number {
   const n = Number(text);
@@ -844,6 +844,21 @@ async function mainObservabilityOnly(): Promise<void> {
   printSummary();
 }
 
+/** `--only providers`: row (10) alone, reported as the whole run reports. */
+async function mainProvidersOnly(): Promise<void> {
+  const started = new Date();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-providers-'));
+  try {
+    const figures = await measureProviders(dir);
+    process.stdout.write(`\nSwitchyard ${packageVersion} bench, row (10) only, ${started.toISOString()}\n${machineLine()}\n\n`);
+    providerRows(figures);
+    printTable();
+    printSummary();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Row (12): workflow runs on the echo provider (figures reported; the issue sets no target). */
 function workflowRows(f: WorkflowFigures): void {
   info(`(12) ${f.runs.toLocaleString('en-US')} two-node echo runs at once (bound 64), LevelDB`, `${f.seconds.toFixed(2)} s`);
@@ -927,6 +942,7 @@ async function main(): Promise<void> {
   if (args.only === 'observability') return mainObservabilityOnly();
   if (args.only === 'workflows') return mainWorkflowsOnly();
   if (args.only === 'webhooks') return mainWebhooksOnly();
+  if (args.only === 'providers') return mainProvidersOnly();
   const started = new Date();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
   const bare = await startBareServer();

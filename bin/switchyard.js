@@ -8,10 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 const serving = process.argv[2] === 'serve';
-// The daemon's young generation stays at its first size (1 MB semi-spaces), however node was started:
-// the flag above caps it when the shebang runs, but `node bin/switchyard.js serve` or NODE_OPTIONS
-// without the flag would let it grow to 16 MB. The cap is fixed when node starts; how far the space
-// grows is read as it grows, so this holds it wherever the cap is.
+// The daemon's young generation stays at its first size (1 MB semi-spaces) while it starts, however
+// node was started: start-up's allocations would otherwise grow it, and an idle daemon would keep
+// that (the flag above caps it when the shebang runs, but `node bin/switchyard.js serve` or
+// NODE_OPTIONS without the flag would let it grow to 16 MB). The cap is fixed when node starts; how
+// far the space grows is read as it grows, so this holds it wherever the cap is. Once the daemon
+// serves, the young generation may grow again (V8's default factor, 2) up to the cap: a loaded
+// daemon collects less often (provider calls: 3,220 -> 3,510 req/s, docs/benchmarks.md).
 if (serving) setFlagsFromString('--semi-space-growth-factor=1');
 // Start-up code (module bodies, proto parsing, schema building) runs once: optimizing it is wasted work
 // whose compiled code, and the compiler's memory on V8's worker threads, an idle daemon would keep
@@ -32,4 +35,7 @@ try {
 }
 await cli.runCli(process.argv);
 // `serve` returns once the daemon listens (its signal handlers keep it running).
-if (serving) for (const flag of compilers) setFlagsFromString(`--${flag}`);
+if (serving) {
+  for (const flag of compilers) setFlagsFromString(`--${flag}`);
+  setFlagsFromString('--semi-space-growth-factor=2');
+}
