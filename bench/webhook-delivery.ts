@@ -27,7 +27,11 @@ async function runChild(
     await Promise.all(runNames.map(async (run) => [run, await engine.env(run)] as const)),
   ) as Record<RunName, Record<string, string>>;
   const child = fork(new URL('./webhook-runs.js', import.meta.url), [], {
-    execArgv: ['--max-semi-space-size=2'],
+    // BENCH_CPU_PROF=DIR writes each engine child's CPU profile there (node --cpu-prof), to read where a delivery's time goes.
+    execArgv: [
+      '--max-semi-space-size=2',
+      ...(process.env.BENCH_CPU_PROF === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]),
+    ],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
