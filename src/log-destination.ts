@@ -48,6 +48,8 @@ export class LogDestination {
   private dropped = 0;
   private failed = false;
   private readonly maxPendingBytes: number;
+  /** flush() callbacks waiting for the queue to empty. */
+  private flushed: ((err?: Error) => void)[] = [];
 
   constructor(
     private readonly fd: number,
@@ -74,9 +76,17 @@ export class LogDestination {
     return true;
   }
 
-  /** Starts writing what is buffered now (pino's `logger.flush()`). */
-  flush(): void {
+  /**
+   * Starts writing what is buffered now (pino's `logger.flush(cb)`); `done` is called once all of it
+   * is written, or with the error that stopped it.
+   */
+  flush(done?: (err?: Error) => void): void {
     this.seal();
+    if (done !== undefined) {
+      if (this.failed) done(new Error('writing the log failed'));
+      else if (this.queue.length === 0) done();
+      else this.flushed.push(done);
+    }
     this.next();
   }
 
@@ -200,6 +210,7 @@ export class LogDestination {
         if (buffer.buffer.byteLength === CHUNK_BYTES && this.spare.length < SPARE_CHUNKS)
           this.spare.push(Buffer.from(buffer.buffer, buffer.byteOffset, CHUNK_BYTES));
       }
+      if (this.queue.length === 0 && this.flushed.length > 0) for (const done of this.flushed.splice(0)) done();
       this.next();
     });
   }
@@ -212,5 +223,6 @@ export class LogDestination {
     this.filled = 0;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.options.onFailure?.(err);
+    for (const done of this.flushed.splice(0)) done(err);
   }
 }

@@ -83,12 +83,15 @@ t.test('lines come out in the order they were logged, within 50 ms, without an e
   log.warn({ n: 2 }, 'third');
   access.write('info', entries[1]);
   await waitFor(() => read().split('\n').length === 5, { what: 'the four lines, written by the timer' });
+  log.info('fifth');
+  await new Promise<void>((resolve, reject) => log.flush((err) => (err ? reject(err) : resolve())));
+  t.ok(read().includes('"msg":"fifth"'), "pino's flush(cb) answers once the line is written");
   t.same(
     read()
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l).msg),
-    ['first', 'request', 'third', 'request'],
+    ['first', 'request', 'third', 'request', 'fifth'],
   );
 });
 
