@@ -178,8 +178,13 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         // abandoned (logged), so shutdown is always bounded.
         const loopsStopped = loops.stopAll().then(() => true);
         await Promise.all([running.close(config.shutdownTimeoutMs), admin.close(config.shutdownTimeoutMs)]);
-        const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
-        if (!(await Promise.race([loopsStopped, deadline])))
+        // A held timer (not unref'd): while a tick hangs, nothing else may keep the process alive, and
+        // an unref'd one would let it exit here, with the areas and the storage never closed.
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs)));
+        const stoppedInTime = await Promise.race([loopsStopped, deadline]);
+        clearTimeout(timer);
+        if (!stoppedInTime)
           log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
         await areas.close().catch((err: unknown) => log.warn({ err }, 'an area did not close cleanly'));
         await scrape?.close();

@@ -138,7 +138,13 @@ export function testConfig(env: Record<string, string> = {}): Config {
 export async function startTestDaemon(t: Test, env: Record<string, string> = {}): Promise<Daemon> {
   const config = testConfig(await withTestEngine(env));
   const daemon = await startDaemon(config, { log: createLogger(config.logLevel) });
-  t.teardown(() => daemon.stop());
+  // tap says only "error thrown in teardown": the stack goes to stderr, so a failed stop says why.
+  t.teardown(() =>
+    daemon.stop().catch((err: unknown) => {
+      process.stderr.write(`the test daemon did not stop cleanly: ${(err as Error).stack ?? String(err)}\n`);
+      throw err;
+    }),
+  );
   return daemon;
 }
 

@@ -1,9 +1,10 @@
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import t, { type Test } from 'tap';
 import { createLogger } from '../src/log.js';
 import { calculateDelay, Loop, LoopSet, type LoopOptions } from '../src/loops/loop.js';
-import { waitFor } from './helpers.js';
+import { privateDir, spawnOwned, waitFor } from './helpers.js';
 
 const silent = createLogger('silent');
 
@@ -296,4 +297,37 @@ t.test('LoopSet starts, reports and stops its loops together', async (t) => {
   await set.stopAll();
   t.equal(set.allRunning, false);
   t.ok(set.status().every((s) => !s.running));
+});
+
+// A daemon whose loop tick hangs, with nothing else keeping the process alive: shutdown still runs
+// to its end (after SERVICE_SHUTDOWN_TIMEOUT_MS), closing the areas and the storage, instead of the
+// process exiting half-way through because the only timer left was unref'd.
+const dist = (file: string) => JSON.stringify(new URL(`../dist/src/${file}`, import.meta.url).href);
+const hangingTick = `
+const { startDaemon } = await import(${dist('main.js')});
+const { loadConfig } = await import(${dist('config/load.js')});
+const { createLogger } = await import(${dist('log.js')});
+const { Loop } = await import(${dist('loops/loop.js')});
+const config = loadConfig({ env: { SERVICE_DATA_DIR: process.argv[1], SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'silent', SERVICE_SHUTDOWN_TIMEOUT_MS: '300' } });
+const log = createLogger('silent');
+const daemon = await startDaemon(config, { log });
+let ticked;
+const started = new Promise((resolve) => (ticked = resolve));
+daemon.loops.add(new Loop({ name: 'hangs', intervalMs: 10, immediate: true, log, tick: () => { ticked(); return new Promise(() => {}); } })).start();
+await started;
+await daemon.stop();
+process.stdout.write('stopped\\n');
+`;
+
+t.test('shutdown runs to its end while a loop tick hangs and nothing else holds the process', async (t) => {
+  const child = spawnOwned(t, process.execPath, ['--input-type=module', '-e', hangingTick, privateDir()], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  t.equal(code, 0, err);
+  t.equal(out, 'stopped\n', 'stop() resolved: the areas and the storage were closed');
 });
