@@ -116,6 +116,16 @@ t.test('webhooks receive every event with the state echo; resource_filter on the
       (await request(w.d.url, 'GET', `/v1/workflows/runs/${gated.id}`, { headers: w.key })).body.data.status === 'waiting',
     { what: 'the gated run to wait' },
   );
+  // The fan-out runs just behind commits, and a webhook made before it reached an event still gets
+  // it (docs/webhooks.md): wait until it has passed the gated run's events so far (the catch-all
+  // webhook has them), so that the run's webhook owes exactly the events after it.
+  await waitFor(
+    () =>
+      all.received.some(
+        (r) => JSON.parse(r.body).event.run_id === gated.id && JSON.parse(r.body).event.kind === 'workflow.run.waiting',
+      ),
+    { what: "the gated run's waiting event fanned out" },
+  );
   const byRun = await WebhookReceiver.start(t);
   await hook(byRun.url, { resource_filter: { workflow_run_id: gated.id } });
   const unrelated = await runToEnd(w, 'other', { input: { topic: 'seals' } });
