@@ -31,6 +31,15 @@ export interface LogDestinationOptions {
   droppedLine?: (count: number) => string;
 }
 
+/** Bytes waiting for the descriptor: a sealed chunk's filled part (reused once written) or a long line. */
+interface Pending {
+  bytes: Buffer;
+  /** How much of `bytes` is written already (a pipe or socket may take part of a write). */
+  written: number;
+  /** The chunk `bytes` was cut from, to reuse. */
+  chunk?: Buffer;
+}
+
 export class LogDestination {
   /** The most bytes one claim() may ask for. */
   static readonly maxClaim = CHUNK_BYTES;
@@ -38,8 +47,8 @@ export class LogDestination {
   private chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   /** Bytes of `chunk` filled. */
   private filled = 0;
-  /** Filled chunks (or the unwritten rest of one) waiting for the descriptor, oldest first. */
-  private readonly queue: Buffer[] = [];
+  /** What waits for the descriptor, oldest first. */
+  private readonly queue: Pending[] = [];
   private queuedBytes = 0;
   private readonly spare: Buffer[] = [];
   /** queue[0] is being written. */
@@ -60,19 +69,8 @@ export class LogDestination {
 
   /** Takes one or more whole lines (pino's stream interface). Never blocks; drops when the bound is reached. */
   write(text: string): boolean {
-    if (this.failed) return true;
     // A UTF-8 byte count without measuring: at most three bytes per UTF-16 unit.
-    const most = text.length * 3;
-    if (this.queuedBytes + this.filled + most > this.maxPendingBytes) {
-      this.dropped++;
-      return true;
-    }
-    if (this.dropped > 0 && this.queuedBytes === 0 && this.options.droppedLine !== undefined) {
-      const count = this.dropped;
-      this.dropped = 0;
-      this.append(this.options.droppedLine(count));
-    }
-    this.append(text);
+    if (this.admit(text.length * 3)) this.append(text);
     return true;
   }
 
@@ -97,23 +95,21 @@ export class LogDestination {
    */
   flushSync(): void {
     if (this.failed) return;
-    if (this.dropped > 0 && this.options.droppedLine !== undefined) this.append(this.options.droppedLine(this.dropped));
-    this.dropped = 0;
+    if (this.dropped > 0) this.sayDropped();
     this.seal();
-    const from = this.writing ? 1 : 0;
-    const waiting = this.queue.splice(from);
+    const waiting = this.queue.splice(this.writing ? 1 : 0);
     const giveUpAt = Date.now() + EXIT_PATIENCE_MS;
-    for (let buffer of waiting) {
-      while (buffer.length > 0) {
+    for (const pending of waiting) {
+      while (pending.written < pending.bytes.length) {
         try {
-          buffer = buffer.subarray(fs.writeSync(this.fd, buffer));
+          pending.written += fs.writeSync(this.fd, pending.bytes, pending.written);
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUpAt) return this.fail(err as Error);
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
         }
       }
+      this.queuedBytes -= pending.bytes.length;
     }
-    this.queuedBytes = this.writing ? this.queue[0].length : 0;
   }
 
   /**
@@ -124,16 +120,7 @@ export class LogDestination {
    */
   claim(bytes: number): Buffer | undefined {
     if (bytes > LogDestination.maxClaim) throw new RangeError(`a claimed line is at most ${LogDestination.maxClaim} bytes`);
-    if (this.failed) return undefined;
-    if (this.queuedBytes + this.filled + bytes > this.maxPendingBytes) {
-      this.dropped++;
-      return undefined;
-    }
-    if (this.dropped > 0 && this.queuedBytes === 0 && this.options.droppedLine !== undefined) {
-      const count = this.dropped;
-      this.dropped = 0;
-      this.append(this.options.droppedLine(count));
-    }
+    if (!this.admit(bytes)) return undefined;
     if (bytes > CHUNK_BYTES - this.filled) this.seal();
     return this.chunk;
   }
@@ -149,13 +136,35 @@ export class LogDestination {
     this.written();
   }
 
+  /**
+   * Whether a line of at most `bytes` may be buffered: not once stdout failed, nor past the bound
+   * (then it is counted). The first line admitted once all that waited is written says how many were
+   * dropped before it.
+   */
+  private admit(bytes: number): boolean {
+    if (this.failed) return false;
+    if (this.queuedBytes + this.filled + bytes > this.maxPendingBytes) {
+      this.dropped++;
+      return false;
+    }
+    if (this.dropped > 0 && this.queuedBytes === 0) this.sayDropped();
+    return true;
+  }
+
+  /** The line that counts the dropped ones (at exit too, whatever still waits). */
+  private sayDropped(): void {
+    const count = this.dropped;
+    this.dropped = 0;
+    if (this.options.droppedLine !== undefined) this.append(this.options.droppedLine(count));
+  }
+
   private append(text: string): void {
     const most = text.length * 3;
     if (most > CHUNK_BYTES - this.filled) {
       this.seal();
       if (most > CHUNK_BYTES) {
         // Longer than a chunk: written on its own.
-        this.enqueue(Buffer.from(text, 'utf8'));
+        this.enqueue({ bytes: Buffer.from(text, 'utf8'), written: 0 });
         this.next();
         return;
       }
@@ -176,7 +185,7 @@ export class LogDestination {
   /** The current chunk, if it holds anything, joins the queue; a fresh one takes its place. */
   private seal(): void {
     if (this.filled === 0) return;
-    this.enqueue(this.chunk.subarray(0, this.filled));
+    this.enqueue({ bytes: this.chunk.subarray(0, this.filled), written: 0, chunk: this.chunk });
     this.chunk = this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
     this.filled = 0;
     if (this.timer !== undefined) {
@@ -185,16 +194,17 @@ export class LogDestination {
     }
   }
 
-  private enqueue(buffer: Buffer): void {
-    this.queue.push(buffer);
-    this.queuedBytes += buffer.length;
+  private enqueue(pending: Pending): void {
+    this.queue.push(pending);
+    this.queuedBytes += pending.bytes.length;
   }
 
   private next(): void {
     if (this.writing || this.failed || this.queue.length === 0) return;
     this.writing = true;
-    const buffer = this.queue[0];
-    fs.write(this.fd, buffer, 0, buffer.length, null, (err, written) => {
+    const pending = this.queue[0];
+    const { bytes } = pending;
+    fs.write(this.fd, bytes, pending.written, bytes.length - pending.written, null, (err, written) => {
       this.writing = false;
       if (err !== null) {
         if (err.code === 'EAGAIN') {
@@ -203,12 +213,11 @@ export class LogDestination {
         }
         return this.fail(err);
       }
-      this.queuedBytes -= written;
-      if (written < buffer.length) this.queue[0] = buffer.subarray(written);
-      else {
+      pending.written += written;
+      if (pending.written === bytes.length) {
         this.queue.shift();
-        if (buffer.buffer.byteLength === CHUNK_BYTES && this.spare.length < SPARE_CHUNKS)
-          this.spare.push(Buffer.from(buffer.buffer, buffer.byteOffset, CHUNK_BYTES));
+        this.queuedBytes -= bytes.length;
+        if (pending.chunk !== undefined && this.spare.length < SPARE_CHUNKS) this.spare.push(pending.chunk);
       }
       if (this.queue.length === 0 && this.flushed.length > 0) for (const done of this.flushed.splice(0)) done();
       this.next();

@@ -116,9 +116,12 @@ t.test('a line longer than a buffer, and many lines that fill several, come out 
 });
 
 // A child whose stdout is a pipe the test does not read yet: it logs far more than the pipe and the
-// bound hold, says on stderr that its event loop still turns, and exits on a line on stdin.
+// bound hold, says on stderr that its event loop still turns, and exits on a line on stdin. With
+// `nonBlocking`, it reads process.stdout first, as `serve` does (createServeLogger asks whether it is
+// a terminal): node then puts the pipe in non-blocking mode, so writes meet EAGAIN and partial writes.
 const daemonLogger = new URL('../dist/src/log.js', import.meta.url).href;
-const floodThenWait = `
+const floodThenWait = (nonBlocking: boolean) => `
+${nonBlocking ? 'void process.stdout.isTTY;' : ''}
 const { createDaemonLogger } = await import(${JSON.stringify(daemonLogger)});
 const log = createDaemonLogger('info');
 const filler = 'y'.repeat(1000);
@@ -127,49 +130,53 @@ setTimeout(() => process.stderr.write('turning\\n'), 10);
 process.stdin.once('data', () => process.exit(0));
 `;
 
-t.test('a reader that stops reading never blocks the process; dropped lines are counted and said', async (t) => {
-  const child = spawnOwned(t, process.execPath, ['--input-type=module', '-e', floodThenWait], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  child.stdout!.pause();
-  let timer: NodeJS.Timeout | undefined;
-  const said = await Promise.race([
-    once(child.stderr!, 'data').then(([d]) => String(d)),
-    new Promise((resolve) => (timer = setTimeout(() => resolve('blocked'), PATIENCE_MS))),
-  ]);
-  clearTimeout(timer);
-  t.equal(said, 'turning\n', 'the event loop turned with 40 MB logged and nothing read');
+for (const nonBlocking of [false, true])
+  t.test(
+    `a reader that stops reading never blocks the process; dropped lines are counted and said (${nonBlocking ? 'non-blocking' : 'blocking'} pipe)`,
+    async (t) => {
+      const child = spawnOwned(t, process.execPath, ['--input-type=module', '-e', floodThenWait(nonBlocking)], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child.stdout!.pause();
+      let timer: NodeJS.Timeout | undefined;
+      const said = await Promise.race([
+        once(child.stderr!, 'data').then(([d]) => String(d)),
+        new Promise((resolve) => (timer = setTimeout(() => resolve('blocked'), PATIENCE_MS))),
+      ]);
+      clearTimeout(timer);
+      t.equal(said, 'turning\n', 'the event loop turned with 40 MB logged and nothing read');
 
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stdout!.resume();
-  // What waited is written once the pipe is read (then nothing is in flight when the child exits).
-  let seen = -1;
-  await waitFor(
-    () => {
-      const settled = out.length === seen && out.length > 0;
-      seen = out.length;
-      return settled;
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stdout!.resume();
+      // What waited is written once the pipe is read (then nothing is in flight when the child exits).
+      let seen = -1;
+      await waitFor(
+        () => {
+          const settled = out.length === seen && out.length > 0;
+          seen = out.length;
+          return settled;
+        },
+        { intervalMs: 300, what: 'the waiting lines to be written' },
+      );
+      const closed = once(child, 'close');
+      child.stdin!.write('go\n');
+      await closed;
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { msg: string; i?: number; dropped?: number; level: number });
+      const written = lines.filter((l) => l.msg === 'flood');
+      const notices = lines.filter((l) => l.dropped !== undefined);
+      t.ok(written.length < 40000, `some lines were dropped (${written.length} written)`);
+      t.ok(written.length >= 15000, 'what the bound holds (16 MB) was written');
+      t.equal(notices.length, 1, 'one notice');
+      t.match(notices[0], { level: 40, msg: /log lines dropped/ });
+      t.equal(written.length + notices[0].dropped!, 40000, 'every line is either written or counted');
+      t.same(
+        written.map((l) => l.i),
+        Array.from({ length: written.length }, (_, i) => i),
+        'the lines kept are the first ones, whole and in order',
+      );
     },
-    { intervalMs: 300, what: 'the waiting lines to be written' },
   );
-  const closed = once(child, 'close');
-  child.stdin!.write('go\n');
-  await closed;
-  const lines = out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { msg: string; i?: number; dropped?: number; level: number });
-  const written = lines.filter((l) => l.msg === 'flood');
-  const notices = lines.filter((l) => l.dropped !== undefined);
-  t.ok(written.length < 40000, `some lines were dropped (${written.length} written)`);
-  t.ok(written.length >= 15000, 'what the bound holds (16 MB) was written');
-  t.equal(notices.length, 1, 'one notice');
-  t.match(notices[0], { level: 40, msg: /log lines dropped/ });
-  t.equal(written.length + notices[0].dropped!, 40000, 'every line is either written or counted');
-  t.same(
-    written.map((l) => l.i),
-    Array.from({ length: written.length }, (_, i) => i),
-    'the lines kept are the first ones, whole and in order',
-  );
-});
