@@ -32,17 +32,14 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     strict: { type: 'boolean', default: false },
     /**
-     * `cli`: only row (11), the CLI's start-to-exit times (about a minute); `observability`: rows (4)
-     * and (9); `workflows`: row (12); `webhooks`: row (8), both engines (about two minutes).
+     * One part of the bench alone (ONLY_RUNS below): `cli` row (11), the CLI's start-to-exit times
+     * (about a minute); `observability` rows (4) and (9); `workflows` row (12); `webhooks` row (8),
+     * both engines (about two minutes); `providers` row (10).
      */
     only: { type: 'string' },
     'cli-runs': { type: 'string', default: '15' },
   },
 });
-if (args.only !== undefined && !['cli', 'observability', 'workflows', 'webhooks', 'providers'].includes(args.only))
-  throw new TypeError(
-    `--only takes cli (row 11), observability (rows 4 and 9), workflows (row 12), webhooks (row 8) or providers (row 10), got ${args.only}`,
-  );
 function positive(name: string, text: string, min: number): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n < min) throw new TypeError(`--${name} must be a number >= ${min}, got ${text}`);
@@ -830,18 +827,23 @@ function accessLogRows(accessLog: { info: Measured[]; warn: Measured[]; lines: n
 }
 
 /** `--only observability`: rows (4) and (9) alone, reported as the whole run reports. */
+/** What an `--only` run prints: its heading (the rows it ran, when it started), its rows, the table and the summary. */
+function reportOnly(rows: string, started: Date, addRows: () => void): void {
+  process.stdout.write(`\nSwitchyard ${packageVersion} bench, ${rows} only, ${started.toISOString()}\n${machineLine()}\n\n`);
+  addRows();
+  printTable();
+  printSummary();
+}
+
 async function mainObservabilityOnly(): Promise<void> {
   const started = new Date();
   const accessLog = await measureAccessLog();
   const idle = await measureIdle(['--max-semi-space-size=2']);
   const idleNoFlag = await measureIdle([]);
-  process.stdout.write(
-    `\nSwitchyard ${packageVersion} bench, rows (4) and (9) only, ${started.toISOString()}\n${machineLine()}\n\n`,
-  );
-  idleRows(idle, idleNoFlag);
-  accessLogRows(accessLog);
-  printTable();
-  printSummary();
+  reportOnly('rows (4) and (9)', started, () => {
+    idleRows(idle, idleNoFlag);
+    accessLogRows(accessLog);
+  });
 }
 
 /** `--only providers`: row (10) alone, reported as the whole run reports. */
@@ -850,10 +852,7 @@ async function mainProvidersOnly(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-providers-'));
   try {
     const figures = await measureProviders(dir);
-    process.stdout.write(`\nSwitchyard ${packageVersion} bench, row (10) only, ${started.toISOString()}\n${machineLine()}\n\n`);
-    providerRows(figures);
-    printTable();
-    printSummary();
+    reportOnly('row (10)', started, () => providerRows(figures));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -907,10 +906,7 @@ async function mainWebhooksOnly(): Promise<void> {
       cluster = await launchPostgres();
     }
     const hooks = await measureWebhookDelivery(webhookEngines(dataDir, cluster), progress);
-    process.stdout.write(`\nSwitchyard ${packageVersion} bench, row (8) only, ${started.toISOString()}\n${machineLine()}\n\n`);
-    webhookEngineRows(hooks);
-    printTable();
-    printSummary();
+    reportOnly('row (8)', started, () => webhookEngineRows(hooks));
   } finally {
     await cluster?.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -921,28 +917,31 @@ async function mainWebhooksOnly(): Promise<void> {
 async function mainWorkflowsOnly(): Promise<void> {
   const started = new Date();
   const figures = await measureWorkflowRuns(progress);
-  process.stdout.write(`\nSwitchyard ${packageVersion} bench, row (12) only, ${started.toISOString()}\n${machineLine()}\n\n`);
-  workflowRows(figures);
-  printTable();
-  printSummary();
+  reportOnly('row (12)', started, () => workflowRows(figures));
 }
 
 /** `--only cli`: row (11) alone, reported as the whole run reports. */
 async function mainCliOnly(): Promise<void> {
   const started = new Date();
   const figures = hasScript() ? await measureCliStart(binPath, CLI_RUNS, progress) : undefined;
-  process.stdout.write(`\nSwitchyard ${packageVersion} bench, row (11) only, ${started.toISOString()}\n${machineLine()}\n\n`);
-  cliRows(figures);
-  printTable();
-  printSummary();
+  reportOnly('row (11)', started, () => cliRows(figures));
 }
 
+/** `--only NAME`: one part of the bench alone, reported as the whole run reports. */
+const ONLY_RUNS: Record<string, () => Promise<void>> = {
+  cli: mainCliOnly,
+  observability: mainObservabilityOnly,
+  workflows: mainWorkflowsOnly,
+  webhooks: mainWebhooksOnly,
+  providers: mainProvidersOnly,
+};
+
 async function main(): Promise<void> {
-  if (args.only === 'cli') return mainCliOnly();
-  if (args.only === 'observability') return mainObservabilityOnly();
-  if (args.only === 'workflows') return mainWorkflowsOnly();
-  if (args.only === 'webhooks') return mainWebhooksOnly();
-  if (args.only === 'providers') return mainProvidersOnly();
+  if (args.only !== undefined) {
+    const only = Object.hasOwn(ONLY_RUNS, args.only) ? ONLY_RUNS[args.only] : undefined;
+    if (only === undefined) throw new TypeError(`--only takes ${Object.keys(ONLY_RUNS).join(', ')}; got ${args.only}`);
+    return only();
+  }
   const started = new Date();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-'));
   const bare = await startBareServer();

@@ -21,10 +21,13 @@ const redactPaths = [
   'password',
 ];
 
+/** Fields every line carries. */
+const BASE = { service: 'switchyard' };
+
 function optionsOf(level: LevelWithSilent) {
   return {
     level,
-    base: { service: 'switchyard' },
+    base: BASE,
     redact: { paths: redactPaths, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
@@ -73,7 +76,7 @@ export function createDaemonLogger(level: LevelWithSilent): Logger {
       }
     },
     droppedLine: (count) =>
-      `${JSON.stringify({ level: 40, time: new Date().toISOString(), service: 'switchyard', dropped: count, msg: 'log lines dropped: stdout was not read fast enough' })}\n`,
+      `${JSON.stringify({ level: pino.levels.values.warn, time: new Date().toISOString(), ...BASE, dropped: count, msg: 'log lines dropped: stdout was not read fast enough' })}\n`,
   });
   process.once('exit', () => destination.flushSync());
   return pino(optionsOf(level), destination);

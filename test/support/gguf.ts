@@ -29,23 +29,21 @@ class Writer {
   private readonly parts: Buffer[] = [];
 
   u32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(v);
-    this.parts.push(b);
+    this.fixed(4, (b) => b.writeUInt32LE(v));
   }
   i32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeInt32LE(v);
-    this.parts.push(b);
+    this.fixed(4, (b) => b.writeInt32LE(v));
   }
   f32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeFloatLE(v);
-    this.parts.push(b);
+    this.fixed(4, (b) => b.writeFloatLE(v));
   }
   u64(v: number): void {
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64LE(BigInt(v));
+    this.fixed(8, (b) => b.writeBigUInt64LE(BigInt(v)));
+  }
+  /** A little-endian number of `size` bytes, as `write` puts it. */
+  private fixed(size: number, write: (b: Buffer) => void): void {
+    const b = Buffer.alloc(size);
+    write(b);
     this.parts.push(b);
   }
   str(s: string): void {
