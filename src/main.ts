@@ -174,21 +174,27 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       (stopping ??= (async () => {
         state = 'stopping';
         log.info('shutting down');
-        // Intake and loops wind down together under one deadline; a tick that hangs past it is
-        // abandoned (logged), so shutdown is always bounded.
-        const loopsStopped = loops.stopAll().then(() => true);
-        await Promise.all([running.close(config.shutdownTimeoutMs), admin.close(config.shutdownTimeoutMs)]);
-        // A held timer (not unref'd): while a tick hangs, nothing else may keep the process alive, and
-        // an unref'd one would let it exit here, with the areas and the storage never closed.
-        let timer: NodeJS.Timeout | undefined;
-        const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs)));
-        const stoppedInTime = await Promise.race([loopsStopped, deadline]);
-        clearTimeout(timer);
-        if (!stoppedInTime)
-          log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
-        await areas.close().catch((err: unknown) => log.warn({ err }, 'an area did not close cleanly'));
-        await scrape?.close();
-        await storage.close();
+        // Shutdown holds the process until it is done: some of what it waits for holds nothing that
+        // keeps node running (a loop tick waiting on an unref'd timer, a native library's dispose),
+        // and without this the process would exit half-way, the areas and the storage never closed.
+        const keepAlive = setInterval(() => {}, 60_000);
+        try {
+          // Intake and loops wind down together under one deadline; a tick that hangs past it is
+          // abandoned (logged), so shutdown is always bounded.
+          const loopsStopped = loops.stopAll().then(() => true);
+          await Promise.all([running.close(config.shutdownTimeoutMs), admin.close(config.shutdownTimeoutMs)]);
+          let timer: NodeJS.Timeout | undefined;
+          const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs)));
+          const stoppedInTime = await Promise.race([loopsStopped, deadline]);
+          clearTimeout(timer);
+          if (!stoppedInTime)
+            log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
+          await areas.close().catch((err: unknown) => log.warn({ err }, 'an area did not close cleanly'));
+          await scrape?.close();
+          await storage.close();
+        } finally {
+          clearInterval(keepAlive);
+        }
         state = 'stopped';
         log.info('stopped');
       })());
