@@ -3,6 +3,7 @@
 // domain relies on is asserted here once: atomicity, unique refusal, index follow-up, pagination and
 // cursors, locks, claims and leases, append order without gaps, meta values. PostgreSQL adds what
 // only a shared database has: two engines (two daemons) on one database.
+import pg from 'pg';
 import t, { type Test } from 'tap';
 import { createLogger } from '../src/log.js';
 import { Collection } from '../src/storage/collection.js';
@@ -67,6 +68,8 @@ interface EngineUnderTest {
   open(t: Test): Promise<Storage>;
   /** A second engine on the same data (PostgreSQL only): another daemon. */
   openTwin?: (t: Test, first: Storage) => Promise<Storage>;
+  /** The ids of `table`'s records that `fn` wrote, as the engine saw it (not as the port says). */
+  rewrittenBy(storage: Storage, table: string, ids: string[], fn: () => Promise<unknown>): Promise<string[]>;
 }
 
 const level: EngineUnderTest = {
@@ -76,6 +79,19 @@ const level: EngineUnderTest = {
     await migrate(storage);
     t.teardown(() => storage.close());
     return storage;
+  },
+  // Every batch LevelDB writes is announced on the database with its keys, sublevel prefix included.
+  async rewrittenBy(storage, table, ids, fn) {
+    const { db } = storage as LevelStorage;
+    const keys = new Set<string>();
+    const listener = (ops: { key: unknown }[]) => ops.forEach((op) => keys.add(String(op.key)));
+    db.on('write', listener);
+    try {
+      await fn();
+    } finally {
+      db.off('write', listener);
+    }
+    return ids.filter((id) => keys.has(`!${table}!${id}`));
   },
 };
 
@@ -94,6 +110,26 @@ function postgres(cluster: TestPostgres): EngineUnderTest {
       const storage = await PostgresStorage.open(urls.get(first)!, silent, { poolSize: 8 });
       t.teardown(() => storage.close());
       return storage;
+    },
+    // A row's xmin is the transaction that wrote its current version: any write changes it.
+    async rewrittenBy(storage, table, ids, fn) {
+      const client = new pg.Client({ connectionString: urls.get(storage)! });
+      await client.connect();
+      try {
+        const versions = async () =>
+          new Map(
+            (await client.query<{ id: Buffer; xmin: string }>(`SELECT id, xmin::text FROM ${table}`)).rows.map((r) => [
+              r.id.toString('utf8'),
+              r.xmin,
+            ]),
+          );
+        const before = await versions();
+        await fn();
+        const after = await versions();
+        return ids.filter((id) => before.get(id) !== after.get(id));
+      } finally {
+        await client.end();
+      }
     },
   };
 }
@@ -272,6 +308,28 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.same(taken.map((j) => j.id).sort(), ['j3'], 'j1 refused by take; j2 beyond the limit of three candidates');
     t.equal((await jobs.get('j3'))?.lease_owner, 'me');
     t.equal((await jobs.get('j2'))?.lease_owner, null);
+  });
+
+  t.test('a claim whose take answers the record itself takes it without writing it', async (t) => {
+    const s = await engine.open(t);
+    const { jobs } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      for (const id of ['kept', 'leased'])
+        await tx.put(jobs, { id, status: 'pending', due: iso(1), lease_owner: null, lease_until: null });
+    });
+    let taken: Job[] = [];
+    const rewritten = await engine.rewrittenBy(s, 'email_outbox', ['kept', 'leased'], async () => {
+      taken = await s.claim(jobs, {
+        candidates: { index: 'queue', value: 'pending', upTo: iso(Date.now()) },
+        limit: 10,
+        lockOf: (id) => `job:${id}`,
+        take: (job) => (job.id === 'kept' ? job : { ...job, lease_owner: 'me', lease_until: iso(Date.now() + 1000) }),
+      });
+    });
+    t.same(taken.map((j) => j.id).sort(), ['kept', 'leased'], 'both are taken');
+    t.same(rewritten, ['leased'], 'only the changed one is written');
+    t.same(await jobs.get('kept'), { id: 'kept', status: 'pending', due: iso(1), lease_owner: null, lease_until: null });
+    t.equal((await jobs.get('leased'))?.lease_owner, 'me');
   });
 
   t.test('pages and cursors: forward, reverse, foreign cursors refused, sort ranges', async (t) => {

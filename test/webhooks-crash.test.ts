@@ -5,9 +5,10 @@
 // webhook got anything for an event it does not hold (none for a change that did not commit), every
 // write answered 2xx is in it (acknowledged = committed), the event filters held, and fan-out wrote one
 // delivery record per (webhook, event). At least once allows duplicates: each is counted and must be
-// a retry, or one re-send of a delivery the dead daemon held (leased, its attempt never recorded).
+// a retry, or one re-send of a delivery the dead daemon held (claimed, its attempt never recorded).
 // LevelDB: the daemon is restarted on its data dir; what it held is read from that dir before the
-// restart. PostgreSQL: two daemons share the load; A is frozen (SIGSTOP) a moment before its SIGKILL, so
+// restart: every unfinished delivery, since the only daemon on a data dir claims in memory (no lease
+// is written) and its restart takes every one of them again. PostgreSQL: two daemons share the load; A is frozen (SIGSTOP) a moment before its SIGKILL, so
 // what it holds is read exactly, and B alone delivers everything, A's claims once their lease (3 x A's
 // timeout) has run out.
 import { randomUUID } from 'node:crypto';
@@ -407,7 +408,10 @@ async function verify(
   };
 }
 
-/** What the dead daemon held when it died: its leased deliveries, by id, with when each lease ran out (ms). */
+/**
+ * What the dead daemon held when it died, by id, with when its successor may send each again (ms):
+ * on PostgreSQL its leased deliveries and their leases' ends; on LevelDB every unfinished one.
+ */
 type Held = Map<string, number>;
 
 interface Duplicates {
@@ -465,7 +469,7 @@ function checkTakeover(
   successorFrom: (delivery: string) => number,
   successor: string,
 ): Duplicates {
-  t.ok(held.size > 0, `the dead daemon held ${held.size} deliveries (leased, unrecorded)`);
+  t.ok(held.size > 0, `the dead daemon held ${held.size} deliveries (claimed, unrecorded)`);
   t.same(
     [...held.keys()].filter((id) => !result.receipts.some((r) => r.delivery === id && r.at >= successorFrom(id))),
     [],
@@ -517,12 +521,19 @@ function finishedAfterKill(result: Verified, killedAt: number): number {
   return result.owedEvents.filter((e) => Date.parse(e.timestamp) < killedAt && deliveredLate.has(e.id)).length;
 }
 
-/** The deliveries leased in a LevelDB data dir whose daemon is dead: what it held when it died. */
-async function leasedIn(dataDir: string): Promise<Held> {
+/**
+ * The unfinished deliveries in a LevelDB data dir whose daemon is dead (due or leased, none held: no
+ * webhook is paused): whatever it held when it died is among them.
+ */
+async function unfinishedIn(dataDir: string): Promise<Held> {
   const storage = await openStorage({ dataDir }, createLogger('silent'));
   try {
-    const leased = await new WebhookStore(storage).deliveries.range('queue', 'leased', { limit: 10_000 });
-    return new Map(leased.map((e) => [e.id, Date.parse(e.sort)]));
+    const { deliveries } = new WebhookStore(storage);
+    const unfinished = [
+      ...(await deliveries.range('queue', 'leased', { limit: 10_000 })),
+      ...(await deliveries.range('queue', 'due', { limit: 10_000 })),
+    ];
+    return new Map(unfinished.map((e) => [e.id, Date.parse(e.sort)]));
   } finally {
     await storage.close();
   }
@@ -559,7 +570,7 @@ t.test(
           killedAt = now;
           // The signal goes out synchronously; from here every write waits for the restarted daemon.
           current = sigkill(first).then(async () => {
-            held = await leasedIn(dataDir);
+            held = await unfinishedIn(dataDir);
             // Nothing the restarted daemon sends can reach a receiver before this.
             respawnedAt = Date.now();
             return spawnDaemon(t, [], env);

@@ -71,7 +71,11 @@ export interface ClaimOptions<T> {
   limit: number;
   /** The lock every read-modify-write of a record takes: a record held by another is skipped. */
   lockOf: (id: string) => string;
-  /** Given a candidate, the record leased to this caller, or undefined to leave it. */
+  /**
+   * Given a candidate, the record leased to this caller, or undefined to leave it. The record itself
+   * (the same object) takes it without a write: on exclusive storage a caller may hold its claims in
+   * memory, since a restart of the only process that uses the data finds them where they were.
+   */
   take: (record: T) => T | undefined;
 }
 
@@ -100,7 +104,7 @@ export interface Storage {
   /**
    * Claims work: candidates under `value` in `index` with a sort value up to `upTo` (or the given
    * ids), skipping any another transaction holds, each given to `take`; what it takes is written
-   * back in one transaction. PostgreSQL: `FOR UPDATE SKIP LOCKED` plus the records' advisory locks.
+   * back in one transaction (unless `take` answered the record unchanged). PostgreSQL: `FOR UPDATE SKIP LOCKED` plus the records' advisory locks.
    */
   claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]>;
   /** Calls `fn` when any daemon commits a transaction that woke `topic`. */

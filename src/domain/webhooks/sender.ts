@@ -101,7 +101,10 @@ export class WebhookSender {
   /** Outcomes waiting to be written, and whether a batch of them is being written now. */
   private readonly outcomes: QueuedOutcome[] = [];
   private recording = false;
-  /** The deliveries whose attempts run here now. */
+  /**
+   * The deliveries claimed here: their attempts on the wire (counted in `inFlight` and `perWebhook`)
+   * or their outcomes not yet written. A delivery is never claimed again while it is in here.
+   */
   private readonly sending = new Set<string>();
   /** The webhook the last pass ended at: the next starts past it (every webhook gets its turn at free slots). */
   private rotation: string | undefined;
@@ -146,6 +149,15 @@ export class WebhookSender {
   }
 
   /**
+   * Attempts that may start now: the free slots of the global bound, while the outcomes not yet
+   * written stay within another maxInFlight (a slot is given back as its answer arrives, and the
+   * record follows in a batch, so slow storage does not hold receivers' slots).
+   */
+  private get free(): number {
+    return Math.min(this.settings.maxInFlight - this.inFlight, 2 * this.settings.maxInFlight - this.sending.size);
+  }
+
+  /**
    * One pass: claims as many due deliveries as there are free slots, in one transaction, and starts
    * their attempts (not awaited). Each webhook's slots are filled from its own queue, so a webhook at
    * its bound (a slow receiver with a deep backlog) never keeps another's deliveries waiting. Returns
@@ -155,11 +167,11 @@ export class WebhookSender {
     const now = Date.now();
     // Leases end on the scale of seconds (3 x the attempt timeout): looking for ended ones on every
     // pass would cost a read per pass for nothing. The first pass (a restart) always looks.
-    if (this.settings.maxInFlight - this.inFlight > 0 && now - this.lastTakeOver >= TAKEOVER_EVERY_MS) {
+    if (this.free > 0 && now - this.lastTakeOver >= TAKEOVER_EVERY_MS) {
       this.lastTakeOver = now;
       await this.takeOver(now);
     }
-    if (this.settings.maxInFlight - this.inFlight > 0) await this.claimDue(now);
+    if (this.free > 0) await this.claimDue(now);
     // Still due from before this pass: waiting for a slot here (a finished attempt wakes the loop) or
     // held by another daemon. Only a time after it needs a timer; a past one would spin the loop.
     const next = await this.webhooks.store.nextDueAt();
@@ -169,7 +181,7 @@ export class WebhookSender {
   /** Deliveries whose lease ended (a daemon died mid-attempt) or, on exclusive storage, every lease not running here. */
   private async takeOver(now: number): Promise<void> {
     const store = this.webhooks.store;
-    const room = this.settings.maxInFlight - this.inFlight;
+    const room = this.free;
     const entries = await store.deliveries.range('queue', 'leased', {
       upTo: leasesTakenOver(this.storage, now),
       limit: room * 2,
@@ -183,15 +195,19 @@ export class WebhookSender {
   /** Fills free slots from each webhook's due queue, in turns: starting past the webhook the last pass ended at. */
   private async claimDue(now: number): Promise<void> {
     const nowIso = new Date(now).toISOString();
-    const free = this.settings.maxInFlight - this.inFlight;
+    const free = this.free;
     const picked: string[] = [];
     const withPicks: string[] = [];
     for await (const webhookId of this.webhooksInTurn(this.rotation)) {
       if (picked.length >= free) break;
       this.rotation = webhookId;
-      const room = Math.min(this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0), free - picked.length);
+      const busy = this.perWebhook.get(webhookId) ?? 0;
+      const room = Math.min(this.settings.maxPerWebhook - busy, free - picked.length);
       if (room <= 0) continue;
-      const ids = await this.webhooks.store.dueFor(webhookId, nowIso, room);
+      // On exclusive storage the attempts running here are still in the due queue (claimed in memory):
+      // read past them.
+      const due = await this.webhooks.store.dueFor(webhookId, nowIso, room + (this.storage.exclusive ? busy : 0));
+      const ids = due.filter((id) => !this.sending.has(id)).slice(0, room);
       if (ids.length > 0) withPicks.push(webhookId);
       picked.push(...ids);
     }
@@ -231,18 +247,22 @@ export class WebhookSender {
     return new Map(unique.map((id, n) => [id, records[n] === undefined || records[n].deleted_at !== null ? null : records[n]]));
   }
 
-  /** Claims the given deliveries in one transaction (skipping any another daemon holds) and starts their attempts. */
+  /**
+   * Claims the given deliveries in one transaction (skipping any another daemon holds) and starts their
+   * attempts. A claim is a lease written on the delivery, except on exclusive storage: there no other
+   * process can take it and a restart takes every unfinished delivery again, so the claim is held in
+   * memory only (`sending`) and the delivery's one write is its outcome.
+   */
   private async claim(ids: string[], hooks: Map<string, Webhook | null>, now: number): Promise<void> {
     const reserved = new Map<string, number>();
-    let room = this.settings.maxInFlight - this.inFlight;
+    let room = this.free;
     const claimed = await this.storage.claim(this.webhooks.store.deliveries, {
       candidates: { ids },
       limit: ids.length,
       lockOf: deliveryLock,
       take: (d) => {
-        if (d.status !== 'pending' || d.held) return undefined;
+        if (d.status !== 'pending' || d.held || this.sending.has(d.id)) return undefined; // ours: in flight
         if (d.lease_until !== null) {
-          if (this.sending.has(d.id)) return undefined; // ours, in flight
           // Any other lease once it has ended (also one of ours whose attempt was lost: no attempt runs
           // here for it), or at once where this daemon owns the data.
           if (!this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
@@ -255,6 +275,7 @@ export class WebhookSender {
         if (busy >= this.settings.maxPerWebhook || room <= 0) return undefined;
         reserved.set(webhook.id, (reserved.get(webhook.id) ?? 0) + 1);
         room--;
+        if (this.storage.exclusive) return d;
         return {
           ...d,
           lease_owner: this.instanceId,
@@ -263,10 +284,21 @@ export class WebhookSender {
         };
       },
     });
-    const started = claimed.filter((d) => d.lease_owner === this.instanceId && d.status === 'pending');
-    if (started.length === 0) return;
-    const events = await this.sentEvents(started.map((d) => d.event_id));
-    for (const d of started) this.start(d, hooks.get(d.webhook_id)!, events.get(d.event_id));
+    // The rest of what came back was held (paused) or failed (deleted) instead.
+    const taken = claimed.filter((d) => d.status === 'pending' && !d.held);
+    if (taken.length === 0) return;
+    const events = await this.sentEvents(taken.map((d) => d.event_id));
+    for (const d of taken) this.start(d, hooks.get(d.webhook_id)!, events.get(d.event_id));
+  }
+
+  /**
+   * Whether the stored delivery is still the attempt's to record: pending, at the attempt it was
+   * claimed at, and leased to this daemon, or (exclusive storage, where claims are held in memory)
+   * not held meanwhile.
+   */
+  private stillClaimed(current: Delivery | undefined, claimed: Delivery): current is Delivery {
+    if (current?.status !== 'pending' || current.attempt !== claimed.attempt) return false;
+    return current.lease_owner === this.instanceId || (this.storage.exclusive && !current.held);
   }
 
   /** The events of a pass's deliveries: from the cache, the rest read in one go. */
@@ -302,7 +334,7 @@ export class WebhookSender {
    * gives the slot back (cancelHandOff).
    */
   reserveHandOff(delivery: Delivery): Pick<Delivery, 'lease_owner' | 'lease_until'> | undefined {
-    if (this.stopping.signal.aborted || this.inFlight >= this.settings.maxInFlight) return undefined;
+    if (this.stopping.signal.aborted || this.free <= 0) return undefined;
     if ((this.perWebhook.get(delivery.webhook_id) ?? 0) >= this.settings.maxPerWebhook) return undefined;
     this.hold(delivery.id, delivery.webhook_id);
     return { lease_owner: this.instanceId, lease_until: new Date(Date.now() + this.leaseMs).toISOString() };
@@ -310,7 +342,8 @@ export class WebhookSender {
 
   /** A reserved delivery whose transaction did not commit: its slot is free again. */
   cancelHandOff(delivery: Delivery): void {
-    this.letGo(delivery.id, delivery.webhook_id);
+    this.release(delivery.webhook_id);
+    this.sending.delete(delivery.id);
     this.wakeListener();
   }
 
@@ -326,10 +359,9 @@ export class WebhookSender {
     this.perWebhook.set(webhookId, (this.perWebhook.get(webhookId) ?? 0) + 1);
   }
 
-  /** Gives back hold()'s slot; answers how many attempts to that webhook still hold one. */
-  private letGo(deliveryId: string, webhookId: string): number {
+  /** Gives back hold()'s slot (the delivery stays in `sending`); answers how many attempts to that webhook still hold one. */
+  private release(webhookId: string): number {
     this.inFlight--;
-    this.sending.delete(deliveryId);
     const left = (this.perWebhook.get(webhookId) ?? 1) - 1;
     if (left === 0) this.perWebhook.delete(webhookId);
     else this.perWebhook.set(webhookId, left);
@@ -341,20 +373,37 @@ export class WebhookSender {
     this.launch(delivery, webhook, event);
   }
 
-  /** Runs the attempt of a delivery that holds a slot (start, handOff), and frees the slot after it. */
+  /**
+   * Runs the attempt of a delivery that holds a slot (start, handOff): its slot is given back once the
+   * answer is in (or the attempt ended without one), and the delivery leaves `sending` once its outcome
+   * is written.
+   */
   private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
-    const run = this.attempt(delivery, webhook, event)
+    let released = false;
+    const answered = (): void => {
+      if (released) return;
+      released = true;
+      const left = this.release(webhook.id);
+      // A pass costs several reads and a transaction: it runs once a quarter of a bound is free again
+      // (of this webhook's or of all), not after every attempt. Each count crosses that mark on its
+      // way down, so work waiting for a slot is never left without a pass.
+      if (
+        left === 0 ||
+        this.settings.maxPerWebhook - left === refillStep(this.settings.maxPerWebhook) ||
+        this.settings.maxInFlight - this.inFlight === refillStep(this.settings.maxInFlight)
+      )
+        this.wakeListener();
+    };
+    const run = this.attempt(delivery, webhook, event, answered)
       .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
-        const left = this.letGo(delivery.id, webhook.id);
+        answered();
+        this.sending.delete(delivery.id);
         this.attempts.delete(run);
-        // A pass costs several reads and a transaction: it runs once a quarter of a bound is free again
-        // (of this webhook's or of all), not after every attempt. Each count crosses that mark on its
-        // way down, so work waiting for a slot is never left without a pass.
+        // The same for the outcomes waiting to be written, when they are what holds new attempts back.
         if (
-          left === 0 ||
-          this.settings.maxPerWebhook - left === refillStep(this.settings.maxPerWebhook) ||
-          this.settings.maxInFlight - this.inFlight === refillStep(this.settings.maxInFlight)
+          this.sending.size === 0 ||
+          2 * this.settings.maxInFlight - this.sending.size === refillStep(this.settings.maxInFlight)
         )
           this.wakeListener();
       });
@@ -366,7 +415,7 @@ export class WebhookSender {
    * that claimed the delivery, just before its claim: a pause or delete committed before that pass
    * (through any daemon) holds or fails the delivery instead of sending it.
    */
-  private async attempt(leased: Delivery, webhook: Webhook, event: SentEvent | undefined): Promise<void> {
+  private async attempt(leased: Delivery, webhook: Webhook, event: SentEvent | undefined, answered: () => void): Promise<void> {
     const number = leased.attempt + 1;
     const started = Date.now();
     let outcome: Outcome;
@@ -386,6 +435,7 @@ export class WebhookSender {
       });
       outcome = await this.post(webhook.url, body, headers);
     }
+    answered();
     if (this.stopping.signal.aborted) return;
     const attempt: DeliveryAttempt = {
       attempt: number,
@@ -469,7 +519,7 @@ export class WebhookSender {
             );
             for (const [n, { leased, change }] of batch.entries()) {
               const current = records[n];
-              if (current?.status !== 'pending' || current.lease_owner !== this.instanceId) {
+              if (!this.stillClaimed(current, leased)) {
                 this.log.warn({ delivery_id: leased.id }, 'webhook delivery lease lost before the attempt was recorded');
                 written.push(undefined);
                 continue;

@@ -179,7 +179,7 @@ export class LevelStorage implements Storage {
       for (const record of await tx.getMany(collection, free)) {
         const next = record === undefined ? undefined : options.take(record);
         if (next === undefined) continue;
-        await tx.put(collection, next);
+        if (next !== record) await tx.put(collection, next);
         claimed.push(next);
       }
       return claimed;

@@ -535,7 +535,7 @@ export class PostgresStorage implements Storage {
         tx.saw(collection, text(row.id), row.data);
         const next = options.take(row.data);
         if (next === undefined) continue;
-        await tx.put(collection, next);
+        if (next !== row.data) await tx.put(collection, next);
         claimed.push(next);
       }
       return claimed;
