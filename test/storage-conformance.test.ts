@@ -10,7 +10,7 @@ import { Collection } from '../src/storage/collection.js';
 import { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { migrate } from '../src/storage/leveldb/migrate.js';
 import type { Storage } from '../src/storage/port.js';
-import { PostgresStorage } from '../src/storage/postgres/engine.js';
+import { PostgresStorage, splitPool } from '../src/storage/postgres/engine.js';
 import { findPostgres, launchPostgres, type TestPostgres } from './support/postgres.js';
 
 const silent = createLogger('silent');
@@ -95,19 +95,22 @@ const level: EngineUnderTest = {
   },
 };
 
+/** SERVICE_DATABASE_POOL_SIZE of each PostgreSQL engine here. */
+const POOL_SIZE = 8;
+
 function postgres(cluster: TestPostgres): EngineUnderTest {
   const urls = new WeakMap<Storage, string>();
   return {
     name: 'postgres',
     async open(t) {
       const url = await cluster.createDatabase();
-      const storage = await PostgresStorage.open(url, silent, { poolSize: 8 });
+      const storage = await PostgresStorage.open(url, silent, { poolSize: POOL_SIZE });
       urls.set(storage, url);
       t.teardown(() => storage.close());
       return storage;
     },
     openTwin: async (t, first) => {
-      const storage = await PostgresStorage.open(urls.get(first)!, silent, { poolSize: 8 });
+      const storage = await PostgresStorage.open(urls.get(first)!, silent, { poolSize: POOL_SIZE });
       t.teardown(() => storage.close());
       return storage;
     },
@@ -522,6 +525,38 @@ function suite(t: Test, engine: EngineUnderTest): void {
       stored.map((e) => e.id),
       'indexes hold the appended ids',
     );
+  });
+
+  t.test('background work has connections of its own: requests holding all of theirs do not stall it', async (t) => {
+    const s = await engine.open(t);
+    const { items } = tablesOf(s);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // Every connection requests have (PostgreSQL: the pool less the loops' quarter), each held by an open transaction.
+    const held = engine.name === 'postgres' ? splitPool(POOL_SIZE).foreground : 4;
+    let open = 0;
+    const holders = Array.from({ length: held }, () =>
+      s.transaction({}, async () => {
+        open++;
+        await gate;
+      }),
+    );
+    try {
+      await waitFor(() => open === held, { what: 'the held transactions' });
+      const item = { id: 'bg', group: 'g', created_at: iso(1) };
+      await s.background(() => s.transaction({}, async (tx) => void (await tx.put(items, item))));
+      t.same(await s.background(() => items.get('bg')), item, 'a background transaction and read ran meanwhile');
+      let answered = false;
+      const request = s.transaction({}, async () => undefined).then(() => (answered = true));
+      await sleep(100);
+      // LevelDB has no pool: nothing waits there.
+      t.equal(answered, engine.name === 'leveldb', "a request's transaction waits for one of the requests' connections");
+      release();
+      await request;
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
   });
 
   t.test('meta values and wake-ups', async (t) => {

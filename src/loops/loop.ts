@@ -36,6 +36,9 @@ export interface LoopOptions {
 /** Told of every finished tick: the loop, how long it took (seconds), whether it succeeded. */
 export type LoopObserver = (loop: string, seconds: number, ok: boolean) => void;
 
+/** Where every tick runs (the storage's background lane: Storage.background). */
+export type TickRunner = <R>(tick: () => Promise<R>) => Promise<R>;
+
 export interface LoopStatus {
   name: string;
   running: boolean;
@@ -67,12 +70,18 @@ export class Loop {
   private wakeQueued = false;
 
   private observer: LoopObserver | undefined;
+  private runTicks: TickRunner = (tick) => tick();
 
   constructor(private readonly options: LoopOptions) {}
 
   /** Hears of every tick (metrics). */
   observe(observer: LoopObserver): void {
     this.observer = observer;
+  }
+
+  /** Runs every tick (and what it starts) through `runner`. */
+  runTicksIn(runner: TickRunner): void {
+    this.runTicks = runner;
   }
 
   get running(): boolean {
@@ -143,7 +152,7 @@ export class Loop {
     const started = performance.now();
     let ok = false;
     try {
-      const due = await this.options.tick();
+      const due = await this.runTicks(this.options.tick);
       ok = true;
       this.consecutiveFailures = 0;
       this.lastError = null;
@@ -173,10 +182,14 @@ export class Loop {
 export class LoopSet {
   private readonly loops: Loop[] = [];
 
-  constructor(private readonly observer?: LoopObserver) {}
+  constructor(
+    private readonly observer?: LoopObserver,
+    private readonly runner?: TickRunner,
+  ) {}
 
   add(loop: Loop): Loop {
     if (this.observer !== undefined) loop.observe(this.observer);
+    if (this.runner !== undefined) loop.runTicksIn(this.runner);
     this.loops.push(loop);
     return loop;
   }

@@ -107,6 +107,12 @@ export interface Storage {
    * back in one transaction (unless `take` answered the record unchanged). PostgreSQL: `FOR UPDATE SKIP LOCKED` plus the records' advisory locks.
    */
   claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]>;
+  /**
+   * Runs `fn` as background work (the loops' ticks, and what they start): on PostgreSQL its reads and
+   * transactions use connections kept for it, so requests holding every other connection cannot stall
+   * it. LevelDB has no pool: `fn` just runs.
+   */
+  background<R>(fn: () => Promise<R>): Promise<R>;
   /** Calls `fn` when any daemon commits a transaction that woke `topic`. */
   onWake(topic: string, fn: () => void): () => void;
   /** Whether the last write reached the database. */

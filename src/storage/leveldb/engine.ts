@@ -186,6 +186,10 @@ export class LevelStorage implements Storage {
     });
   }
 
+  background<R>(fn: () => Promise<R>): Promise<R> {
+    return fn();
+  }
+
   onWake(topic: string, fn: () => void): () => void {
     let set = this.wakeListeners.get(topic);
     if (set === undefined) this.wakeListeners.set(topic, (set = new Set()));
