@@ -222,6 +222,32 @@ t.test('pause holds deliveries as pending, resume sends them; delete fails them 
   t.equal((await w.d.services.webhooks.store.deliveries.get(last.id))?.error_message, 'webhook deleted');
 });
 
+t.test('a burst to many webhooks is fanned out over several transactions: every event once to every webhook', async (t) => {
+  const w = await world(t);
+  // 12 webhooks x 50 events committed together: 600 deliveries, more than one fan-out transaction makes.
+  const hooks: string[] = [];
+  for (let i = 0; i < 12; i++) hooks.push((await w.create({ resource_filter: { workflow_run_id: 'burst' } })).body.data.id);
+  await w.d.storage.transaction({}, async (tx) => {
+    for (let i = 0; i < 50; i++)
+      w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i }, run_id: 'burst' });
+  });
+  await waitFor(() => new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size >= 600, {
+    what: '600 deliveries',
+  });
+  const { deliveries } = w.d.services.webhooks.store;
+  for (const id of hooks) {
+    const records = (await deliveries.listBy('webhook', id, { limit: 100 })).items;
+    t.equal(new Set(records.map((d) => d.event_id)).size, 50, `webhook ${id}: 50 events`);
+    t.equal(records.length, 50, `webhook ${id}: one delivery each`);
+  }
+  const seqs = w.receiver.received.map((r) => (JSON.parse(r.body) as { payload: { i: number } }).payload.i);
+  t.same(
+    Array.from({ length: 50 }, (_, i) => seqs.filter((n) => n === i).length),
+    Array.from({ length: 50 }, () => 12),
+    'each event reached each webhook',
+  );
+});
+
 t.test(
   'LevelDB: a claimed delivery is not written until its outcome (the one daemon holds its claims in memory)',
   { skip: testPostgres === undefined ? false : 'LevelDB only' },
