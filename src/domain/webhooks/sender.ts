@@ -67,9 +67,21 @@ interface QueuedOutcome {
   reject: (err: unknown) => void;
 }
 
-/** Free slots (of a bound) that call for the next pass. */
-function refillStep(bound: number): number {
-  return Math.max(1, Math.floor(bound / 4));
+/**
+ * Whether `used` of `bound` has just come down to a quarter of the bound free: a pass costs several
+ * reads and a transaction, so it runs then, not after every attempt. Each count crosses that mark
+ * on its way down, so work waiting for room is never left without a pass.
+ */
+function atRefillMark(bound: number, used: number): boolean {
+  return bound - used === Math.max(1, Math.floor(bound / 4));
+}
+
+/** Adds `by` to `key`'s count (a key at zero is removed); answers the new count. */
+function bump(counts: Map<string, number>, key: string, by: number): number {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n === 0) counts.delete(key);
+  else counts.set(key, n);
+  return n;
 }
 
 /** The delay before the attempt after failed attempt `k` (k = 1, 2, ...): base x 2^(k-1), capped at base x 2^10. */
@@ -96,7 +108,10 @@ function describeFailure(err: unknown, timeoutMs: number): string {
 export class WebhookSender {
   readonly instanceId = randomUUID();
   private inFlight = 0;
+  /** Attempts on the wire per webhook (the per-webhook bound). */
   private readonly perWebhook = new Map<string, number>();
+  /** Deliveries in `sending` per webhook: on the wire or their outcome not yet written. */
+  private readonly claimedPerWebhook = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
   /** Outcomes waiting to be written, and whether a batch of them is being written now. */
   private readonly outcomes: QueuedOutcome[] = [];
@@ -201,12 +216,12 @@ export class WebhookSender {
     for await (const webhookId of this.webhooksInTurn(this.rotation)) {
       if (picked.length >= free) break;
       this.rotation = webhookId;
-      const busy = this.perWebhook.get(webhookId) ?? 0;
-      const room = Math.min(this.settings.maxPerWebhook - busy, free - picked.length);
+      const room = Math.min(this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0), free - picked.length);
       if (room <= 0) continue;
-      // On exclusive storage the attempts running here are still in the due queue (claimed in memory):
-      // read past them.
-      const due = await this.webhooks.store.dueFor(webhookId, nowIso, room + (this.storage.exclusive ? busy : 0));
+      // On exclusive storage what this daemon claimed (in memory) stays in the due queue until its
+      // outcome is written, answered or not: read past it.
+      const held = this.storage.exclusive ? (this.claimedPerWebhook.get(webhookId) ?? 0) : 0;
+      const due = await this.webhooks.store.dueFor(webhookId, nowIso, room + held);
       const ids = due.filter((id) => !this.sending.has(id)).slice(0, room);
       if (ids.length > 0) withPicks.push(webhookId);
       picked.push(...ids);
@@ -343,7 +358,7 @@ export class WebhookSender {
   /** A reserved delivery whose transaction did not commit: its slot is free again. */
   cancelHandOff(delivery: Delivery): void {
     this.release(delivery.webhook_id);
-    this.sending.delete(delivery.id);
+    this.forget(delivery.id, delivery.webhook_id);
     this.wakeListener();
   }
 
@@ -356,16 +371,20 @@ export class WebhookSender {
   private hold(deliveryId: string, webhookId: string): void {
     this.inFlight++;
     this.sending.add(deliveryId);
-    this.perWebhook.set(webhookId, (this.perWebhook.get(webhookId) ?? 0) + 1);
+    bump(this.perWebhook, webhookId, 1);
+    bump(this.claimedPerWebhook, webhookId, 1);
   }
 
   /** Gives back hold()'s slot (the delivery stays in `sending`); answers how many attempts to that webhook still hold one. */
   private release(webhookId: string): number {
     this.inFlight--;
-    const left = (this.perWebhook.get(webhookId) ?? 1) - 1;
-    if (left === 0) this.perWebhook.delete(webhookId);
-    else this.perWebhook.set(webhookId, left);
-    return left;
+    return bump(this.perWebhook, webhookId, -1);
+  }
+
+  /** The delivery leaves `sending`: its outcome is written, or its attempt ended without one. */
+  private forget(deliveryId: string, webhookId: string): void {
+    this.sending.delete(deliveryId);
+    bump(this.claimedPerWebhook, webhookId, -1);
   }
 
   private start(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
@@ -384,28 +403,18 @@ export class WebhookSender {
       if (released) return;
       released = true;
       const left = this.release(webhook.id);
-      // A pass costs several reads and a transaction: it runs once a quarter of a bound is free again
-      // (of this webhook's or of all), not after every attempt. Each count crosses that mark on its
-      // way down, so work waiting for a slot is never left without a pass.
-      if (
-        left === 0 ||
-        this.settings.maxPerWebhook - left === refillStep(this.settings.maxPerWebhook) ||
-        this.settings.maxInFlight - this.inFlight === refillStep(this.settings.maxInFlight)
-      )
+      // A pass when this webhook's or all slots come down to a refill mark (or the webhook has none busy).
+      if (left === 0 || atRefillMark(this.settings.maxPerWebhook, left) || atRefillMark(this.settings.maxInFlight, this.inFlight))
         this.wakeListener();
     };
     const run = this.attempt(delivery, webhook, event, answered)
       .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
         answered();
-        this.sending.delete(delivery.id);
+        this.forget(delivery.id, webhook.id);
         this.attempts.delete(run);
         // The same for the outcomes waiting to be written, when they are what holds new attempts back.
-        if (
-          this.sending.size === 0 ||
-          2 * this.settings.maxInFlight - this.sending.size === refillStep(this.settings.maxInFlight)
-        )
-          this.wakeListener();
+        if (this.sending.size === 0 || atRefillMark(2 * this.settings.maxInFlight, this.sending.size)) this.wakeListener();
       });
     this.attempts.add(run);
   }
