@@ -121,7 +121,7 @@ export class LogDestination {
   claim(bytes: number): Buffer | undefined {
     if (bytes > LogDestination.maxClaim) throw new RangeError(`a claimed line is at most ${LogDestination.maxClaim} bytes`);
     if (!this.admit(bytes)) return undefined;
-    if (bytes > CHUNK_BYTES - this.filled) this.seal();
+    if (bytes > CHUNK_BYTES - this.filled) this.sealAndWrite();
     return this.chunk;
   }
 
@@ -161,13 +161,14 @@ export class LogDestination {
   private append(text: string): void {
     const most = text.length * 3;
     if (most > CHUNK_BYTES - this.filled) {
-      this.seal();
       if (most > CHUNK_BYTES) {
-        // Longer than a chunk: written on its own.
+        // Longer than a chunk: written on its own, after what is buffered.
+        this.seal();
         this.enqueue({ bytes: Buffer.from(text, 'utf8'), written: 0 });
         this.next();
         return;
       }
+      this.sealAndWrite();
     }
     this.filled += this.chunk.write(text, this.filled, 'utf8');
     this.written();
@@ -180,6 +181,15 @@ export class LogDestination {
       this.timer = undefined;
       this.flush();
     }, FLUSH_AFTER_MS).unref();
+  }
+
+  /**
+   * A chunk with no room for the next line is written at once. The timer is for a chunk that fills
+   * slowly, and seal() clears it: under a load that fills a chunk within FLUSH_AFTER_MS it never fires.
+   */
+  private sealAndWrite(): void {
+    this.seal();
+    this.next();
   }
 
   /** The current chunk, if it holds anything, joins the queue; a fresh one takes its place. */
