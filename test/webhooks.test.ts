@@ -4,11 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { verify as verifyGithub } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import pg from 'pg';
 import t, { type Test } from 'tap';
 import { newDelivery } from '../src/domain/webhooks/fanout.js';
 import type { Daemon } from '../src/main.js';
 import type { LevelStorage } from '../src/storage/leveldb/engine.js';
-import { asPrincipal, createOrganizationAs, request, startTestDaemon, testPostgres, waitFor } from './helpers.js';
+import { asPrincipal, createOrganizationAs, request, startTestDaemon, testPostgres, waitFor, withTestEngine } from './helpers.js';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
 
 const fast = { SERVICE_WEBHOOK_ALLOW_PRIVATE: '1', SERVICE_WEBHOOK_RETRY_BASE_MS: '100', SERVICE_WEBHOOK_TIMEOUT_MS: '1000' };
@@ -251,6 +252,60 @@ t.test('a burst to many webhooks is fanned out over several transactions: every 
     'each event reached each webhook',
   );
 });
+
+// A slot is given back when its answer arrives, before the outcome is written; the outcomes waiting
+// to be written are bounded too (another 128, the global bound), or a database that cannot keep up
+// would let the sender run ahead without limit. PostgreSQL holds every write of a `delivered` outcome
+// here (a trigger waits for an advisory lock this test holds), and claims go on as usual.
+t.test(
+  'PostgreSQL: while outcomes cannot be written, 256 attempts are sent (128 in flight, 128 waiting for their record), then the rest',
+  { skip: testPostgres === undefined ? 'PostgreSQL only (the database holds the outcome writes)' : false },
+  async (t) => {
+    const env = await withTestEngine({ SERVICE_WEBHOOK_TIMEOUT_MS: '5000' });
+    const w = await world(t, env);
+    const db = new pg.Client({ connectionString: env.SERVICE_DATABASE_URL });
+    await db.connect();
+    t.teardown(() => db.end());
+    await db.query(`
+      CREATE FUNCTION hold_outcomes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.data->>'status' = 'delivered' THEN PERFORM pg_advisory_xact_lock_shared(4242); END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER hold_outcomes BEFORE INSERT OR UPDATE ON webhook_deliveries
+        FOR EACH ROW EXECUTE FUNCTION hold_outcomes();`);
+    await db.query('SELECT pg_advisory_lock(4242)');
+    let held = true;
+    const release = async () => {
+      if (held) await db.query('SELECT pg_advisory_unlock(4242)');
+      held = false;
+    };
+    try {
+      // 8 webhooks (32 attempts each at most) x 50 events: 400 deliveries, more than the 256 the bounds allow.
+      for (let i = 0; i < 8; i++) await w.create({ resource_filter: { workflow_run_id: 'held' } });
+      await w.d.storage.transaction({}, async (tx) => {
+        for (let i = 0; i < 50; i++)
+          w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i }, run_id: 'held' });
+      });
+      await waitFor(() => w.receiver.received.length >= 256, { what: '256 attempts' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      t.equal(w.receiver.received.length, 256, 'no attempt more while 128 answered ones wait for their record');
+      const { rows } = await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE data->>'status' = 'delivered'");
+      t.equal(rows[0].n, 0, 'none of them is recorded yet');
+      await release();
+      await waitFor(
+        async () =>
+          (await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE data->>'status' = 'delivered'")).rows[0].n ===
+          400,
+        { what: '400 deliveries recorded' },
+      );
+      t.equal(w.receiver.received.length, 400, 'each delivery sent once');
+      t.equal(new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size, 400, '400 distinct deliveries');
+    } finally {
+      await release();
+    }
+  },
+);
 
 t.test(
   'LevelDB: a claimed delivery is not written until its outcome (the one daemon holds its claims in memory)',
