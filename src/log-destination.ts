@@ -121,7 +121,7 @@ export class LogDestination {
   claim(bytes: number): Buffer | undefined {
     if (bytes > LogDestination.maxClaim) throw new RangeError(`a claimed line is at most ${LogDestination.maxClaim} bytes`);
     if (!this.admit(bytes)) return undefined;
-    if (bytes > CHUNK_BYTES - this.filled) this.sealAndWrite();
+    if (bytes > CHUNK_BYTES - this.filled) this.flush();
     return this.chunk;
   }
 
@@ -161,14 +161,13 @@ export class LogDestination {
   private append(text: string): void {
     const most = text.length * 3;
     if (most > CHUNK_BYTES - this.filled) {
+      this.flush();
       if (most > CHUNK_BYTES) {
-        // Longer than a chunk: written on its own, after what is buffered.
-        this.seal();
+        // Longer than a chunk: written on its own, after what was buffered.
         this.enqueue({ bytes: Buffer.from(text, 'utf8'), written: 0 });
         this.next();
         return;
       }
-      this.sealAndWrite();
     }
     this.filled += this.chunk.write(text, this.filled, 'utf8');
     this.written();
@@ -184,15 +183,11 @@ export class LogDestination {
   }
 
   /**
-   * A chunk with no room for the next line is written at once. The timer is for a chunk that fills
-   * slowly, and seal() clears it: under a load that fills a chunk within FLUSH_AFTER_MS it never fires.
+   * The current chunk, if it holds anything, joins the queue; a fresh one takes its place. It clears
+   * the timer, so whatever seals must also start the write (flush(); a chunk with no room for the
+   * next line included): under a load that fills a chunk within FLUSH_AFTER_MS the timer never fires.
+   * Only flushSync() seals without it, and writes the queue itself.
    */
-  private sealAndWrite(): void {
-    this.seal();
-    this.next();
-  }
-
-  /** The current chunk, if it holds anything, joins the queue; a fresh one takes its place. */
   private seal(): void {
     if (this.filled === 0) return;
     this.enqueue({ bytes: this.chunk.subarray(0, this.filled), written: 0, chunk: this.chunk });
