@@ -169,7 +169,12 @@ export class WebhookSender {
    * record follows in a batch, so slow storage does not hold receivers' slots).
    */
   private get free(): number {
-    return Math.min(this.settings.maxInFlight - this.inFlight, 2 * this.settings.maxInFlight - this.sending.size);
+    return Math.min(this.settings.maxInFlight - this.inFlight, this.maxClaimed - this.sending.size);
+  }
+
+  /** Deliveries `sending` may hold: maxInFlight on the wire and as many more waiting for their record. */
+  private get maxClaimed(): number {
+    return 2 * this.settings.maxInFlight;
   }
 
   /**
@@ -414,7 +419,7 @@ export class WebhookSender {
         this.forget(delivery.id, webhook.id);
         this.attempts.delete(run);
         // The same for the outcomes waiting to be written, when they are what holds new attempts back.
-        if (this.sending.size === 0 || atRefillMark(2 * this.settings.maxInFlight, this.sending.size)) this.wakeListener();
+        if (this.sending.size === 0 || atRefillMark(this.maxClaimed, this.sending.size)) this.wakeListener();
       });
     this.attempts.add(run);
   }
