@@ -223,16 +223,26 @@ t.test('pause holds deliveries as pending, resume sends them; delete fails them 
   t.equal((await w.d.services.webhooks.store.deliveries.get(last.id))?.error_message, 'webhook deleted');
 });
 
+/**
+ * `webhooks` webhooks for one run and `events` events of that run committed in one transaction (event
+ * i carries `payload.i`): webhooks x events deliveries at once. Answers the webhooks' ids.
+ */
+async function burst(w: World, webhooks: number, events: number): Promise<string[]> {
+  const run = `burst-${randomUUID().slice(0, 8)}`;
+  const hooks: string[] = [];
+  for (let i = 0; i < webhooks; i++) hooks.push((await w.create({ resource_filter: { workflow_run_id: run } })).body.data.id);
+  await w.d.storage.transaction({}, async (tx) => {
+    for (let i = 0; i < events; i++)
+      w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i }, run_id: run });
+  });
+  return hooks;
+}
+
 t.test('a burst to many webhooks is fanned out over several transactions: every event once to every webhook', async (t) => {
   // 128 attempts at once to a receiver in this process: a loaded machine can answer some after 1 s.
   const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '5000' });
   // 12 webhooks x 50 events committed together: 600 deliveries, more than one fan-out transaction makes.
-  const hooks: string[] = [];
-  for (let i = 0; i < 12; i++) hooks.push((await w.create({ resource_filter: { workflow_run_id: 'burst' } })).body.data.id);
-  await w.d.storage.transaction({}, async (tx) => {
-    for (let i = 0; i < 50; i++)
-      w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i }, run_id: 'burst' });
-  });
+  const hooks = await burst(w, 12, 50);
   await waitFor(() => new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size >= 600, {
     what: '600 deliveries',
   });
@@ -275,6 +285,9 @@ t.test(
       CREATE TRIGGER hold_outcomes BEFORE INSERT OR UPDATE ON webhook_deliveries
         FOR EACH ROW EXECUTE FUNCTION hold_outcomes();`);
     await db.query('SELECT pg_advisory_lock(4242)');
+    const delivered = async (): Promise<number> =>
+      (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE data->>'status' = 'delivered'"))
+        .rows[0].n;
     let held = true;
     const release = async () => {
       if (held) await db.query('SELECT pg_advisory_unlock(4242)');
@@ -282,23 +295,13 @@ t.test(
     };
     try {
       // 8 webhooks (32 attempts each at most) x 50 events: 400 deliveries, more than the 256 the bounds allow.
-      for (let i = 0; i < 8; i++) await w.create({ resource_filter: { workflow_run_id: 'held' } });
-      await w.d.storage.transaction({}, async (tx) => {
-        for (let i = 0; i < 50; i++)
-          w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i }, run_id: 'held' });
-      });
+      await burst(w, 8, 50);
       await waitFor(() => w.receiver.received.length >= 256, { what: '256 attempts' });
       await new Promise((resolve) => setTimeout(resolve, 500));
       t.equal(w.receiver.received.length, 256, 'no attempt more while 128 answered ones wait for their record');
-      const { rows } = await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE data->>'status' = 'delivered'");
-      t.equal(rows[0].n, 0, 'none of them is recorded yet');
+      t.equal(await delivered(), 0, 'none of them is recorded yet');
       await release();
-      await waitFor(
-        async () =>
-          (await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE data->>'status' = 'delivered'")).rows[0].n ===
-          400,
-        { what: '400 deliveries recorded' },
-      );
+      await waitFor(async () => (await delivered()) === 400, { what: '400 deliveries recorded' });
       t.equal(w.receiver.received.length, 400, 'each delivery sent once');
       t.equal(new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size, 400, '400 distinct deliveries');
     } finally {
