@@ -499,13 +499,13 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
 }
 
 /**
- * Row (9)'s rounds at least. Its two children differ by a few per cent (an access line costs under
- * 1 µs of a read's 30 to 35), and on a shared 2-vCPU VM one round's ratio ranges from 0.5 to 1.7:
+ * Row (9)'s rounds at least. Its two children differ by a few per cent (an access line costs about
+ * 1.2 µs of a read's 35 to 40), and on a shared 2-vCPU VM one round's ratio ranges from 0.5 to 1.7:
  * the median of 10 pairs is what resolves a few per cent (docs/benchmarks.md, row 9).
  */
 const ACCESS_LOG_ROUNDS = 10;
 
-/** (9) API-key reads on a child at `info` (one access line per request, to a file) and at `warn` (none), round by round. */
+/** What row (9) measured: the two children's rounds, the info child's file, one line's cost in-process. */
 interface AccessLogFigures {
   info: Measured[];
   warn: Measured[];
@@ -559,6 +559,7 @@ async function measureAccessLineCost(dir: string): Promise<number> {
   }
 }
 
+/** (9) API-key reads on a child at `info` (one access line per request, to a file) and at `warn` (none), round by round. */
 async function measureAccessLog(): Promise<AccessLogFigures> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-log-'));
   const children: ServeChild[] = [];
@@ -568,8 +569,8 @@ async function measureAccessLog(): Promise<AccessLogFigures> {
     const warn = await startServeChild('warn', dir);
     children.push(warn);
     const runs = { info: [] as Measured[], warn: [] as Measured[] };
-    // One unmeasured run each first: a fresh child's first seconds under load (the JIT, the heap's
-    // growth) are slower than the rest (the info child's first two rounds took 44 µs a read, 37 after).
+    // One unmeasured run each first: a fresh child's first seconds under load are slower than the
+    // rest (the info child's first two rounds took 44 µs a read, 37 after).
     for (const child of [warn, info])
       await measure(`(9) warming up the ${child === warn ? 'warn' : 'info'} child`, child.orgUrl, child.bearer);
     // The order alternates round by round: the kernel writes the info child's log to disk after its
