@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 
 // The daemon's log destination: JSON lines copied into 64 KB chunks as they are written, and the
-// chunks written to the file descriptor asynchronously, one write in flight at a time, in order.
+// chunks written in order: to a regular file at once (the page cache takes them; nothing is ever in
+// flight, so the exit's flush cannot overtake a write), to a pipe, socket or terminal asynchronously,
+// one write in flight at a time (a reader that stops reading must not block the daemon).
 //
 // Why not pino's own destination (sonic-boom): it keeps what is buffered as a string, appends each
 // line to it and measures the whole string's UTF-8 length on every write, and each write it hands
@@ -60,11 +62,15 @@ export class LogDestination {
   /** flush() callbacks waiting for the queue to empty. */
   private flushed: ((err?: Error) => void)[] = [];
 
+  /** The descriptor is a regular file: chunks are written synchronously (next()). */
+  private readonly toFile: boolean;
+
   constructor(
     private readonly fd: number,
     private readonly options: LogDestinationOptions = {},
   ) {
     this.maxPendingBytes = options.maxPendingBytes ?? 16 * 1024 * 1024;
+    this.toFile = isRegularFile(fd);
   }
 
   /** Takes one or more whole lines (pino's stream interface). Never blocks; drops when the bound is reached. */
@@ -90,8 +96,9 @@ export class LogDestination {
 
   /**
    * Writes everything buffered before returning: for the process's exit, when no callback will run
-   * again. A write already in flight is left to finish on its own (it was handed to the kernel's
-   * queue before anything written here); a descriptor that stays full or fails is given up on.
+   * again. A descriptor that stays full or fails is given up on. Only a pipe, socket or terminal can
+   * have a write in flight here: it is left to the thread pool, and if the pool had not started it
+   * yet, those bytes land after what is written here or, at exit, not at all.
    */
   flushSync(): void {
     if (this.failed) return;
@@ -204,8 +211,20 @@ export class LogDestination {
     this.queuedBytes += pending.bytes.length;
   }
 
+  /** Writes the queue: a file's at once, anything else's one asynchronous write after another. */
   private next(): void {
     if (this.writing || this.failed || this.queue.length === 0) return;
+    if (this.toFile) {
+      while (this.queue.length > 0) {
+        const pending = this.queue[0];
+        try {
+          this.wrote(pending, fs.writeSync(this.fd, pending.bytes, pending.written));
+        } catch (err) {
+          return this.fail(err as Error);
+        }
+      }
+      return;
+    }
     this.writing = true;
     const pending = this.queue[0];
     const { bytes } = pending;
@@ -218,15 +237,20 @@ export class LogDestination {
         }
         return this.fail(err);
       }
-      pending.written += written;
-      if (pending.written === bytes.length) {
-        this.queue.shift();
-        this.queuedBytes -= bytes.length;
-        if (pending.chunk !== undefined && this.spare.length < SPARE_CHUNKS) this.spare.push(pending.chunk);
-      }
-      if (this.queue.length === 0 && this.flushed.length > 0) for (const done of this.flushed.splice(0)) done();
+      this.wrote(pending, written);
       this.next();
     });
+  }
+
+  /** `written` more bytes of the oldest pending went out: once all of it has, it leaves the queue. */
+  private wrote(pending: Pending, written: number): void {
+    pending.written += written;
+    if (pending.written === pending.bytes.length) {
+      this.queue.shift();
+      this.queuedBytes -= pending.bytes.length;
+      if (pending.chunk !== undefined && this.spare.length < SPARE_CHUNKS) this.spare.push(pending.chunk);
+    }
+    if (this.queue.length === 0 && this.flushed.length > 0) for (const done of this.flushed.splice(0)) done();
   }
 
   private fail(err: Error): void {
@@ -238,5 +262,13 @@ export class LogDestination {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.options.onFailure?.(err);
     for (const done of this.flushed.splice(0)) done(err);
+  }
+}
+
+function isRegularFile(fd: number): boolean {
+  try {
+    return fs.fstatSync(fd).isFile();
+  } catch {
+    return false;
   }
 }

@@ -124,6 +124,20 @@ for (const kind of ['access lines', 'pino lines'] as const)
     t.equal(read().trim().split('\n').length, 6400, 'every line, once the load stops');
     t.ok(total > 1024 * 1024, `more than 1 MB logged (${total} bytes)`);
     t.ok(inFile > total / 2, `${inFile} bytes were in the file while the load went on`);
+    const logged = read()
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const line = JSON.parse(l) as { request_id?: string; batches?: number; i?: number };
+        const [batch, i] =
+          line.request_id === undefined ? [line.batches!, line.i!] : line.request_id.split('-').slice(1).map(Number);
+        return batch * 100 + i;
+      });
+    t.same(
+      logged,
+      Array.from({ length: 6400 }, (_, n) => n),
+      'in the order they were logged (the exit flush overtook no write)',
+    );
   });
 
 t.test('a line longer than a buffer, and many lines that fill several, come out whole', async (t) => {
