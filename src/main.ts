@@ -181,21 +181,20 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         // Shutdown holds the process until it is done: some of what it waits for holds nothing that
         // keeps node running (a loop tick waiting on an unref'd timer, a native library's dispose),
         // and without this the process would exit half-way, the areas and the storage never closed.
+        // Each step that can wait on something else (a loop tick, a native library's dispose, a
+        // database) is given SERVICE_SHUTDOWN_TIMEOUT_MS and then abandoned (logged), so shutdown is
+        // always bounded: the keep-alive must never hold a process whose shutdown hangs.
         const keepAlive = setInterval(() => {}, 60_000);
+        const step = (what: string, work: Promise<unknown>): Promise<void> =>
+          withinShutdown(work, config.shutdownTimeoutMs, log, what);
         try {
-          // Intake and loops wind down together under one deadline; a tick that hangs past it is
-          // abandoned (logged), so shutdown is always bounded.
-          const loopsStopped = loops.stopAll().then(() => true);
+          // Intake and loops wind down together.
+          const loopsStopped = step('a loop tick', loops.stopAll());
           await Promise.all([running.close(config.shutdownTimeoutMs), admin.close(config.shutdownTimeoutMs)]);
-          let timer: NodeJS.Timeout | undefined;
-          const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs)));
-          const stoppedInTime = await Promise.race([loopsStopped, deadline]);
-          clearTimeout(timer);
-          if (!stoppedInTime)
-            log.warn({ timeout_ms: config.shutdownTimeoutMs }, 'a loop tick did not finish in time; closing anyway');
-          await areas.close().catch((err: unknown) => log.warn({ err }, 'an area did not close cleanly'));
+          await loopsStopped;
+          await step('closing the areas', areas.close());
           await scrape?.close();
-          await storage.close();
+          await step('closing the storage', storage.close());
         } finally {
           clearInterval(keepAlive);
         }
@@ -254,4 +253,21 @@ export async function runServe(config: Config, log?: Logger): Promise<void> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/**
+ * Waits for one step of shutdown for at most `timeoutMs`: a step that fails or does not finish in
+ * time is logged (`<what> did not finish in time; going on`) and shutdown goes on without it.
+ */
+async function withinShutdown(work: Promise<unknown>, timeoutMs: number, log: Logger, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+  try {
+    const outcome = await Promise.race([work.then(() => 'done' as const), late]);
+    if (outcome === 'late') log.warn({ timeout_ms: timeoutMs }, `${what} did not finish in time; going on`);
+  } catch (err) {
+    log.warn({ err }, `${what} failed; going on`);
+  } finally {
+    clearTimeout(timer);
+  }
 }

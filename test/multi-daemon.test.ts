@@ -11,7 +11,16 @@ import path from 'node:path';
 import pg from 'pg';
 import t, { type Test } from 'tap';
 import { fakeProvider, providerEnv } from './fakes/email-provider.js';
-import { asPrincipal, bearer, request, spawnDaemon, waitFor, type ChildDaemon, type JsonResponse } from './helpers.js';
+import {
+  asPrincipal,
+  bearer,
+  request,
+  spawnDaemon,
+  waitFor,
+  waitForExit,
+  type ChildDaemon,
+  type JsonResponse,
+} from './helpers.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
 
 const found = findPostgres();
@@ -86,6 +95,36 @@ if ('missing' in found) {
     if (res.status !== 201) throw new Error(`creating organization ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data as { id: string; slug: string };
   };
+
+  // A daemon whose database stops answering (here: a table locked by another session) when SIGTERM
+  // comes: a request and the loops' ticks wait on it, and closing the storage would wait for their
+  // connections for ever. Shutdown gives each step SERVICE_SHUTDOWN_TIMEOUT_MS and exits.
+  t.test('SIGTERM while the database holds every query: shutdown is still bounded, exit 0', bounded, async (t) => {
+    const url = await cluster.createDatabase();
+    const daemon = await spawnDaemon(t, [], {
+      ...baseEnv,
+      SERVICE_DATABASE_URL: url,
+      SERVICE_DATA_DIR: path.join(t.testdir(), 'a'),
+      SERVICE_SHUTDOWN_TIMEOUT_MS: '300',
+    });
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    t.teardown(() => db.end());
+    await db.query('BEGIN');
+    await db.query('LOCK TABLE meta IN ACCESS EXCLUSIVE MODE');
+    // An organization's creation appends its event, which moves the log's last id in `meta`: it waits.
+    const owner = asPrincipal(randomUUID());
+    const stuck = tryRequest(daemon.url, 'POST', '/v1/organizations', { headers: owner, body: { slug: 'stuck' } });
+    await waitFor(
+      async () => (await db.query("SELECT 1 FROM pg_locks WHERE relation = 'meta'::regclass AND NOT granted")).rowCount! > 0,
+      { what: 'a daemon query waiting on the lock' },
+    );
+    daemon.child.kill('SIGTERM');
+    t.equal(await waitForExit(daemon, 'exit after SIGTERM'), 0, 'exit code 0');
+    t.match(daemon.output(), /closing the storage did not finish in time; going on/, 'the storage step is logged as abandoned');
+    await db.query('ROLLBACK');
+    t.equal(await stuck, undefined, 'the waiting request got no answer (its connection was cut at shutdown)');
+  });
 
   t.test('1,000 writes spread over both while one is SIGKILLed halfway', bounded, async (t) => {
     const { a, b, db } = await twoDaemons(t);

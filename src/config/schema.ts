@@ -158,7 +158,11 @@ export const optionSpecs = {
     '`pretty` (coloured lines for people) or `json` (one object a line); unset: pretty when stdout is a terminal, else json',
     { flag: 'log-format' },
   ),
-  shutdownTimeoutMs: opt(ms(10_000), 'SERVICE_SHUTDOWN_TIMEOUT_MS', 'how long shutdown waits for in-flight requests and loops'),
+  shutdownTimeoutMs: opt(
+    ms(10_000),
+    'SERVICE_SHUTDOWN_TIMEOUT_MS',
+    'how long shutdown waits for each of its steps: in-flight requests, loops, closing the areas, the storage',
+  ),
   dev: opt(flag01, 'SERVICE_DEV', '1: on first start create organization `dev` with an owner key (same as `serve --dev`)', {
     flag: 'dev',
   }),
