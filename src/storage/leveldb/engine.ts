@@ -310,7 +310,12 @@ export class LevelStorage implements Storage {
   private async batch(ops: BatchOp[]): Promise<void> {
     if (ops.length === 0) return;
     try {
-      await this.db.batch(ops as unknown as Parameters<typeof this.db.batch<string, unknown>>[0], { sync: this.sync });
+      const operations = ops as unknown as Parameters<typeof this.db.batch<string, unknown>>[0];
+      // No options object unless it says something: abstract-level copies a batch's options into
+      // every operation (`{ ...options, ...op }`), and with any property in them V8 takes its slow
+      // path, about 4 us an operation instead of 0.1 (a delivery's 11 operations cost 120 us of
+      // main-thread time with `{ sync: false }`, 35 us without it).
+      await (this.sync ? this.db.batch(operations, { sync: true }) : this.db.batch(operations));
       this.lastWriteOk = true;
     } catch (err) {
       this.lastWriteOk = false;
