@@ -150,6 +150,34 @@ t.test('listDistinct lists each sort value once and resumes past all its records
   await t.rejects(store.memberships.listDistinct('scope', principal), TypeError, 'a unique index has no sort values');
 });
 
+t.test('listDistinct skips a long run of one value and pages through many short ones', async (t) => {
+  const { storage, store } = await openStorage(t);
+  const principal = newId();
+  // 90 organizations: the 5th with 300 team memberships, the others with one (a read of a few keys
+  // must skip the long run; reads of more keys must walk the short ones).
+  const orgs = Array.from({ length: 90 }, () => newId()).sort();
+  await storage.transaction({}, async (tx) => {
+    for (const [i, org] of orgs.entries()) {
+      await tx.put(store.memberships, membership(org, principal, null, 'member'));
+      if (i === 4) for (let n = 0; n < 300; n++) await tx.put(store.memberships, membership(org, principal, newId(), 'viewer'));
+    }
+  });
+  for (const limit of [1, 5, 50, 89, 90, 200]) {
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: string[]; nextCursor: string | null } = await store.memberships.listDistinct('principal', principal, {
+        limit,
+        cursor,
+      });
+      pages.push(page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    t.same(pages.flat(), orgs, `limit ${limit}: every organization once, in order`);
+    t.equal(pages.length, Math.ceil(orgs.length / Math.min(limit, 200)), `limit ${limit}: ${pages.length} pages, none empty`);
+  }
+});
+
 t.test('idsBy reads every id, well past the old 10,000 cap', async (t) => {
   const { storage, store } = await openStorage(t);
   const org = newId();

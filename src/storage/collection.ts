@@ -56,8 +56,13 @@ export interface IndexEntry {
 
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
-/** Keys read per step while collecting distinct sort values. */
-const DISTINCT_STEP = 256;
+/**
+ * Keys read per step while collecting distinct sort values: a few at first, more while each step finds
+ * mostly new values. A value shared by many keys (a webhook's thousands of due deliveries) then costs
+ * a read of a few keys before the next step skips past it, not of hundreds.
+ */
+const DISTINCT_FIRST_STEP = 16;
+const DISTINCT_MAX_STEP = 256;
 
 function clampLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
@@ -237,8 +242,9 @@ export class Collection<T extends object> {
       range.gt = after + '\x01';
     } else if (options.after !== undefined) range.gt = prefix + options.after + '\x01';
     const sorts: string[] = [];
-    for (;;) {
-      const keys = await this.indexKeys(index, { ...range, limit: DISTINCT_STEP });
+    for (let step = DISTINCT_FIRST_STEP; ;) {
+      const keys = await this.indexKeys(index, { ...range, limit: step });
+      const before = sorts.length;
       for (const key of keys) {
         const sort = key.slice(prefix.length, key.indexOf(SEP, prefix.length));
         if (sort === sorts[sorts.length - 1]) continue;
@@ -246,8 +252,9 @@ export class Collection<T extends object> {
         if (sorts.length === limit) return { items: sorts, nextCursor: encodeCursor(prefix + sorts[limit - 1]) };
         sorts.push(sort);
       }
-      if (keys.length < DISTINCT_STEP) return { items: sorts, nextCursor: null };
+      if (keys.length < step) return { items: sorts, nextCursor: null };
       range.gt = prefix + sorts[sorts.length - 1] + '\x01';
+      step = 2 * (sorts.length - before) >= keys.length ? Math.min(DISTINCT_MAX_STEP, 4 * step) : DISTINCT_FIRST_STEP;
     }
   }
 

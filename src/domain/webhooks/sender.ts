@@ -185,6 +185,17 @@ export class WebhookSender {
    */
   async sendDue(): Promise<string | undefined> {
     const now = Date.now();
+    // When the next delivery falls due is read beside the pass, not after it: each read waits for
+    // a turn of a busy event loop, and slots wait for the pass. A delivery this pass claims was due
+    // already, so it can only answer a past time, which needs no timer either way.
+    const [, next] = await Promise.all([this.fill(now), this.webhooks.store.nextDueAt()]);
+    // Still due from before this pass: waiting for a slot here (a finished attempt wakes the loop) or
+    // held by another daemon. Only a time after it needs a timer; a past one would spin the loop.
+    return next !== undefined && Date.parse(next) > now ? next : undefined;
+  }
+
+  /** The pass's claims: ended leases (at most once a TAKEOVER_EVERY_MS), then due deliveries. */
+  private async fill(now: number): Promise<void> {
     // Leases end on the scale of seconds (3 x the attempt timeout): looking for ended ones on every
     // pass would cost a read per pass for nothing. The first pass (a restart) always looks.
     if (this.free > 0 && now - this.lastTakeOver >= TAKEOVER_EVERY_MS) {
@@ -192,10 +203,6 @@ export class WebhookSender {
       await this.takeOver(now);
     }
     if (this.free > 0) await this.claimDue(now);
-    // Still due from before this pass: waiting for a slot here (a finished attempt wakes the loop) or
-    // held by another daemon. Only a time after it needs a timer; a past one would spin the loop.
-    const next = await this.webhooks.store.nextDueAt();
-    return next !== undefined && Date.parse(next) > now ? next : undefined;
   }
 
   /** Deliveries whose lease ended (a daemon died mid-attempt) or, on exclusive storage, every lease not running here. */
@@ -212,30 +219,64 @@ export class WebhookSender {
     await this.claim(ids, await this.webhooksOf(records.flatMap((d) => (d === undefined ? [] : [d.webhook_id]))), now);
   }
 
-  /** Fills free slots from each webhook's due queue, in turns: starting past the webhook the last pass ended at. */
+  /**
+   * Fills free slots from each webhook's due queue, in turns: starting past the webhook the last pass
+   * ended at. The queues of the webhooks in a round are read together (each read waits for a turn of
+   * the event loop); a round gives each webhook the room it may fill, and a webhook with fewer due
+   * than that leaves its rest to the next round's webhooks.
+   */
   private async claimDue(now: number): Promise<void> {
     const nowIso = new Date(now).toISOString();
     const free = this.free;
     const picked: string[] = [];
     const withPicks: string[] = [];
-    for await (const webhookId of this.webhooksInTurn(this.rotation)) {
-      if (picked.length >= free) break;
-      this.rotation = webhookId;
-      const room = Math.min(this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0), free - picked.length);
-      if (room <= 0) continue;
-      // On exclusive storage what this daemon claimed (in memory) stays in the due queue until its
-      // outcome is written, answered or not: read past it.
-      const held = this.storage.exclusive ? (this.claimedPerWebhook.get(webhookId) ?? 0) : 0;
-      const due = await this.webhooks.store.dueFor(webhookId, nowIso, room + held);
-      const ids = due.filter((id) => !this.sending.has(id)).slice(0, room);
-      if (ids.length > 0) withPicks.push(webhookId);
-      picked.push(...ids);
+    const turns = this.webhooksInTurn(this.rotation);
+    try {
+      let done = false;
+      while (!done && picked.length < free) {
+        const round: { webhookId: string; room: number; held: number }[] = [];
+        for (let budget = free - picked.length; budget > 0;) {
+          const next = await turns.next();
+          if (next.done === true) {
+            done = true;
+            break;
+          }
+          const webhookId = next.value;
+          this.rotation = webhookId;
+          const room = Math.min(this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0), budget);
+          if (room <= 0) continue;
+          // On exclusive storage what this daemon claimed (in memory) stays in the due queue until its
+          // outcome is written, answered or not: read past it.
+          const held = this.storage.exclusive ? (this.claimedPerWebhook.get(webhookId) ?? 0) : 0;
+          round.push({ webhookId, room, held });
+          budget -= room;
+        }
+        const due = await Promise.all(round.map((t) => this.webhooks.store.dueFor(t.webhookId, nowIso, t.room + t.held)));
+        round.forEach((t, n) => {
+          const ids = due[n].filter((id) => !this.sending.has(id)).slice(0, t.room);
+          if (ids.length > 0) withPicks.push(t.webhookId);
+          picked.push(...ids);
+        });
+      }
+    } finally {
+      await turns.return(undefined);
     }
     if (picked.length > 0) await this.claim(picked, await this.webhooksOf(withPicks), now);
   }
 
-  /** The webhooks with due deliveries, each once: those after `from` in id order, then from the first up to `from`. */
+  /**
+   * The webhooks with due deliveries, each once: those after `from` in id order, then from the first
+   * up to `from`. When they all fit on one page (the usual case), that page is read once and rotated.
+   */
   private async *webhooksInTurn(from: string | undefined): AsyncGenerator<string> {
+    const first = await this.webhooks.store.webhooksWithDue(undefined, undefined, WEBHOOKS_PER_PAGE);
+    if (first.nextCursor === null) {
+      const past = from === undefined ? 0 : first.items.findIndex((id) => id > from);
+      const start = past < 0 ? 0 : past;
+      yield* first.items.slice(start);
+      yield* first.items.slice(0, start);
+      return;
+    }
     const laps: [string | undefined, string | undefined][] =
       from === undefined
         ? [[undefined, undefined]]

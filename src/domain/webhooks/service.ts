@@ -71,6 +71,9 @@ function stateBytes(state: unknown): number {
   return state === null || state === undefined ? 0 : Buffer.byteLength(JSON.stringify(state), 'utf8');
 }
 
+/** Unsealed secrets kept at most (oldest out first). */
+const UNSEALED_CACHE_ENTRIES = 1024;
+
 /**
  * Webhook subscriptions (spec 2.7, 3.3, 4.5) and their delivery records (2.8, 3.4): create, read,
  * change, pause and resume, delete, redeliver, recover, rotate. Admins manage them (`webhook.*`);
@@ -78,6 +81,12 @@ function stateBytes(state: unknown): number {
  */
 export class WebhookService {
   readonly store: WebhookStore;
+  /**
+   * Secrets as unsealed, by record, role and sealed value (a rotation seals a new value, so an entry
+   * never goes stale): every attempt signs, and unsealing (AES-GCM) cost about 3 % of a busy sender's
+   * CPU. They stay in this process's memory only, as they must to sign.
+   */
+  private readonly unsealed = new Map<string, string>();
 
   constructor(
     private readonly storage: Storage,
@@ -362,8 +371,14 @@ export class WebhookService {
   }
 
   private unseal(webhook: Webhook, sealed: string, which: 'current' | 'previous'): string {
-    const secret = this.sealer.unseal(sealed, `${webhook.id}:${which}`);
+    const associated = `${webhook.id}:${which}`;
+    const cacheKey = `${associated}:${sealed}`;
+    const cached = this.unsealed.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const secret = this.sealer.unseal(sealed, associated);
     if (secret === undefined) throw new AppError('internal', 'webhook secret cannot be unsealed (was the sealing key changed?)');
+    if (this.unsealed.size >= UNSEALED_CACHE_ENTRIES) this.unsealed.delete(this.unsealed.keys().next().value!);
+    this.unsealed.set(cacheKey, secret);
     return secret;
   }
 }
