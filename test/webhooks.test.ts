@@ -10,7 +10,7 @@ import { newDelivery } from '../src/domain/webhooks/fanout.js';
 import type { Daemon } from '../src/main.js';
 import type { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon, testPostgres, waitFor, withTestEngine } from './helpers.js';
-import { WebhookReceiver } from './fakes/webhook-receiver.js';
+import { OpenRequests, WebhookReceiver } from './fakes/webhook-receiver.js';
 
 const fast = { SERVICE_WEBHOOK_ALLOW_PRIVATE: '1', SERVICE_WEBHOOK_RETRY_BASE_MS: '100', SERVICE_WEBHOOK_TIMEOUT_MS: '1000' };
 
@@ -519,6 +519,51 @@ t.test('a slow receiver with a deep backlog keeps no other webhook waiting (per-
   const { pending } = await w.d.services.webhooks.store.backlog(1000);
   t.ok(pending > 300, `most of the slow backlog still waits (${pending})`);
   await waitFor(async () => (await w.deliveries(fast.id))[0]?.status === 'delivered', { what: 'the fast delivery recorded' });
+});
+
+t.test('the bounds hold while new events hand deliveries to the sender during its claims', async (t) => {
+  const w = await world(t);
+  const sender = w.d.services.webhookSender;
+  const all = new OpenRequests();
+  const receivers: WebhookReceiver[] = [];
+  for (let i = 0; i < 10; i++) {
+    const receiver = await WebhookReceiver.start(t, all);
+    // Each answer takes about 20 ms, so a receiver sees how many attempts it has at once.
+    receiver.setDefault({ kind: 'slow-body', status: 200, chunks: ['o', 'k'], gapMs: 10 });
+    await w.create({ url: receiver.url });
+    receivers.push(receiver);
+  }
+  // The sender's own count of attempts in flight, read every millisecond and as each request arrives.
+  let busiest = 0;
+  const look = (): void => void (busiest = Math.max(busiest, sender.busy));
+  const watch = setInterval(look, 1);
+  t.teardown(() => clearInterval(watch));
+  // 10 webhooks x 32 = 320 > 128: the global bound is what stops them. 400 events, 100 per
+  // transaction as fast as they commit: the fan-out hands new deliveries to free slots while the
+  // sender's passes claim the queued ones.
+  for (let n = 0; n < 4; n++) {
+    await w.d.storage.transaction({}, async (tx) => {
+      for (let i = 0; i < 100; i++)
+        w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i: n * 100 + i } });
+    });
+    look();
+  }
+  await waitFor(
+    () => {
+      look();
+      return receivers.every((r) => r.received.length >= 400);
+    },
+    { what: '400 deliveries to each webhook' },
+  );
+  t.ok(
+    busiest <= 128 && all.peak <= 128,
+    `at most 128 attempts at once (the sender counted ${busiest}, the receivers ${all.peak})`,
+  );
+  t.same(
+    receivers.map((r) => r.inFlight.peak <= 32),
+    receivers.map(() => true),
+    `at most 32 at once to one webhook (${receivers.map((r) => r.inFlight.peak).join(', ')})`,
+  );
 });
 
 t.test('resource_filter: every key must match its event field; an exhaustion about an exhaustion emits nothing', async (t) => {

@@ -16,17 +16,37 @@ export type Answer =
   | { kind: 'reset' }
   | { kind: 'slow-body'; status: number; chunks: string[]; gapMs: number };
 
+/** Requests answered by no one yet (a hang holds one open until the client gives up), now and at most. */
+export class OpenRequests {
+  now = 0;
+  peak = 0;
+
+  opened(): void {
+    this.now++;
+    if (this.now > this.peak) this.peak = this.now;
+  }
+
+  closed(): void {
+    this.now--;
+  }
+}
+
 export class WebhookReceiver {
   readonly received: Received[] = [];
+  /** This receiver's requests in flight; `counts` (shared by several receivers, if given) counts them too. */
+  readonly inFlight = new OpenRequests();
   private readonly script: Answer[] = [];
   private fallback: Answer = { kind: 'status', status: 200, body: 'ok' };
   private readonly open = new Set<http.ServerResponse>();
 
-  private constructor(private readonly server: http.Server) {}
+  private constructor(
+    private readonly server: http.Server,
+    private readonly counts: OpenRequests | undefined,
+  ) {}
 
-  static async start(t: Test): Promise<WebhookReceiver> {
+  static async start(t: Test, counts?: OpenRequests): Promise<WebhookReceiver> {
     const server = http.createServer();
-    const receiver = new WebhookReceiver(server);
+    const receiver = new WebhookReceiver(server, counts);
     server.on('request', (req, res) => receiver.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t.teardown(() => receiver.close());
@@ -58,6 +78,12 @@ export class WebhookReceiver {
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    this.inFlight.opened();
+    this.counts?.opened();
+    res.once('close', () => {
+      this.inFlight.closed();
+      this.counts?.closed();
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

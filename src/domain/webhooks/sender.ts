@@ -315,41 +315,59 @@ export class WebhookSender {
    * memory only (`sending`) and the delivery's one write is its outcome.
    */
   private async claim(ids: string[], hooks: Map<string, Webhook | null>, now: number): Promise<void> {
-    const reserved = new Map<string, number>();
-    let room = this.free;
-    const claimed = await this.storage.claim(this.webhooks.store.deliveries, {
-      candidates: { ids },
-      limit: ids.length,
-      lockOf: deliveryLock,
-      take: (d) => {
-        if (d.status !== 'pending' || d.held || this.sending.has(d.id)) return undefined; // ours: in flight
-        if (d.lease_until !== null) {
-          // Any other lease once it has ended (also one of ours whose attempt was lost: no attempt runs
-          // here for it), or at once where this daemon owns the data.
-          if (!this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
-        } else if (d.next_attempt_at !== null && Date.parse(d.next_attempt_at) > now) return undefined;
-        const webhook = hooks.get(d.webhook_id);
-        if (webhook === undefined) return undefined; // not read above: the next pass
-        if (webhook === null) return failedByDeletion(d);
-        if (!webhook.active) return heldWhilePaused(d);
-        const busy = (this.perWebhook.get(webhook.id) ?? 0) + (reserved.get(webhook.id) ?? 0);
-        if (busy >= this.settings.maxPerWebhook || room <= 0) return undefined;
-        reserved.set(webhook.id, (reserved.get(webhook.id) ?? 0) + 1);
-        room--;
-        if (this.storage.exclusive) return d;
-        return {
-          ...d,
-          lease_owner: this.instanceId,
-          lease_until: new Date(now + this.leaseMs).toISOString(),
-          updated_at: nowIso(),
-        };
-      },
-    });
-    // The rest of what came back was held (paused) or failed (deleted) instead.
-    const taken = claimed.filter((d) => d.status === 'pending' && !d.held);
-    if (taken.length === 0) return;
-    const events = await this.sentEvents(taken.map((d) => d.event_id));
-    for (const d of taken) this.start(d, hooks.get(d.webhook_id)!, events.get(d.event_id));
+    // A slot is held as the claim decides to take a delivery, not once it has committed: the fan-out's
+    // hand-offs take slots meanwhile, and counting them only after the claim let both bounds be passed.
+    // A transaction run again (PostgreSQL, after a deadlock) decides again: a delivery's earlier
+    // decision is undone first. Whatever is not taken in the end gives its slot back.
+    const holding = new Map<string, string>();
+    const letGo = (id: string): void => {
+      const webhookId = holding.get(id);
+      if (webhookId === undefined) return;
+      holding.delete(id);
+      this.release(webhookId);
+      this.forget(id, webhookId);
+    };
+    let taken: Delivery[];
+    let events: Map<string, SentEvent>;
+    try {
+      const claimed = await this.storage.claim(this.webhooks.store.deliveries, {
+        candidates: { ids },
+        limit: ids.length,
+        lockOf: deliveryLock,
+        take: (d) => {
+          letGo(d.id);
+          if (d.status !== 'pending' || d.held || this.sending.has(d.id)) return undefined; // ours: in flight
+          if (d.lease_until !== null) {
+            // Any other lease once it has ended (also one of ours whose attempt was lost: no attempt runs
+            // here for it), or at once where this daemon owns the data.
+            if (!this.storage.exclusive && Date.parse(d.lease_until) > now) return undefined;
+          } else if (d.next_attempt_at !== null && Date.parse(d.next_attempt_at) > now) return undefined;
+          const webhook = hooks.get(d.webhook_id);
+          if (webhook === undefined) return undefined; // not read above: the next pass
+          if (webhook === null) return failedByDeletion(d);
+          if (!webhook.active) return heldWhilePaused(d);
+          if ((this.perWebhook.get(webhook.id) ?? 0) >= this.settings.maxPerWebhook || this.free <= 0) return undefined;
+          this.hold(d.id, webhook.id);
+          holding.set(d.id, webhook.id);
+          if (this.storage.exclusive) return d;
+          return {
+            ...d,
+            lease_owner: this.instanceId,
+            lease_until: new Date(now + this.leaseMs).toISOString(),
+            updated_at: nowIso(),
+          };
+        },
+      });
+      // The rest of what came back was held (paused) or failed (deleted) instead.
+      taken = claimed.filter((d) => d.status === 'pending' && !d.held && holding.has(d.id));
+      const kept = new Set(taken.map((d) => d.id));
+      for (const id of [...holding.keys()]) if (!kept.has(id)) letGo(id);
+      events = taken.length === 0 ? new Map<string, SentEvent>() : await this.sentEvents(taken.map((d) => d.event_id));
+    } catch (err) {
+      for (const id of [...holding.keys()]) letGo(id);
+      throw err;
+    }
+    for (const d of taken) this.launch(d, hooks.get(d.webhook_id)!, events.get(d.event_id));
   }
 
   /**
@@ -433,13 +451,8 @@ export class WebhookSender {
     bump(this.claimedPerWebhook, webhookId, -1);
   }
 
-  private start(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
-    this.hold(delivery.id, webhook.id);
-    this.launch(delivery, webhook, event);
-  }
-
   /**
-   * Runs the attempt of a delivery that holds a slot (start, handOff): its slot is given back once the
+   * Runs the attempt of a delivery that holds a slot (claim, handOff): its slot is given back once the
    * answer is in (or the attempt ended without one), and the delivery leaves `sending` once its outcome
    * is written.
    */
