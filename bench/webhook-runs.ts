@@ -6,6 +6,7 @@
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config/load.js';
 import { operator } from '../src/domain/identity/caller.js';
+import { MAX_IN_FLIGHT } from '../src/domain/webhooks/index.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { version } from '../src/version.js';
 import { clockMs, type Arrivals } from './webhook-receiver.js';
@@ -15,8 +16,8 @@ const BURST_EVENTS_PER_TX = 100;
 /** The steady run: one event per transaction at this rate, for this long. */
 const STEADY_RATE = 500;
 const STEADY_SECONDS = 5;
-/** Attempts the daemon's sender keeps in flight (MAX_IN_FLIGHT in src/domain/webhooks): the baseline's concurrency. */
-const BASELINE_IN_FLIGHT = 128;
+/** The baseline's concurrency: as many requests in flight as the daemon's sender keeps at most. */
+const BASELINE_IN_FLIGHT = MAX_IN_FLIGHT;
 const BASELINE_ROUNDS = 3;
 /** Unmeasured events before an engine's first run: JIT. */
 const WARMUP_EVENTS = 1000;

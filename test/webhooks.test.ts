@@ -7,6 +7,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import pg from 'pg';
 import t, { type Test } from 'tap';
 import { newDelivery } from '../src/domain/webhooks/fanout.js';
+import { MAX_IN_FLIGHT, MAX_PER_WEBHOOK } from '../src/domain/webhooks/index.js';
 import type { Daemon } from '../src/main.js';
 import type { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon, testPostgres, waitFor, withTestEngine } from './helpers.js';
@@ -239,7 +240,7 @@ async function burst(w: World, webhooks: number, events: number): Promise<string
 }
 
 t.test('a burst to many webhooks is fanned out over several transactions: every event once to every webhook', async (t) => {
-  // 128 attempts at once to a receiver in this process: a loaded machine can answer some after 1 s.
+  // 256 attempts at once to a receiver in this process: a loaded machine can answer some after 1 s.
   const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '5000' });
   // 12 webhooks x 50 events committed together: 600 deliveries, more than one fan-out transaction makes.
   const hooks = await burst(w, 12, 50);
@@ -264,11 +265,11 @@ t.test('a burst to many webhooks is fanned out over several transactions: every 
 });
 
 // A slot is given back when its answer arrives, before the outcome is written; the outcomes waiting
-// to be written are bounded too (another 128, the global bound), or a database that cannot keep up
+// to be written are bounded too (another MAX_IN_FLIGHT, the global bound), or a database that cannot keep up
 // would let the sender run ahead without limit. PostgreSQL holds every write of a `delivered` outcome
 // here (a trigger waits for an advisory lock this test holds), and claims go on as usual.
 t.test(
-  'PostgreSQL: while outcomes cannot be written, 256 attempts are sent (128 in flight, 128 waiting for their record), then the rest',
+  `PostgreSQL: while outcomes cannot be written, ${2 * MAX_IN_FLIGHT} attempts are sent (${MAX_IN_FLIGHT} in flight, as many waiting for their record), then the rest`,
   { skip: testPostgres === undefined ? 'PostgreSQL only (the database holds the outcome writes)' : false },
   async (t) => {
     const env = await withTestEngine({ SERVICE_WEBHOOK_TIMEOUT_MS: '5000' });
@@ -294,16 +295,18 @@ t.test(
       held = false;
     };
     try {
-      // 8 webhooks (32 attempts each at most) x 50 events: 400 deliveries, more than the 256 the bounds allow.
-      await burst(w, 8, 50);
-      await waitFor(() => w.receiver.received.length >= 256, { what: '256 attempts' });
+      // 16 webhooks x 50 events: 800 deliveries, more than the 2 x MAX_IN_FLIGHT the bounds allow
+      // (16 x MAX_PER_WEBHOOK is more too: the global bound is what stops them).
+      const bound = 2 * MAX_IN_FLIGHT;
+      await burst(w, 16, 50);
+      await waitFor(() => w.receiver.received.length >= bound, { what: `${bound} attempts` });
       await new Promise((resolve) => setTimeout(resolve, 500));
-      t.equal(w.receiver.received.length, 256, 'no attempt more while 128 answered ones wait for their record');
+      t.equal(w.receiver.received.length, bound, `no attempt more while ${MAX_IN_FLIGHT} answered ones wait for their record`);
       t.equal(await delivered(), 0, 'none of them is recorded yet');
       await release();
-      await waitFor(async () => (await delivered()) === 400, { what: '400 deliveries recorded' });
-      t.equal(w.receiver.received.length, 400, 'each delivery sent once');
-      t.equal(new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size, 400, '400 distinct deliveries');
+      await waitFor(async () => (await delivered()) === 800, { what: '800 deliveries recorded' });
+      t.equal(w.receiver.received.length, 800, 'each delivery sent once');
+      t.equal(new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size, 800, '800 distinct deliveries');
     } finally {
       await release();
     }
@@ -513,9 +516,12 @@ t.test('a slow receiver with a deep backlog keeps no other webhook waiting (per-
     w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: {}, run_id: 'fast' }),
   );
   await waitFor(() => fastReceiver.received.length === 1, { what: "the fast webhook's delivery" });
-  // Each slow attempt hangs 3 s, 32 at a time (the per-webhook bound): the fast delivery went within
+  // Each slow attempt hangs 3 s, MAX_PER_WEBHOOK at a time: the fast delivery went within
   // the first rounds, not after the slow backlog ahead of it.
-  t.ok(w.receiver.received.length <= 64, `the slow webhook had ${w.receiver.received.length} of 400 attempts by then`);
+  t.ok(
+    w.receiver.received.length <= 2 * MAX_PER_WEBHOOK,
+    `the slow webhook had ${w.receiver.received.length} of 400 attempts by then`,
+  );
   const { pending } = await w.d.services.webhooks.store.backlog(1000);
   t.ok(pending > 300, `most of the slow backlog still waits (${pending})`);
   await waitFor(async () => (await w.deliveries(fast.id))[0]?.status === 'delivered', { what: 'the fast delivery recorded' });
@@ -533,12 +539,12 @@ t.test('the bounds hold while new events hand deliveries to the sender during it
     await w.create({ url: receiver.url });
     receivers.push(receiver);
   }
-  // The sender's own count of attempts in flight, read every millisecond and as each request arrives.
+  // The sender's own count of attempts in flight, read every millisecond.
   let busiest = 0;
   const look = (): void => void (busiest = Math.max(busiest, sender.busy));
   const watch = setInterval(look, 1);
   t.teardown(() => clearInterval(watch));
-  // 10 webhooks x 32 = 320 > 128: the global bound is what stops them. 400 events, 100 per
+  // 10 webhooks x MAX_PER_WEBHOOK > MAX_IN_FLIGHT: the global bound is what stops them. 400 events, 100 per
   // transaction as fast as they commit: the fan-out hands new deliveries to free slots while the
   // sender's passes claim the queued ones.
   for (let n = 0; n < 4; n++) {
@@ -556,13 +562,13 @@ t.test('the bounds hold while new events hand deliveries to the sender during it
     { what: '400 deliveries to each webhook' },
   );
   t.ok(
-    busiest <= 128 && all.peak <= 128,
-    `at most 128 attempts at once (the sender counted ${busiest}, the receivers ${all.peak})`,
+    busiest <= MAX_IN_FLIGHT && all.peak <= MAX_IN_FLIGHT,
+    `at most ${MAX_IN_FLIGHT} attempts at once (the sender counted ${busiest}, the receivers ${all.peak})`,
   );
   t.same(
-    receivers.map((r) => r.inFlight.peak <= 32),
+    receivers.map((r) => r.inFlight.peak <= MAX_PER_WEBHOOK),
     receivers.map(() => true),
-    `at most 32 at once to one webhook (${receivers.map((r) => r.inFlight.peak).join(', ')})`,
+    `at most ${MAX_PER_WEBHOOK} at once to one webhook (${receivers.map((r) => r.inFlight.peak).join(', ')})`,
   );
 });
 

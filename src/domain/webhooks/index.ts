@@ -14,9 +14,14 @@ export interface WebhookServices {
 
 /** The key webhook secrets are sealed with at rest (generated once, kept in the meta store). */
 const WEBHOOK_SEAL_KEY = 'webhook_seal_key';
-/** Attempts in flight at once, all webhooks together, and to one webhook. */
-const MAX_IN_FLIGHT = 128;
-const MAX_PER_WEBHOOK = 32;
+/**
+ * Attempts in flight at once, all webhooks together and to one webhook (a quarter of them, so one
+ * slow receiver cannot take every slot), and keep-alive connections per origin (several webhooks may
+ * share one). Why these figures: docs/webhooks.md.
+ */
+export const MAX_IN_FLIGHT = 256;
+export const MAX_PER_WEBHOOK = 64;
+export const CONNECTIONS_PER_ORIGIN = 128;
 /** Loops also run this often without being woken (a lost wake-up costs at most this much). */
 const POLL_MS = 1_000;
 
@@ -44,7 +49,7 @@ export async function createWebhooks({
       dispatcher: createGuardedDispatcher({
         allowPrivate: config.webhookAllowPrivate,
         connectTimeoutMs: config.webhookTimeoutMs,
-        connectionsPerOrigin: MAX_PER_WEBHOOK,
+        connectionsPerOrigin: CONNECTIONS_PER_ORIGIN,
       }),
     })));
   const sender = new WebhookSender(
