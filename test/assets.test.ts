@@ -1,6 +1,6 @@
 // Spec 2.10, 4.6 and 8; contract 12: assets stored with their owner's change, listed by run or job,
 // downloaded over real HTTP through signed links that expire (no credentials), and removed by the
-// retention sweep. Runs on both engines (test/on-postgres.test.ts): on LevelDB the bytes are files
+// retention sweep. Runs on both engines (test/on-postgres-*.test.ts): on LevelDB the bytes are files
 // of mode 0600, on PostgreSQL chunks that any daemon of the database serves. No public route creates
 // assets yet (runs and jobs will), so tests store them through the daemon's own service.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -278,7 +278,7 @@ t.test('an asset past retention is 404 even before the sweep reaches it', async 
 });
 
 const levelOnly = { skip: testPostgres === undefined ? false : 'LevelDB only' };
-const postgresOnly = { skip: testPostgres === undefined ? 'PostgreSQL only (test/on-postgres.test.ts runs it)' : false };
+const postgresOnly = { skip: testPostgres === undefined ? 'PostgreSQL only (test/on-postgres-*.test.ts runs it)' : false };
 
 t.test('LevelDB: asset files are 0600 in a 0700 directory under the data dir', levelOnly, async (t) => {
   const d = await startTestDaemon(t);

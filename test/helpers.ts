@@ -88,7 +88,7 @@ export async function runOwned(t: Test, command: string, args: string[], options
 
 /**
  * The engine test daemons use. Unset: LevelDB in the daemon's temp data dir. Set to a PostgreSQL URL
- * (test/on-postgres.test.ts runs files so), each daemon gets a fresh database on that server, so the
+ * (test/on-postgres-*.test.ts runs files so), each daemon gets a fresh database on that server, so the
  * same tests prove the same behaviour on PostgreSQL.
  */
 export const testPostgres = process.env.SWITCHYARD_TEST_POSTGRES || undefined;

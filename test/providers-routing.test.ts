@@ -343,7 +343,7 @@ t.test('routing settings persist, and reach a daemon started later on the same d
 
 t.test(
   'on PostgreSQL, a settings change applies on every daemon at once',
-  { skip: testPostgres === undefined ? 'runs on PostgreSQL (test/on-postgres.test.ts)' : false },
+  { skip: testPostgres === undefined ? 'runs on PostgreSQL (test/on-postgres-*.test.ts)' : false },
   async (t) => {
     const shared = await withTestEngine({});
     const a = await world(t, shared);

@@ -441,7 +441,7 @@ t.test('overlap allow: runs overlap; at max_concurrent_runs the schedule skips',
 
 t.test(
   'PostgreSQL: two daemons fire each scheduled second once between them',
-  { skip: testPostgres === undefined ? 'PostgreSQL only (test/on-postgres.test.ts runs it)' : false },
+  { skip: testPostgres === undefined ? 'PostgreSQL only (test/on-postgres-*.test.ts runs it)' : false },
   async (t) => {
     const w = await world(t, { SERVICE_WORKFLOW_SCHEDULE_TICK_MS: '100' });
     const other = await startTestDaemon(t, {

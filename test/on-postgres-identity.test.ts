@@ -1,0 +1,18 @@
+// Identity, permissions, tenant isolation, invitations and providers on PostgreSQL (test/support/on-postgres.ts).
+import { runOnPostgres } from './support/on-postgres.js';
+
+await runOnPostgres(
+  [
+    'organizations',
+    'auth-api-keys',
+    'auth-jwt',
+    'permissions-matrix',
+    'security-membership',
+    'tenant-isolation',
+    'invitations-lifecycle',
+    'invitations-limits',
+    'invitations-accept-confirm',
+    'providers-routing',
+  ],
+  'identity, permission, tenant, invitation and provider tests',
+);

@@ -1,0 +1,7 @@
+// Webhooks, audit, assets, pagination and jobs on PostgreSQL (test/support/on-postgres.ts).
+import { runOnPostgres } from './support/on-postgres.js';
+
+await runOnPostgres(
+  ['webhooks', 'audit-log', 'assets', 'pagination', 'jobs', 'workflows-output'],
+  'webhook, audit, asset, pagination and job tests',
+);
