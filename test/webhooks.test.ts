@@ -532,7 +532,7 @@ t.test('the bounds hold while new events hand deliveries to the sender during it
   const sender = w.d.services.webhookSender;
   const all = new OpenRequests();
   const receivers: WebhookReceiver[] = [];
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 5; i++) {
     const receiver = await WebhookReceiver.start(t, all);
     // Each answer takes about 20 ms, so a receiver sees how many attempts it has at once.
     receiver.setDefault({ kind: 'slow-body', status: 200, chunks: ['o', 'k'], gapMs: 10 });
@@ -544,13 +544,13 @@ t.test('the bounds hold while new events hand deliveries to the sender during it
   const look = (): void => void (busiest = Math.max(busiest, sender.busy));
   const watch = setInterval(look, 1);
   t.teardown(() => clearInterval(watch));
-  // 10 webhooks x MAX_PER_WEBHOOK > MAX_IN_FLIGHT: the global bound is what stops them. 400 events, 100 per
+  // 5 webhooks x MAX_PER_WEBHOOK > MAX_IN_FLIGHT: the global bound is what stops them. 400 events, 50 per
   // transaction as fast as they commit: the fan-out hands new deliveries to free slots while the
   // sender's passes claim the queued ones.
-  for (let n = 0; n < 4; n++) {
+  for (let n = 0; n < 8; n++) {
     await w.d.storage.transaction({}, async (tx) => {
-      for (let i = 0; i < 100; i++)
-        w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i: n * 100 + i } });
+      for (let i = 0; i < 50; i++)
+        w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i: n * 50 + i } });
     });
     look();
   }
