@@ -229,7 +229,7 @@ export class WebhookSender {
     const nowIso = new Date(now).toISOString();
     const free = this.free;
     const picked: string[] = [];
-    const withPicks: string[] = [];
+    const hooks = new Map<string, Webhook | null>();
     const turns = this.webhooksInTurn(this.rotation);
     try {
       let done = false;
@@ -251,17 +251,22 @@ export class WebhookSender {
           round.push({ webhookId, room, held });
           budget -= room;
         }
-        const due = await Promise.all(round.map((t) => this.webhooks.store.dueFor(t.webhookId, nowIso, t.room + t.held)));
+        // The round's webhooks are read with their queues (before the claim, as it needs them), not
+        // after: one wait fewer in every pass.
+        const [due, read] = await Promise.all([
+          Promise.all(round.map((t) => this.webhooks.store.dueFor(t.webhookId, nowIso, t.room + t.held))),
+          this.webhooksOf(round.map((t) => t.webhookId)),
+        ]);
         round.forEach((t, n) => {
           const ids = due[n].filter((id) => !this.sending.has(id)).slice(0, t.room);
-          if (ids.length > 0) withPicks.push(t.webhookId);
+          if (ids.length > 0) hooks.set(t.webhookId, read.get(t.webhookId)!);
           picked.push(...ids);
         });
       }
     } finally {
       await turns.return(undefined);
     }
-    if (picked.length > 0) await this.claim(picked, await this.webhooksOf(withPicks), now);
+    if (picked.length > 0) await this.claim(picked, hooks, now);
   }
 
   /**
