@@ -381,6 +381,38 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.ok(await items.hasAny('organization', 'h'));
   });
 
+  t.test('distinct sort values: each once, in order, past long runs of one value, paged by cursor', async (t) => {
+    const s = await engine.open(t);
+    const { items } = tablesOf(s);
+    // Group g: 40 sort values; the 3rd has 60 items, the others one each. Group h (after g) and f
+    // (before it) must not show up.
+    const sorts = Array.from({ length: 40 }, (_, i) => iso(1000 + i));
+    await s.transaction({}, async (tx) => {
+      for (const [i, at] of sorts.entries()) {
+        await tx.put(items, { id: `g${i}`, group: 'g', created_at: at });
+        if (i === 2) for (let n = 0; n < 60; n++) await tx.put(items, { id: `g2-${n}`, group: 'g', created_at: at });
+      }
+      await tx.put(items, { id: 'f0', group: 'f', created_at: iso(5) });
+      await tx.put(items, { id: 'h0', group: 'h', created_at: iso(5) });
+    });
+    for (const limit of [1, 3, 39, 40, 50]) {
+      const pages: string[][] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { items: string[]; nextCursor: string | null } = await items.listDistinct('organization', 'g', {
+          limit,
+          cursor,
+        });
+        pages.push(page.items);
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      t.same(pages.flat(), sorts, `limit ${limit}: every sort value once, in order`);
+      t.equal(pages.length, Math.ceil(sorts.length / limit), `limit ${limit}: full pages, no empty last one`);
+    }
+    t.same((await items.listDistinct('organization', 'g', { after: sorts[37] })).items, sorts.slice(38), 'after a sort value');
+    t.same(await items.listDistinct('organization', 'none'), { items: [], nextCursor: null }, 'no records: one empty page');
+  });
+
   t.test('locks: read-modify-writes on one key never lose an update', async (t) => {
     const s = await engine.open(t);
     const { orgs } = tablesOf(s);

@@ -242,6 +242,13 @@ export class Collection<T extends object> {
       range.gt = after + '\x01';
     } else if (options.after !== undefined) range.gt = prefix + options.after + '\x01';
     const sorts: string[] = [];
+    const reader = this.reader;
+    if (reader.distinctSortKeys !== undefined) {
+      const keys = await reader.distinctSortKeys(this.table, index, { gt: range.gt!, lt: range.lt! }, prefix, limit + 1);
+      for (const key of keys) sorts.push(key.slice(prefix.length, key.indexOf(SEP, prefix.length)));
+      if (sorts.length <= limit) return { items: sorts, nextCursor: null };
+      return { items: sorts.slice(0, limit), nextCursor: encodeCursor(prefix + sorts[limit - 1]) };
+    }
     for (let step = DISTINCT_FIRST_STEP; ;) {
       const keys = await this.indexKeys(index, { ...range, limit: step });
       const before = sorts.length;

@@ -32,6 +32,18 @@ export interface Reader {
   indexKeys(table: TableDef, index: string, range: KeyRange): Promise<string[]>;
   /** How many keys of a non-unique index lie in `range` (up to its limit). */
   countIndex(table: TableDef, index: string, range: KeyRange): Promise<number>;
+  /**
+   * Optional: the first key of each distinct sort value in a non-unique index, within `gt`..`lt`
+   * (keys there are `prefix` + sort + SEP + id), up to `limit` of them, in one read. An engine
+   * without it is read in steps that skip past each value (Collection.listDistinct).
+   */
+  distinctSortKeys?(
+    table: TableDef,
+    index: string,
+    range: { gt: string; lt: string },
+    prefix: string,
+    limit: number,
+  ): Promise<string[]>;
   countRecords(table: TableDef): Promise<number>;
   meta(key: string): Promise<unknown>;
 }

@@ -857,6 +857,24 @@ export class PostgresStorage implements Storage {
       recordIds: (table, range) => keysOf(table.name, 'id', range),
       indexKeys: (table, index, range) => keysOf(table.name, column(index), range),
       countIndex: (table, index, range) => count(table.name, column(index), range),
+      // A loose index scan in one statement: each step is one probe of the column's btree for the
+      // first key past the previous key's sort value (sort + SEP + id sorts below sort + \x01).
+      distinctSortKeys: async (table, index, range, prefix, limit) => {
+        const col = column(index);
+        const { rows } = await query(
+          `WITH RECURSIVE d(k) AS (
+             (SELECT ${col} FROM ${ident(table.name)} WHERE ${col} > $1 AND ${col} < $2 ORDER BY ${col} LIMIT 1)
+             UNION ALL
+             SELECT (SELECT ${col} FROM ${ident(table.name)}
+                      WHERE ${col} > substring(d.k FROM 1 FOR $3 + position(decode('00', 'hex') IN substring(d.k FROM $3 + 1)) - 1) || decode('01', 'hex')
+                        AND ${col} < $2 ORDER BY ${col} LIMIT 1)
+             FROM d WHERE d.k IS NOT NULL
+           )
+           SELECT k FROM d WHERE k IS NOT NULL LIMIT $4`,
+          [bytes(range.gt), bytes(range.lt), Buffer.byteLength(prefix, 'utf8'), limit],
+        );
+        return rows.map((r: { k: Buffer }) => text(r.k));
+      },
       countRecords: async (table) => {
         const { rows } = await query(`SELECT count(*)::int AS n FROM ${ident(table.name)}`);
         return (rows[0] as { n: number }).n;
