@@ -98,6 +98,21 @@ function outboxEntry(organizationId: string, status: OutboxStatus): OutboxEntry 
   };
 }
 
+/** A principal's organizations through listDistinct, page by page (`limit` each), following the cursors. */
+async function distinctPages(store: IdentityStore, principal: string, limit: number): Promise<string[][]> {
+  const pages: string[][] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { items: string[]; nextCursor: string | null } = await store.memberships.listDistinct('principal', principal, {
+      limit,
+      cursor,
+    });
+    pages.push(page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return pages;
+}
+
 t.test('listDistinct lists each sort value once and resumes past all its records', async (t) => {
   const { storage, store } = await openStorage(t);
   const principal = newId();
@@ -112,16 +127,7 @@ t.test('listDistinct lists each sort value once and resumes past all its records
     await tx.put(store.memberships, membership(orgs[3], newId(), null, 'member'));
   });
   for (const limit of [1, 2, 3, 7, 8]) {
-    const pages: string[][] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { items: string[]; nextCursor: string | null } = await store.memberships.listDistinct('principal', principal, {
-        limit,
-        cursor,
-      });
-      pages.push(page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null);
+    const pages = await distinctPages(store, principal, limit);
     t.same(pages.flat(), orgs, `limit ${limit}: every organization once, in order`);
     t.ok(
       pages.slice(0, -1).every((p) => p.length === limit) && pages[pages.length - 1].length > 0,
@@ -163,16 +169,7 @@ t.test('listDistinct skips a long run of one value and pages through many short 
     }
   });
   for (const limit of [1, 5, 50, 89, 90, 200]) {
-    const pages: string[][] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { items: string[]; nextCursor: string | null } = await store.memberships.listDistinct('principal', principal, {
-        limit,
-        cursor,
-      });
-      pages.push(page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null);
+    const pages = await distinctPages(store, principal, limit);
     t.same(pages.flat(), orgs, `limit ${limit}: every organization once, in order`);
     t.equal(pages.length, Math.ceil(orgs.length / Math.min(limit, 200)), `limit ${limit}: ${pages.length} pages, none empty`);
   }
