@@ -188,7 +188,12 @@ export class WebhookSender {
     // When the next delivery falls due is read beside the pass, not after it: each read waits for
     // a turn of a busy event loop, and slots wait for the pass. A delivery this pass claims was due
     // already, so it can only answer a past time, which needs no timer either way.
-    const [, next] = await Promise.all([this.fill(now), this.webhooks.store.nextDueAt()]);
+    // The pass itself is always waited for, even when that read fails: a tick must not end while its
+    // claims still run, or the next one would overlap it.
+    const nextDue = this.webhooks.store.nextDueAt();
+    nextDue.catch(() => {}); // its failure is thrown below, once the pass is done
+    await this.fill(now);
+    const next = await nextDue;
     // Still due from before this pass: waiting for a slot here (a finished attempt wakes the loop) or
     // held by another daemon. Only a time after it needs a timer; a past one would spin the loop.
     return next !== undefined && Date.parse(next) > now ? next : undefined;
