@@ -1,3 +1,4 @@
+import { setBounded } from './bounded-map.js';
 import type { Logger } from './log.js';
 
 /** Most distinct lines remembered; past it the oldest are forgotten (they log again next time). */
@@ -28,8 +29,7 @@ export function createLogThrottle(intervalMs: number, now: () => number = Date.n
       }
       const suppressed = entry?.suppressed ?? 0;
       seen.delete(key); // re-inserted last: the map stays in last-logged order
-      if (seen.size >= MAX_KEYS) seen.delete(seen.keys().next().value!);
-      seen.set(key, { at: t, suppressed: 0 });
+      setBounded(seen, key, { at: t, suppressed: 0 }, MAX_KEYS);
       log.error(suppressed > 0 ? { ...fields, suppressed } : fields, message);
     },
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher, request } from 'undici';
+import { setBounded } from '../../bounded-map.js';
 import { deadline } from '../../deadline.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
@@ -406,13 +407,10 @@ export class WebhookSender {
 
   /** An event as sent, kept for the other webhooks it goes to. */
   private remember(event: DomainEvent): SentEvent {
-    let sent = this.events.get(event.id);
-    if (sent === undefined) {
-      sent = { kind: event.kind, json: JSON.stringify(event) };
-      if (this.events.size >= EVENT_CACHE_ENTRIES) this.events.delete(this.events.keys().next().value!);
-      this.events.set(event.id, sent);
-    }
-    return sent;
+    return (
+      this.events.get(event.id) ??
+      setBounded(this.events, event.id, { kind: event.kind, json: JSON.stringify(event) }, EVENT_CACHE_ENTRIES)
+    );
   }
 
   /**

@@ -1,3 +1,4 @@
+import { setBounded } from '../../bounded-map.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
@@ -377,9 +378,7 @@ export class WebhookService {
     if (cached !== undefined) return cached;
     const secret = this.sealer.unseal(sealed, associated);
     if (secret === undefined) throw new AppError('internal', 'webhook secret cannot be unsealed (was the sealing key changed?)');
-    if (this.unsealed.size >= UNSEALED_CACHE_ENTRIES) this.unsealed.delete(this.unsealed.keys().next().value!);
-    this.unsealed.set(cacheKey, secret);
-    return secret;
+    return setBounded(this.unsealed, cacheKey, secret, UNSEALED_CACHE_ENTRIES);
   }
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
+import { setBounded } from '../../bounded-map.js';
 import { AppError } from '../../errors.js';
 import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
@@ -382,9 +383,7 @@ export class LevelStorage implements Storage {
     if (value !== undefined) return value;
     value = sub.getSync(key);
     if (value === undefined) return undefined;
-    if (cache.size >= READ_CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(key, deepFreeze(value));
-    return value;
+    return setBounded(cache, key, deepFreeze(value), READ_CACHE_MAX_ENTRIES);
   }
 
   private makeReader(): Reader {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { setBounded } from '../../bounded-map.js';
 import { AppError } from '../../errors.js';
 import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
@@ -806,9 +807,7 @@ export class PostgresStorage implements Storage {
       const generation = this.generations.get(table.name) ?? 0;
       const value = await load();
       if (value === undefined || generation !== (this.generations.get(table.name) ?? 0) || !this.listening) return value;
-      if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-      cache.set(key, deepFreeze(value));
-      return value;
+      return setBounded(cache, key, deepFreeze(value), CACHE_MAX_ENTRIES);
     };
     const keysOf = async (table: string, col: string, range: KeyRange): Promise<string[]> => {
       const params: unknown[] = [];
