@@ -242,10 +242,12 @@ export class Collection<T extends object> {
       range.gt = after + '\x01';
     } else if (options.after !== undefined) range.gt = prefix + options.after + '\x01';
     const sorts: string[] = [];
+    // Keys are value, sort, id: the sort is what lies between the prefix and the next separator.
+    const sortOf = (key: string): string => key.slice(prefix.length, key.indexOf(SEP, prefix.length));
     const reader = this.reader;
     if (reader.distinctSortKeys !== undefined) {
       const keys = await reader.distinctSortKeys(this.table, index, { gt: range.gt!, lt: range.lt! }, prefix, limit + 1);
-      for (const key of keys) sorts.push(key.slice(prefix.length, key.indexOf(SEP, prefix.length)));
+      for (const key of keys) sorts.push(sortOf(key));
       if (sorts.length <= limit) return { items: sorts, nextCursor: null };
       return { items: sorts.slice(0, limit), nextCursor: encodeCursor(prefix + sorts[limit - 1]) };
     }
@@ -253,7 +255,7 @@ export class Collection<T extends object> {
       const keys = await this.indexKeys(index, { ...range, limit: step });
       const before = sorts.length;
       for (const key of keys) {
-        const sort = key.slice(prefix.length, key.indexOf(SEP, prefix.length));
+        const sort = sortOf(key);
         if (sort === sorts[sorts.length - 1]) continue;
         // One more distinct value than the page holds: the next page is not empty.
         if (sorts.length === limit) return { items: sorts, nextCursor: encodeCursor(prefix + sorts[limit - 1]) };

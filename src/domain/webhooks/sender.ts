@@ -369,8 +369,9 @@ export class WebhookSender {
           };
         },
       });
-      // The rest of what came back was held (paused) or failed (deleted) instead.
-      taken = claimed.filter((d) => d.status === 'pending' && !d.held && holding.has(d.id));
+      // What holds a slot was taken; the rest that came back was held (paused) or failed (deleted)
+      // instead. A slot held by a decision the transaction's last run did not repeat is given back.
+      taken = claimed.filter((d) => holding.has(d.id));
       const kept = new Set(taken.map((d) => d.id));
       for (const id of [...holding.keys()]) if (!kept.has(id)) letGo(id);
       events = taken.length === 0 ? new Map<string, SentEvent>() : await this.sentEvents(taken.map((d) => d.event_id));
