@@ -479,6 +479,35 @@ t.test('metrics: attempts by outcome, attempt time, the pending backlog and its 
   t.equal(value(text, 'switchyard_webhook_oldest_due_age_seconds'), 0);
 });
 
+t.test('more webhooks with due work than a page lists: the pass reads every page, every delivery goes once', async (t) => {
+  const w = await world(t);
+  // 130 webhooks (a page lists 100) with 3 due deliveries each: 390, more than MAX_IN_FLIGHT, so the
+  // first pass reads two pages of webhooks and stops part-way round, and the next starts past where
+  // it stopped. (That the turns are fair is asserted on one page: the slow-receiver test below.)
+  const hooks: string[] = [];
+  for (let i = 0; i < 130; i++) hooks.push((await w.create({ resource_filter: { workflow_run_id: 'never' } })).body.data.id);
+  await w.d.storage.transaction({}, async (tx) =>
+    w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: {}, run_id: 'other' }),
+  );
+  const event = (await w.d.eventLog.get((await w.d.eventLog.lastEventId())!))!;
+  const due = new Date().toISOString();
+  const made = hooks.flatMap((id) => Array.from({ length: 3 }, () => newDelivery({ id, active: true }, event, due)));
+  t.ok(made.length > MAX_IN_FLIGHT, `${made.length} deliveries, more than one pass's ${MAX_IN_FLIGHT} slots`);
+  await w.d.storage.transaction({}, async (tx) => {
+    for (const d of made) await tx.put(w.d.services.webhooks.store.deliveries, d);
+  });
+  await waitFor(() => new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size >= made.length, {
+    what: `${made.length} deliveries`,
+  });
+  const perHook = new Map<string, number>();
+  for (const d of made) perHook.set(d.webhook_id, (perHook.get(d.webhook_id) ?? 0) + w.receiver.deliveries(d.id).length);
+  t.same(
+    [...perHook.values()].filter((n) => n !== 3),
+    [],
+    'each of the 130 webhooks got its 3 deliveries, each once',
+  );
+});
+
 t.test('a delivery leased by this daemon whose attempt was lost is taken back once its lease ends', async (t) => {
   const w = await world(t);
   const hook = (await w.create({ resource_filter: { workflow_run_id: 'never' } })).body.data;

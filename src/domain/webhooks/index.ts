@@ -21,7 +21,7 @@ const WEBHOOK_SEAL_KEY = 'webhook_seal_key';
  */
 export const MAX_IN_FLIGHT = 256;
 export const MAX_PER_WEBHOOK = 64;
-export const CONNECTIONS_PER_ORIGIN = 128;
+const CONNECTIONS_PER_ORIGIN = 128;
 /** Loops also run this often without being woken (a lost wake-up costs at most this much). */
 const POLL_MS = 1_000;
 

@@ -8,6 +8,7 @@ import type { Metrics } from '../../metrics.js';
 import { Loop } from '../../loops/loop.js';
 import { scrubErrorText } from '../../redact.js';
 import { describeSocketError } from '../../socket-errors.js';
+import type { Page } from '../../storage/collection.js';
 import { nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
@@ -277,10 +278,12 @@ export class WebhookSender {
 
   /**
    * The webhooks with due deliveries, each once: those after `from` in id order, then from the first
-   * up to `from`. When they all fit on one page (the usual case), that page is read once and rotated.
+   * up to `from`. The first page is read once: when it holds them all (the usual case) it is rotated
+   * in memory, and otherwise it begins the second lap.
    */
   private async *webhooksInTurn(from: string | undefined): AsyncGenerator<string> {
-    const first = await this.webhooks.store.webhooksWithDue(undefined, undefined, WEBHOOKS_PER_PAGE);
+    const store = this.webhooks.store;
+    const first = await store.webhooksWithDue(undefined, undefined, WEBHOOKS_PER_PAGE);
     if (first.nextCursor === null) {
       const past = from === undefined ? 0 : first.items.findIndex((id) => id > from);
       const start = past < 0 ? 0 : past;
@@ -288,27 +291,19 @@ export class WebhookSender {
       yield* first.items.slice(0, start);
       return;
     }
-    const laps: [string | undefined, string | undefined][] =
-      from === undefined
-        ? [[undefined, undefined]]
-        : [
-            [from, undefined],
-            [undefined, from],
-          ];
-    for (const [after, upTo] of laps) {
-      let cursor: string | undefined;
-      do {
-        const page = await this.webhooks.store.webhooksWithDue(
-          cursor === undefined ? after : undefined,
-          cursor,
-          WEBHOOKS_PER_PAGE,
-        );
-        for (const id of page.items) {
-          if (upTo !== undefined && id > upTo) return;
-          yield id;
-        }
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor !== undefined);
+    if (from !== undefined) yield* this.pagesFrom(await store.webhooksWithDue(from, undefined, WEBHOOKS_PER_PAGE), undefined);
+    yield* this.pagesFrom(first, from);
+  }
+
+  /** The ids of `page` and of the pages after it, up to and including `upTo` (undefined: to the end). */
+  private async *pagesFrom(page: Page<string>, upTo: string | undefined): AsyncGenerator<string> {
+    for (;;) {
+      for (const id of page.items) {
+        if (upTo !== undefined && id > upTo) return;
+        yield id;
+      }
+      if (page.nextCursor === null) return;
+      page = await this.webhooks.store.webhooksWithDue(undefined, page.nextCursor, WEBHOOKS_PER_PAGE);
     }
   }
 
