@@ -522,9 +522,9 @@ const LINES_PER_TURN = 50;
 /**
  * (9) What one access line costs, in this process: AccessLog encoding into the daemon's destination,
  * written to a file, 50 lines an event-loop turn as under load. CPU of the whole process (the file's
- * writes included: to a regular file they are synchronous), less the same loop writing nothing; the median of 3 rounds after one
- * to warm up. The two children's ratio is decided by this VM's noise as much as by the line; this
- * figure is not.
+ * writes included: to a regular file they are synchronous), less the same loop writing nothing; the
+ * median of 3 rounds after one to warm up. The two children's ratio is decided by this VM's noise as
+ * much as by the line; this figure is not.
  */
 async function measureAccessLineCost(dir: string): Promise<number> {
   const fd = openSync(path.join(dir, 'lines.log'), 'w');
