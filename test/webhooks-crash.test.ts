@@ -596,14 +596,22 @@ t.test(
 
     const checksStarted = Date.now();
     const result = await verify(t, second.url, owner, orgs, writes, killedAt);
+    // An attempt read here just before the kill may be one the daemon had already given up on: under
+    // load this process can read a request after the daemon's TIMEOUT_MS, and a later attempt of the
+    // same delivery read before the kill proves it (a retry starts only once the attempt before it is
+    // recorded). Those were not on the wire for the daemon; every other one was.
+    const live = cutOff.filter(
+      (c) => !result.receipts.some((r) => r.delivery === c.delivery && r.attempt > c.attempt && r.at < killedAt),
+    );
     // The attempts on the wire at the kill (their answers not finished) are among the leases it left.
     t.same(
-      cutOff.filter((c) => !held.has(c.delivery)).map((c) => c.delivery),
+      live.filter((c) => !held.has(c.delivery)).map((c) => c.delivery),
       [],
-      `the ${cutOff.length} attempts cut off by the kill are among the deliveries it held`,
+      `the ${live.length} attempts cut off by the kill are among the deliveries it held ` +
+        `(${cutOff.length - live.length} more read then had been given up on by the daemon before it)`,
     );
     const dup = checkTakeover(t, result, held, () => respawnedAt, 'the restarted daemon');
-    t.ok(dup.resent >= cutOff.length, 'each attempt cut off shows as an attempt sent twice');
+    t.ok(dup.resent >= live.length, 'each attempt cut off shows as an attempt sent twice');
     checkLogs(t, { 'the killed daemon': first, 'the restarted daemon': second });
     report(t, 'LevelDB', { burstMs, checksMs: Date.now() - checksStarted, result, dup, killedAt });
   },
