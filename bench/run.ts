@@ -1,7 +1,7 @@
 // `npm run bench`: one run, one table. The servers under test share the main thread (a bare
 // node:http server and the daemon, in-process); the load generator (autocannon) runs on a worker
 // thread; the idle-memory figure comes from a real `switchyard serve` child. See docs/benchmarks.md.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
@@ -399,6 +399,8 @@ async function startServeChild(
 /** (10) What the provider layer adds: the same upstream, straight and through the daemon. */
 interface ProviderFigures {
   direct: Measured[];
+  /** The floor: the least proxy Node can be, to the same upstream (bench/bare-proxy.ts). */
+  bareProxy: Measured[];
   daemon: Measured[];
   /** Time to the first byte of a 200-chunk stream, ms, one per request. */
   ttfbDirect: number[];
@@ -434,9 +436,15 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
   );
   const fakeExited = once(fake, 'exit');
   let serve: ServeChild | undefined;
+  let bare: ChildProcess | undefined;
   try {
     const [line] = (await once(fake.stdout, 'data')) as unknown[];
     const upstream = `http://127.0.0.1:${String(line).trim()}/v1`;
+    bare = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-proxy.js'), upstream], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [bareLine] = (await once(bare.stdout!, 'data')) as unknown[];
+    const bareUrl = `http://127.0.0.1:${String(bareLine).trim()}`;
     // At warn: this row measures the provider layer; the access line's cost is row (9)'s.
     serve = await startServeChild('warn', dir, { OPENAI_API_KEY: 'sk-bench-upstream', OPENAI_BASE_URL: upstream }, 'providers');
     const daemonUrl = serve.url;
@@ -449,7 +457,7 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
     const chat = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'say hello' }] });
     const execute = JSON.stringify({ modality: 'text', tier: 'premium', input: { prompt: 'say hello' } });
     const upstreamAuth = { authorization: 'Bearer sk-bench-upstream' };
-    const figures: ProviderFigures = { direct: [], daemon: [], ttfbDirect: [], ttfbDaemon: [] };
+    const figures: ProviderFigures = { direct: [], bareProxy: [], daemon: [], ttfbDirect: [], ttfbDaemon: [] };
     for (let round = 1; round <= ROUNDS; round++) {
       figures.direct.push(
         await measure(
@@ -462,6 +470,16 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
             body: chat,
             amount: PROVIDER_REQUESTS,
           },
+        ),
+      );
+      figures.bareProxy.push(
+        await measure(
+          `round ${round}/${ROUNDS}: (10) the bare proxy (floor)`,
+          `${bareUrl}/v1/providers/execute`,
+          {},
+          PROVIDER_CONNECTIONS,
+          `/proc/${bare.pid}/stat`,
+          { body: execute, amount: PROVIDER_REQUESTS },
         ),
       );
       figures.daemon.push(
@@ -493,6 +511,11 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
     return figures;
   } finally {
     await serve?.stop();
+    if (bare !== undefined && bare.exitCode === null) {
+      const bareExited = once(bare, 'exit');
+      bare.kill('SIGTERM');
+      await bareExited;
+    }
     fake.kill('SIGTERM');
     await fakeExited;
   }
@@ -664,10 +687,15 @@ function loadRows(label: string, rs: Measured[]): boolean {
 }
 
 /** Median of the per-round ratios: each pair was measured back to back, seconds apart. */
-function ratioRow(metric: string, subject: Measured[], baseline: Measured[], target: number, valid: boolean): void {
+/** The median of the per-round req/s ratios, with each round's in brackets. */
+function ratioFigure(subject: Measured[], baseline: Measured[]): string {
   const ratios = subject.map((r, i) => r.rps / baseline[i].rps);
-  const value = median(ratios);
-  check(metric, `${value.toFixed(2)}  [${rounds(ratios, 2)}]`, `>= ${target.toFixed(2)}`, valid && value >= target);
+  return `${median(ratios).toFixed(2)}  [${rounds(ratios, 2)}]`;
+}
+
+function ratioRow(metric: string, subject: Measured[], baseline: Measured[], target: number, valid: boolean): void {
+  const value = median(subject.map((r, i) => r.rps / baseline[i].rps));
+  check(metric, ratioFigure(subject, baseline), `>= ${target.toFixed(2)}`, valid && value >= target);
 }
 
 const fmtCount = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -748,7 +776,11 @@ function providerRows(f: ProviderFigures): void {
     `(10) undici POST straight to the upstream, ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`,
     f.direct,
   );
+  const bareOk = loadRows(`(10) the bare proxy (floor), ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`, f.bareProxy);
   const daemonOk = loadRows(`(10) POST /v1/providers/execute, ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`, f.daemon);
+  // Not a target: the highest execute / straight ratio any Node proxy reached here, in the same rounds.
+  if (bareOk && directOk) info('(10) bare proxy / straight: req/s ratio (the floor)', ratioFigure(f.bareProxy, f.direct));
+  if (bareOk && daemonOk) info('(10) execute / bare proxy: req/s ratio', ratioFigure(f.daemon, f.bareProxy));
   ratioRow('(10) execute / straight: req/s ratio', f.daemon, f.direct, TARGET.providerRatio, directOk && daemonOk);
   const added = (pick: (r: Measured) => number) => f.daemon.map((r, i) => pick(r) - pick(f.direct[i]));
   const p50 = median(added((r) => r.p50));
