@@ -14,6 +14,7 @@ import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from 
 import { StorageLockedError, StorageOpenError } from '../errors.js';
 import { BufferedTx } from '../transaction.js';
 import { KeyedLock } from './lock.js';
+import { ReadFloors, type BatchPuts } from './read-floors.js';
 
 export type Db = Level<string, unknown>;
 export type Sublevel = AbstractSublevel<Db, string | Buffer | Uint8Array, string, unknown>;
@@ -67,6 +68,8 @@ export class LevelStorage implements Storage {
   private readonly sublevels = new Map<string, Sublevel>();
   /** Read-through caches of hot sublevels (decoded values, frozen), invalidated by every batch. */
   private readonly caches = new Map<Sublevel, Map<string, unknown>>();
+  /** Where the live keys of index ranges begin (read-floors.ts): reads skip the deletions before them. */
+  private readonly floors = new ReadFloors<Sublevel>();
   private readonly failures = createLogThrottle(FAILURE_LOG_INTERVAL_MS);
   private readonly wakeListeners = new Map<string, Set<() => void>>();
   private readonly lastAppended = new Map<string, string | undefined>();
@@ -126,6 +129,7 @@ export class LevelStorage implements Storage {
 
   /** Writes raw keys and values (a restore into an empty database). */
   async restoreEntries(entries: readonly { k: string; v: string }[]): Promise<void> {
+    this.floors.clear();
     await this.db.batch<string, string>(
       entries.map((e) => ({ type: 'put' as const, key: e.k, value: e.v })),
       { keyEncoding: 'utf8', valueEncoding: 'utf8', sync: true },
@@ -310,6 +314,14 @@ export class LevelStorage implements Storage {
 
   private async batch(ops: BatchOp[]): Promise<void> {
     if (ops.length === 0) return;
+    const puts: BatchPuts<Sublevel> = new Map();
+    for (const op of ops) {
+      if (op.type !== 'put') continue;
+      const keys = puts.get(op.sublevel);
+      if (keys === undefined) puts.set(op.sublevel, [op.key]);
+      else keys.push(op.key);
+    }
+    this.floors.writingBatch(puts);
     try {
       const operations = ops as unknown as Parameters<typeof this.db.batch<string, unknown>>[0];
       // No options object unless it says something: abstract-level copies a batch's options into
@@ -324,6 +336,7 @@ export class LevelStorage implements Storage {
       this.failures.error(this.log, { code: e.code, cause: e.cause?.message }, `storage write failed: ${e.message}`, e.code);
       throw err;
     } finally {
+      this.floors.written(puts);
       // Also after a failure: whether any of it reached the disk is not known here.
       if (this.caches.size > 0) for (const op of ops) this.caches.get(op.sublevel)?.delete(op.key);
     }
@@ -403,16 +416,38 @@ export class LevelStorage implements Storage {
     };
     // Keys read in batches: `for await` over the iterator costs a promise per key, and a limit check
     // (countUpTo: a principal's grants, up to 1,000) counts a long run of them on every write.
-    const countKeys = async (sub: Sublevel, range: KeyRange): Promise<number> => {
+    const countKeys = async (sub: Sublevel, range: KeyRange): Promise<{ n: number; first: string | undefined }> => {
       const keys = sub.keys(range);
       try {
         let n = 0;
-        for (let batch = await keys.nextv(COUNT_BATCH); batch.length > 0; batch = await keys.nextv(COUNT_BATCH))
+        let first: string | undefined;
+        for (let batch = await keys.nextv(COUNT_BATCH); batch.length > 0; batch = await keys.nextv(COUNT_BATCH)) {
+          first ??= batch[0];
           n += batch.length;
-        return n;
+        }
+        return { n, first };
       } finally {
         await keys.close();
       }
+    };
+    // An index range read from the floor of its lower bound, which the read then moves up to the
+    // first key it found (read-floors.ts): queues' reads skip the deletions at their front.
+    const floored = async <R>(
+      sub: Sublevel,
+      range: KeyRange,
+      read: (range: KeyRange) => Promise<{ result: R; first: string | undefined }>,
+    ): Promise<R> => {
+      const begun = this.floors.begin(sub, range);
+      if (begun === undefined) return (await read(range)).result;
+      let out: { result: R; first: string | undefined };
+      try {
+        out = await read(begun.range);
+      } catch (err) {
+        this.floors.end(begun.watch, undefined, undefined, true);
+        throw err;
+      }
+      this.floors.end(begun.watch, out.first, range.lt);
+      return out.result;
     };
     return {
       record: (table, id) => Promise.resolve(this.read(records(table), id, table.cache)),
@@ -420,9 +455,21 @@ export class LevelStorage implements Storage {
       uniqueId: (table, name, key) => Promise.resolve(this.read(index(table, name), key, table.cache) as string | undefined),
       records: (table, range) => records(table).iterator(range).all(),
       recordIds: (table, range) => records(table).keys(range).all(),
-      indexKeys: (table, name, range) => index(table, name).keys(range).all(),
-      countIndex: (table, name, range) => countKeys(index(table, name), range),
-      countRecords: (table) => countKeys(records(table), {}),
+      indexKeys: (table, name, range) => {
+        const sub = index(table, name);
+        return floored(sub, range, async (r) => {
+          const keys = await sub.keys(r).all();
+          return { result: keys, first: keys[0] };
+        });
+      },
+      countIndex: (table, name, range) => {
+        const sub = index(table, name);
+        return floored(sub, range, async (r) => {
+          const { n, first } = await countKeys(sub, r);
+          return { result: n, first };
+        });
+      },
+      countRecords: async (table) => (await countKeys(records(table), {})).n,
       meta: (key) => Promise.resolve(this.meta.getSync(key)),
     };
   }
