@@ -782,7 +782,12 @@ function providerRows(f: ProviderFigures): void {
   if (bareOk && directOk) info('(10) bare proxy / straight: req/s ratio (the floor)', ratioFigure(f.bareProxy, f.direct));
   if (bareOk && daemonOk) info('(10) execute / bare proxy: req/s ratio', ratioFigure(f.daemon, f.bareProxy));
   ratioRow('(10) execute / straight: req/s ratio', f.daemon, f.direct, TARGET.providerRatio, directOk && daemonOk);
-  const added = (pick: (r: Measured) => number) => f.daemon.map((r, i) => pick(r) - pick(f.direct[i]));
+  const added = (pick: (r: Measured) => number, through = f.daemon) => through.map((r, i) => pick(r) - pick(f.direct[i]));
+  if (bareOk && directOk)
+    info(
+      '(10) bare proxy: added latency p50 / p99 (the floor)',
+      `${fmtMs(median(added((r) => r.p50, f.bareProxy)))} / ${fmtMs(median(added((r) => r.p99, f.bareProxy)))}`,
+    );
   const p50 = median(added((r) => r.p50));
   const p99 = median(added((r) => r.p99));
   check(
