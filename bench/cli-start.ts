@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { stopChild } from './children.js';
 
 export interface CliStartFigures {
   /** Start-to-exit milliseconds of each run, in run order, per subject. */
@@ -76,12 +77,7 @@ export async function measureCliStart(
     for (let i = 0; i < runs; i++) for (const [name, command] of subjects) figures[name].push(await timeInTerminal(command, env));
     return figures;
   } finally {
-    if (daemon.exitCode === null && daemon.signalCode === null) {
-      daemon.kill('SIGTERM');
-      const timer = setTimeout(() => daemon.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(daemon, exited);
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -23,6 +23,7 @@ import { LogDestination } from '../src/log-destination.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { findPostgres, launchPostgres, type TestPostgres } from '../test/support/postgres.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
+import { stopChild } from './children.js';
 import { hasScript, measureCliStart, type CliStartFigures } from './cli-start.js';
 import { measureWorkflowRuns, type WorkflowFigures } from './workflow-runs.js';
 import { measureWebhookDelivery, type DeliveryFigures, type EngineFigures, type WebhookEngine } from './webhook-delivery.js';
@@ -307,12 +308,7 @@ async function measureIdle(nodeFlags: string[]): Promise<IdleFigures | undefined
     if (code !== 0) throw new Error(`switchyard serve exited ${code} after SIGTERM:\n${output}`);
     return { readyMs, stopMs, rssMb: mb('VmRSS'), anonMb: mb('RssAnon') };
   } finally {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(child, exited);
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -361,12 +357,7 @@ async function startServeChild(
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = once(child, 'exit');
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(child, exited);
     await log.close();
   };
   try {
@@ -436,14 +427,15 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
   );
   const fakeExited = once(fake, 'exit');
   let serve: ServeChild | undefined;
-  let bare: ChildProcess | undefined;
+  let bare: { child: ChildProcess; exited: Promise<unknown> } | undefined;
   try {
     const [line] = (await once(fake.stdout, 'data')) as unknown[];
     const upstream = `http://127.0.0.1:${String(line).trim()}/v1`;
-    bare = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-proxy.js'), upstream], {
+    const child = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-proxy.js'), upstream], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const [bareLine] = (await once(bare.stdout!, 'data')) as unknown[];
+    bare = { child, exited: once(child, 'exit') };
+    const [bareLine] = (await once(child.stdout, 'data')) as unknown[];
     const bareUrl = `http://127.0.0.1:${String(bareLine).trim()}`;
     // At warn: this row measures the provider layer; the access line's cost is row (9)'s.
     serve = await startServeChild('warn', dir, { OPENAI_API_KEY: 'sk-bench-upstream', OPENAI_BASE_URL: upstream }, 'providers');
@@ -478,7 +470,7 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
           `${bareUrl}/v1/providers/execute`,
           {},
           PROVIDER_CONNECTIONS,
-          `/proc/${bare.pid}/stat`,
+          `/proc/${bare.child.pid}/stat`,
           { body: execute, amount: PROVIDER_REQUESTS },
         ),
       );
@@ -511,13 +503,8 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
     return figures;
   } finally {
     await serve?.stop();
-    if (bare !== undefined && bare.exitCode === null) {
-      const bareExited = once(bare, 'exit');
-      bare.kill('SIGTERM');
-      await bareExited;
-    }
-    fake.kill('SIGTERM');
-    await fakeExited;
+    if (bare !== undefined) await stopChild(bare.child, bare.exited);
+    await stopChild(fake, fakeExited);
   }
 }
 
@@ -686,16 +673,19 @@ function loadRows(label: string, rs: Measured[]): boolean {
   return ok;
 }
 
-/** Median of the per-round ratios: each pair was measured back to back, seconds apart. */
-/** The median of the per-round req/s ratios, with each round's in brackets. */
-function ratioFigure(subject: Measured[], baseline: Measured[]): string {
+/**
+ * The median of the per-round req/s ratios (each pair was measured back to back, seconds apart), and
+ * as printed: the median, then each round's in brackets.
+ */
+function ratioOf(subject: Measured[], baseline: Measured[]): { value: number; text: string } {
   const ratios = subject.map((r, i) => r.rps / baseline[i].rps);
-  return `${median(ratios).toFixed(2)}  [${rounds(ratios, 2)}]`;
+  const value = median(ratios);
+  return { value, text: `${value.toFixed(2)}  [${rounds(ratios, 2)}]` };
 }
 
 function ratioRow(metric: string, subject: Measured[], baseline: Measured[], target: number, valid: boolean): void {
-  const value = median(subject.map((r, i) => r.rps / baseline[i].rps));
-  check(metric, ratioFigure(subject, baseline), `>= ${target.toFixed(2)}`, valid && value >= target);
+  const { value, text } = ratioOf(subject, baseline);
+  check(metric, text, `>= ${target.toFixed(2)}`, valid && value >= target);
 }
 
 const fmtCount = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -779,8 +769,8 @@ function providerRows(f: ProviderFigures): void {
   const bareOk = loadRows(`(10) the bare proxy (floor), ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`, f.bareProxy);
   const daemonOk = loadRows(`(10) POST /v1/providers/execute, ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`, f.daemon);
   // Not a target: the highest execute / straight ratio any Node proxy reached here, in the same rounds.
-  if (bareOk && directOk) info('(10) bare proxy / straight: req/s ratio (the floor)', ratioFigure(f.bareProxy, f.direct));
-  if (bareOk && daemonOk) info('(10) execute / bare proxy: req/s ratio', ratioFigure(f.daemon, f.bareProxy));
+  if (bareOk && directOk) info('(10) bare proxy / straight: req/s ratio (the floor)', ratioOf(f.bareProxy, f.direct).text);
+  if (bareOk && daemonOk) info('(10) execute / bare proxy: req/s ratio', ratioOf(f.daemon, f.bareProxy).text);
   ratioRow('(10) execute / straight: req/s ratio', f.daemon, f.direct, TARGET.providerRatio, directOk && daemonOk);
   const added = (pick: (r: Measured) => number, through = f.daemon) => through.map((r, i) => pick(r) - pick(f.direct[i]));
   if (bareOk && directOk)
