@@ -443,7 +443,7 @@ export class LevelStorage implements Storage {
       try {
         out = await read(begun.range);
       } catch (err) {
-        this.floors.end(begun.watch, undefined, undefined, true);
+        this.floors.abandon(begun.watch);
         throw err;
       }
       this.floors.end(begun.watch, out.first, range.lt);

@@ -60,18 +60,22 @@ export class ReadFloors<S> {
   /**
    * The read ended: `first` is the first key it found, or undefined when it found none below `lt`.
    * Nothing live lay before either when its snapshot was taken (nor before the floor it started at,
-   * which may lie past a lower `lt`); the puts it may have missed cap that. A read that failed ends
-   * with `failed` and sets nothing.
+   * which may lie past a lower `lt`); the puts it may have missed cap that.
    */
-  end(watch: FloorWatch<S>, first: string | undefined, lt: string | undefined, failed = false): void {
-    this.watches.get(watch.sub)?.delete(watch);
+  end(watch: FloorWatch<S>, first: string | undefined, lt: string | undefined): void {
+    this.abandon(watch);
     let floor = first ?? (lt !== undefined && watch.from !== undefined && watch.from > lt ? watch.from : lt);
-    if (failed || floor === undefined) return;
+    if (floor === undefined) return;
     if (watch.lowestPut !== undefined && watch.lowestPut < floor) floor = watch.lowestPut;
     if (floor <= watch.gt) return;
     let floors = this.floors.get(watch.sub);
     if (floors === undefined) this.floors.set(watch.sub, (floors = new Map<string, string>()));
     setBounded(floors, watch.gt, floor, FLOORS_PER_SUBLEVEL);
+  }
+
+  /** The read failed: it stops watching, and sets no floor. */
+  abandon(watch: FloorWatch<S>): void {
+    this.watches.get(watch.sub)?.delete(watch);
   }
 
   /**
