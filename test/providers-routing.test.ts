@@ -341,6 +341,31 @@ t.test('routing settings persist, and reach a daemon started later on the same d
   t.equal((await again.execute(text)).body.data.provider, 'openai', 'a drained provider takes no new work');
 });
 
+t.test('a re-read of the settings that began before a change never takes it back', async (t) => {
+  const w = await world(t);
+  const providers = w.d.services.providers;
+  const openaiCost = () => providers.listProviders().find((p) => p.name === 'openai')!.capabilities[0].estimated_cost_per_request;
+  // Every change wakes a re-read (storage's notification, on PostgreSQL from the database), and the
+  // health round re-reads too: here six re-reads begin before each change commits.
+  const rereads = () => [1, 2, 3].map(() => providers.refreshSettings());
+  let held = 0;
+  for (let i = 1; i <= 40; i++) {
+    const cost = i / 1000;
+    const before = rereads();
+    const change = providers.setProvider(operator, 'openai', { cost_usd: cost });
+    const during = rereads();
+    await change;
+    const atOnce = openaiCost();
+    await Promise.all([...before, ...during]);
+    if (atOnce !== cost || openaiCost() !== cost) {
+      t.fail(`change ${i} to ${cost}: read ${atOnce} at once and ${openaiCost()} once the re-reads ended`);
+      return;
+    }
+    held++;
+  }
+  t.equal(held, 40, 'each of 40 changes held, at once and after the re-reads begun before it');
+});
+
 t.test(
   'on PostgreSQL, a settings change applies on every daemon at once',
   { skip: testPostgres === undefined ? 'runs on PostgreSQL (test/on-postgres-*.test.ts)' : false },

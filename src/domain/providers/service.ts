@@ -118,25 +118,58 @@ export class ProviderService {
     return this.registry.find(name)?.adapter.streaming;
   }
 
-  /** Re-reads the routing settings every daemon shares. */
+  /**
+   * Re-reads the routing settings every daemon shares. A read that a change through this daemon
+   * overtook (setProvider applies its record at once) is not applied: it would take the change back
+   * until the next re-read. It reads again instead.
+   */
   async loadSettings(): Promise<void> {
-    const stored: StoredProviderSettings[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.store.settings.list({ cursor, limit: 200 });
-      stored.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    this.registry.applySettings(stored);
+    for (;;) {
+      const changesBefore = this.localChanges;
+      const stored: StoredProviderSettings[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await this.store.settings.list({ cursor, limit: 200 });
+        stored.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      if (changesBefore !== this.localChanges) continue;
+      this.registry.applySettings(stored);
+      return;
+    }
   }
 
-  /** loadSettings() for the background: a failure is logged, and the settings in memory stay. */
-  async refreshSettings(): Promise<void> {
-    try {
-      await this.loadSettings();
-    } catch (err) {
-      this.log.error({ err }, 'provider settings could not be re-read');
+  /** Settings changes made through this daemon (each applied at once, before any re-read sees it). */
+  private localChanges = 0;
+  /** The re-read under way, and whether another was asked for while it ran. */
+  private rereading: Promise<void> | undefined;
+  private rereadAgain = false;
+
+  /**
+   * loadSettings() for the background: a failure is logged, and the settings in memory stay. One runs
+   * at a time, so an older read never lands after a newer one; a call while one runs gets one more
+   * read after it (what woke it may have committed after that read began).
+   */
+  refreshSettings(): Promise<void> {
+    if (this.rereading !== undefined) {
+      this.rereadAgain = true;
+      return this.rereading;
     }
+    this.rereading = (async () => {
+      try {
+        do {
+          this.rereadAgain = false;
+          try {
+            await this.loadSettings();
+          } catch (err) {
+            this.log.error({ err }, 'provider settings could not be re-read');
+          }
+        } while (this.rereadAgain);
+      } finally {
+        this.rereading = undefined;
+      }
+    })();
+    return this.rereading;
   }
 
   /** `provider set` (operator): changes routing settings, persisted and applied on every daemon. */
@@ -158,6 +191,7 @@ export class ProviderService {
       tx.wake(PROVIDER_SETTINGS_TOPIC);
       return next;
     });
+    this.localChanges++;
     entry.settings = record;
     return recordOf(entry);
   }
