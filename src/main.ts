@@ -101,7 +101,12 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
                 late.services ? late.services.outbox.outboxFigures() : { byStatus: {}, oldestDueAgeSeconds: 0 },
               pendingInvitations: async () => (late.services ? late.services.invitations.countPendingInvitations() : 0),
               webhooks: async () =>
-                late.services ? late.services.webhooks.backlogFigures() : { pending: 0, oldestDueAgeSeconds: 0 },
+                late.services
+                  ? {
+                      ...(await late.services.webhooks.backlogFigures()),
+                      fanoutLag: await late.services.webhookFanout.lag(100_000),
+                    }
+                  : { pending: 0, oldestDueAgeSeconds: 0, fanoutLag: 0 },
               workflows: async () => ({
                 ...(late.services ? await late.services.workflows.queueFigures() : { runsQueued: 0, runsRunning: 0 }),
                 ...(late.services ? await late.services.jobs.queueFigures() : { jobsQueued: 0, jobsRunning: 0 }),

@@ -52,8 +52,11 @@ export interface ScrapedFigures {
   /** Outbox entries by status, and the age in seconds of the oldest due entry (0 when none). */
   outbox: () => Promise<{ byStatus: Record<string, number>; oldestDueAgeSeconds: number }>;
   pendingInvitations: () => Promise<number>;
-  /** Webhook deliveries waiting (due or being attempted), and the age in seconds of the oldest due one. */
-  webhooks: () => Promise<{ pending: number; oldestDueAgeSeconds: number }>;
+  /**
+   * Webhook deliveries waiting (due or being attempted), the age in seconds of the oldest due one, and
+   * the events committed that the fan-out has not reached yet.
+   */
+  webhooks: () => Promise<{ pending: number; oldestDueAgeSeconds: number; fanoutLag: number }>;
   /** Workflow runs queued and running, and jobs queued and running (counted up to 100,000 each). */
   workflows: () => Promise<{ runsQueued: number; runsRunning: number; jobsQueued: number; jobsRunning: number }>;
 }
@@ -164,6 +167,14 @@ export async function startMetrics(addr: string, figures: ScrapedFigures, log: L
     registers: [registry],
     async collect() {
       this.set((await figures.webhooks()).oldestDueAgeSeconds);
+    },
+  });
+  new client.Gauge({
+    name: 'switchyard_webhook_fanout_lag_events',
+    help: 'Events committed that the webhook fan-out has not reached yet (counted up to 100,000)',
+    registers: [registry],
+    async collect() {
+      this.set((await figures.webhooks()).fanoutLag);
     },
   });
   const providerCalls = new client.Counter({

@@ -477,6 +477,7 @@ t.test('metrics: attempts by outcome, attempt time, the pending backlog and its 
   t.equal(value(text, 'switchyard_webhook_attempt_duration_seconds_count'), 2, 'both attempts timed');
   t.equal(value(text, 'switchyard_webhook_deliveries_pending'), 0, 'nothing waiting');
   t.equal(value(text, 'switchyard_webhook_oldest_due_age_seconds'), 0);
+  t.equal(value(text, 'switchyard_webhook_fanout_lag_events'), 0, 'every event fanned out');
 });
 
 t.test('more webhooks with due work than a page lists: the pass reads every page, every delivery goes', async (t) => {
@@ -603,6 +604,46 @@ t.test('the bounds hold while new events hand deliveries to the sender during it
     receivers.map(() => true),
     `at most ${MAX_PER_WEBHOOK} at once to one webhook (${receivers.map((r) => r.inFlight.peak).join(', ')})`,
   );
+});
+
+t.test("a busy webhook's backlog waits in the event log, and holds back no other webhook's event", async (t) => {
+  const w = await world(t, { SERVICE_METRICS_ADDR: '127.0.0.1:0' });
+  const lag = async () => {
+    const text = await (await fetch(`http://${w.d.metricsAddress}/metrics`)).text();
+    return Number(/^switchyard_webhook_fanout_lag_events (\S+)$/m.exec(text)?.[1] ?? NaN);
+  };
+  // Every answer takes about 60 ms: the busy webhook is at its bound and answering all the time, so
+  // the fan-out waits for its slots instead of queueing its deliveries due (docs/webhooks.md).
+  w.receiver.setDefault({ kind: 'slow-body', status: 200, chunks: ['o', 'k'], gapMs: 60 });
+  const busy = (await w.create({ event_filter: ['workflow.node.progress'] })).body.data;
+  const otherReceiver = await WebhookReceiver.start(t);
+  await w.create({ url: otherReceiver.url, event_filter: ['workflow.run.completed'] });
+  const events = 600;
+  for (let n = 0; n < events; n += 200)
+    await w.d.storage.transaction({}, async (tx) => {
+      for (let i = n; i < n + 200; i++)
+        w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i } });
+    });
+  await waitFor(() => w.receiver.received.length >= 2 * MAX_PER_WEBHOOK, { what: 'the busy webhook at work' });
+  const store = w.d.services.webhooks.store;
+  const due = await store.deliveries.countRange('queue', 'due', { limit: events });
+  t.ok(due < events / 2, `the busy webhook's backlog is not queued due (${due} of ${events} deliveries are)`);
+  const waiting = await lag();
+  t.ok(waiting > 0 && waiting <= events, `it waits in the log, counted by the fan-out lag metric (${waiting} events)`);
+  // Another webhook's event, behind the busy one's backlog in the log.
+  await w.d.storage.transaction({}, async (tx) =>
+    w.d.eventLog.append(tx, { kind: 'workflow.run.completed', organization_id: w.org.id, payload: {} }),
+  );
+  await waitFor(() => otherReceiver.received.length === 1, { what: "the other webhook's delivery" });
+  const sent = w.receiver.received.length;
+  t.ok(sent < events - MAX_PER_WEBHOOK, `it went while the busy webhook still had a backlog (${sent} of ${events} sent)`);
+  await waitFor(() => new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size === events, {
+    what: 'every busy delivery',
+  });
+  t.equal(w.receiver.inFlight.peak <= MAX_PER_WEBHOOK, true, `at most ${MAX_PER_WEBHOOK} at once (${w.receiver.inFlight.peak})`);
+  const records = await store.deliveries.countRange('webhook', busy.id, { limit: 2 * events });
+  t.equal(records, events, 'one delivery record per event');
+  t.equal(await lag(), 0, 'no event left behind the fan-out');
 });
 
 t.test('resource_filter: every key must match its event field; an exhaustion about an exhaustion emits nothing', async (t) => {

@@ -146,6 +146,11 @@ export class Collection<T extends object> {
     return id === undefined ? undefined : this.get(id);
   }
 
+  /** How many records have an id after `after`, counted up to `max` (metrics scrapes, not hot paths). */
+  async countAfter(after: string, max: number): Promise<number> {
+    return (await this.reader.recordIds(this.table, { gt: after === '' ? undefined : after, limit: max })).length;
+  }
+
   /** How many records the table holds: for status calls, not hot paths. */
   async count(): Promise<number> {
     return this.reader.countRecords(this.table);

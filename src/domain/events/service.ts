@@ -114,6 +114,11 @@ export class EventLog {
     return (await this.store.listBy('run', runId, { after: options.after, limit: options.limit })).items;
   }
 
+  /** How many events a durable consumer has yet to read, counted up to `max` (metrics). */
+  async lagOf(consumer: string, max: number): Promise<number> {
+    return this.store.countAfter((await this.readCursor(consumer)) ?? '', max);
+  }
+
   /** A durable consumer's position in the log. */
   async readCursor(consumer: string): Promise<string | undefined> {
     return (await this.storage.readMeta(CURSOR_PREFIX + consumer)) as string | undefined;

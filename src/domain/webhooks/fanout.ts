@@ -4,6 +4,7 @@ import { newSortableId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
 import { EVENTS_TOPIC, type EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
+import { FanoutBacklog } from './backlog.js';
 import { DELIVERIES_TOPIC, type WebhookStore } from './store.js';
 import { resourceFilterFields, type Delivery, type ResourceFilterKey, type Webhook } from './types.js';
 
@@ -13,6 +14,17 @@ const CONSUMER = 'webhook-fanout';
 const FANOUT_LOCK = 'webhook-fanout';
 /** Events read per transaction. */
 const STEP = 200;
+/**
+ * Events read past the cursor and kept, at most: the fan-out's look-ahead while it waits for a slot
+ * (a few MB). Past it, the fan-out does not know what follows and waits for no slot.
+ */
+const AHEAD_MAX = 4096;
+/**
+ * Events past what was counted read at most before a wait (each event is counted once, kept or not):
+ * a longer backlog than this is not known to hold nothing owed elsewhere, and the fan-out waits for
+ * no slot until the next step has counted further.
+ */
+const COUNT_MAX = 65_536;
 /**
  * Deliveries created per transaction, about: a step ends after the event that reaches this many (an
  * event's deliveries are never split). 200 events to 10 webhooks in one transaction held 2,000
@@ -30,6 +42,18 @@ export interface HandOff {
   reserveHandOff(delivery: Delivery): Pick<Delivery, 'lease_owner' | 'lease_until'> | undefined;
   cancelHandOff(delivery: Delivery): void;
   handOff(delivery: Delivery, webhook: Webhook, event: DomainEvent): void;
+  /** Until when (epoch ms) the fan-out should wait for a slot of the webhook, rather than create its delivery due. */
+  paceUntil(webhookId: string): number | undefined;
+  /** Told when slots come free (the fan-out goes on if it waits). */
+  onSlotsFree(listener: () => void): void;
+}
+
+/** One fan-out step's result: events read and fanned out; whether to step again; until when it waits for a slot. */
+export interface StepResult {
+  read: number;
+  done: number;
+  more: boolean;
+  pacedUntil?: number;
 }
 
 /** Whether `event` is owed to `webhook` (spec 6.1, 6.4; contract 7). */
@@ -85,7 +109,37 @@ export class WebhookFanout {
     private readonly store: WebhookStore,
     private readonly log: Logger,
     private readonly handOff?: HandOff,
-  ) {}
+  ) {
+    handOff?.onSlotsFree(() => {
+      if (this.paced !== undefined) this.resumeListener();
+    });
+  }
+
+  /** The events past the cursor this daemon has read: kept for the next steps, counted for waits. */
+  private readonly backlog = new FanoutBacklog(
+    (after, limit) => this.eventLog.read({ after: after === '' ? undefined : after, limit }),
+    AHEAD_MAX,
+  );
+  /** Set while the fan-out waits for a slot of this webhook (paceUntil), until that time at most. */
+  private paced: { webhookId: string; until: number } | undefined;
+  /** An event committed since the last step read the log: a wait must look at it before it goes on. */
+  private committedSince = false;
+  private resumeListener: () => void = () => {};
+
+  /** An event was committed (any daemon): the next catch-up reads it, waiting or not. */
+  noteCommit(): void {
+    this.committedSince = true;
+  }
+
+  /** Told when the fan-out should go on before the time it answered (slots came free). */
+  onResume(listener: () => void): void {
+    this.resumeListener = listener;
+  }
+
+  /** Events committed past the cursor, counted up to `max` (metrics). */
+  async lag(max: number): Promise<number> {
+    return this.eventLog.lagOf(CONSUMER, max);
+  }
 
   /** First start: the cursor begins at the log's end (events from before webhooks existed are owed to none). */
   async init(): Promise<void> {
@@ -96,91 +150,149 @@ export class WebhookFanout {
   }
 
   /**
-   * Fans out every event past the cursor; returns how many events it fanned out. A step that read
-   * fewer than STEP events read the log to its end: an event committed after that read wakes the loop
-   * again, so no empty step follows.
+   * Fans out every event past the cursor, or up to an event that waits for a slot (paceUntil); answers
+   * how many events it fanned out, and until when it waits (epoch ms) if it does. A step that read the
+   * log to its end needs no step after it: an event committed after that read wakes the loop again.
    */
-  async catchUp(): Promise<number> {
+  async catchUp(): Promise<{ done: number; pacedUntil?: number }> {
+    // Still waiting, and nothing new to look at: no transaction until the webhook has a slot or stops answering.
+    const paced = this.paced;
+    if (
+      paced !== undefined &&
+      !this.committedSince &&
+      this.handOff?.paceUntil(paced.webhookId) !== undefined &&
+      Date.now() < paced.until
+    )
+      return { done: 0, pacedUntil: paced.until };
+    this.paced = undefined;
     let total = 0;
-    for (let more = true; more;) {
-      const { done, read } = await this.step();
+    for (;;) {
+      const { done, more, pacedUntil } = await this.step();
       total += done;
-      more = done < read || read === STEP;
+      if (pacedUntil !== undefined) return { done: total, pacedUntil };
+      if (!more) return { done: total };
     }
-    return total;
   }
 
   /**
    * One transaction: up to STEP events past the cursor (fewer once DELIVERIES_PER_STEP deliveries
-   * are made), their deliveries, the cursor after the last one fanned out. Deliveries handed off to
-   * this daemon's sender start once it commits. Answers how many events it read and fanned out.
+   * are made, or at an event that waits for a slot), their deliveries, the cursor after the last one
+   * fanned out. Deliveries handed off to this daemon's sender start once it commits.
    */
-  async step(): Promise<{ read: number; done: number }> {
+  async step(): Promise<StepResult> {
     let handed: { delivery: Delivery; webhook: Webhook; event: DomainEvent }[] = [];
     const giveBack = (): void => {
       for (const { delivery } of handed) this.handOff?.cancelHandOff(delivery);
       handed = [];
     };
-    let result: { read: number; done: number };
+    let result: StepResult;
+    let fannedTo: string | undefined;
     try {
       result = await this.storage.transaction({ locks: [FANOUT_LOCK] }, async (tx) => {
         giveBack(); // a transaction run again (PostgreSQL, after a deadlock) starts over
-        const after = await this.eventLog.readCursor(CONSUMER);
-        const page = await this.eventLog.read({ after: after === '' ? undefined : after, limit: STEP });
-        if (page.items.length === 0) return { read: 0, done: 0 };
+        fannedTo = undefined;
+        this.committedSince = false;
+        this.backlog.align((await this.eventLog.readCursor(CONSUMER)) ?? '');
         const hooksOf = new Map<string, Webhook[]>();
+        const hooksFor = async (org: string): Promise<Webhook[]> => {
+          let hooks = hooksOf.get(org);
+          if (hooks === undefined) {
+            const ids = await this.store.liveWebhookIds(org);
+            hooks = (await this.store.webhooks.getMany(ids)).filter(
+              (w): w is Webhook => w !== undefined && w.deleted_at === null,
+            );
+            hooksOf.set(org, hooks);
+          }
+          return hooks;
+        };
+        // Whether the fan-out may wait for a slot: every committed event is counted, and none that the
+        // wait would hold back is owed to a webhook that could take it now. Asked at the first wait of a
+        // step; a no holds for the rest of it, unless the webhook in the way was the waiting one (its
+        // slot came free meanwhile: the next event takes it).
+        let mayWait: boolean | undefined;
+        const waitAllowed = async (from: number, waiting: string): Promise<boolean> => {
+          if (!(await this.backlog.readToEnd(COUNT_MAX))) return (mayWait = false);
+          const owed = await this.backlog.owedElsewhere(from, hooksFor, (w) => this.handOff?.paceUntil(w.id) !== undefined);
+          if (owed === undefined) return (mayWait = true);
+          if (owed !== waiting) mayWait = false;
+          return false;
+        };
         const now = nowIso();
         let created = 0;
         let due = 0;
         let done = 0;
-        for (const event of page.items) {
-          if (created >= DELIVERIES_PER_STEP) break;
-          done++;
-          let hooks = hooksOf.get(event.organization_id);
-          if (hooks === undefined) {
-            const ids = await this.store.liveWebhookIds(event.organization_id);
-            hooks = (await this.store.webhooks.getMany(ids)).filter(
-              (w): w is Webhook => w !== undefined && w.deleted_at === null,
-            );
-            hooksOf.set(event.organization_id, hooks);
-          }
-          for (const webhook of hooks) {
+        let read = 0;
+        let pacedUntil: number | undefined;
+        let last: DomainEvent | undefined;
+        for (; done < STEP && created < DELIVERIES_PER_STEP; done++) {
+          const event = await this.backlog.at(done);
+          if (event === undefined) break;
+          read = done + 1;
+          // An event's deliveries are made together, or the event waits (none of them is).
+          const made: { delivery: Delivery; webhook: Webhook; leased: boolean }[] = [];
+          for (const webhook of await hooksFor(event.organization_id)) {
             if (!matches(webhook, event)) continue;
             const delivery = newDelivery(webhook, event, now);
             const lease = delivery.held ? undefined : this.handOff?.reserveHandOff(delivery);
-            if (lease !== undefined) {
-              Object.assign(delivery, lease);
-              handed.push({ delivery, webhook, event });
-            } else if (!delivery.held) due++;
+            if (lease === undefined && !delivery.held && mayWait !== false) {
+              const until = this.handOff?.paceUntil(webhook.id);
+              if (until !== undefined && (mayWait ?? (await waitAllowed(done, webhook.id)))) {
+                pacedUntil = until;
+                this.paced = { webhookId: webhook.id, until };
+                break;
+              }
+            }
+            if (lease !== undefined) Object.assign(delivery, lease);
+            made.push({ delivery, webhook, leased: lease !== undefined });
+          }
+          if (pacedUntil !== undefined) {
+            for (const m of made) if (m.leased) this.handOff?.cancelHandOff(m.delivery);
+            break;
+          }
+          for (const { delivery, webhook, leased } of made) {
+            if (leased) handed.push({ delivery, webhook, event });
+            else if (!delivery.held) due++;
             tx.insert(this.store.deliveries, delivery);
             created++;
           }
+          last = event;
         }
-        this.eventLog.saveCursor(tx, CONSUMER, page.items[done - 1].id);
+        if (last === undefined) return { read, done: 0, more: false, pacedUntil };
+        this.eventLog.saveCursor(tx, CONSUMER, last.id);
+        fannedTo = last.id;
         // Senders (every daemon's) are woken for the deliveries nobody holds yet.
         if (due > 0) tx.wake(DELIVERIES_TOPIC);
         if (created > 0)
           this.log.debug({ events: done, deliveries: created, handed_off: handed.length }, 'webhook deliveries queued');
-        return { read: page.items.length, done };
+        // A step that ran out of events read the log to its end; one that stopped at a bound did not.
+        return { read, done, more: pacedUntil === undefined && (done === STEP || created >= DELIVERIES_PER_STEP), pacedUntil };
       });
     } catch (err) {
       giveBack();
       throw err;
     }
+    if (fannedTo !== undefined) this.backlog.align(fannedTo);
     for (const { delivery, webhook, event } of handed) this.handOff?.handOff(delivery, webhook, event);
     return result;
   }
 }
 
-/** The fan-out loop: woken by every event commit (any daemon), else every `intervalMs`. */
+/**
+ * The fan-out loop: woken by every event commit (any daemon) and, while it waits for a slot, when slots
+ * come free or its wait ends; else every `intervalMs`.
+ */
 export function createFanoutLoop(fanout: WebhookFanout, storage: Storage, intervalMs: number, log: Logger): Loop {
   const loop = new Loop({
     name: 'webhook-fanout',
     intervalMs,
     immediate: true,
     log,
-    tick: async () => void (await fanout.catchUp()),
+    tick: async () => (await fanout.catchUp()).pacedUntil,
   });
-  storage.onWake(EVENTS_TOPIC, () => loop.wakeSoon());
+  storage.onWake(EVENTS_TOPIC, () => {
+    fanout.noteCommit();
+    loop.wakeSoon();
+  });
+  fanout.onResume(() => loop.wakeSoon());
   return loop;
 }

@@ -10,6 +10,7 @@ import type { Transport } from './sender.js';
 export interface WebhookServices {
   webhooks: WebhookService;
   webhookSender: WebhookSender;
+  webhookFanout: WebhookFanout;
 }
 
 /** The key webhook secrets are sealed with at rest (generated once, kept in the meta store). */
@@ -70,7 +71,7 @@ export async function createWebhooks({
   await fanout.init();
   const senderLoop = createSenderLoop(sender, storage, POLL_MS, webhookLog);
   return {
-    services: { webhooks, webhookSender: sender },
+    services: { webhooks, webhookSender: sender, webhookFanout: fanout },
     loops: [createFanoutLoop(fanout, storage, POLL_MS, webhookLog), senderLoop],
     resources: { webhook: (id) => webhooks.locateWebhook(id) },
     count: () => webhooks.countWebhooks(),

@@ -41,6 +41,14 @@ const RECORD_BATCH = 256;
 const TAKEOVER_EVERY_MS = 1000;
 /** Events kept as sent (their JSON), so a fan-out to several webhooks reads and serialises each once. */
 const EVENT_CACHE_ENTRIES = 2048;
+/**
+ * How long after its last sign of progress (an answer, or its first attempt's start) a webhook whose
+ * slots are all busy still counts as answering: the fan-out waits for one of its slots (paceUntil)
+ * until then at most. A receiver that stops answering has its deliveries queued due after this long.
+ * Generous for a loaded machine's event-loop stalls: the fan-out never holds back an event owed to a
+ * webhook that is not waiting itself (fanout.ts), so only the waiting webhook's own events wait.
+ */
+export const PACE_MS = 250;
 
 interface Outcome {
   ok: boolean;
@@ -132,6 +140,19 @@ export class WebhookSender {
   private lastTakeOver = -Infinity;
   /** Events are never changed once appended, so their JSON is kept (oldest out first). */
   private readonly events = new Map<string, SentEvent>();
+  /**
+   * When each webhook with attempts on the wire last moved (the first of them started, or one was
+   * answered), and when any did (epoch ms): paceUntil's evidence that a busy slot frees soon.
+   */
+  private readonly progress = new Map<string, number>();
+  private progressAny = -Infinity;
+  private slotListener: () => void = () => {};
+  /**
+   * Whether the last pass saw due deliveries (it may have left some for want of a slot): slots coming
+   * free then wake a pass. While none are due, slots coming free are the fan-out's to fill (paceUntil),
+   * and a pass would read empty queues; a delivery that falls due later wakes the loop by itself.
+   */
+  private dueWaiting = true;
 
   constructor(
     private readonly storage: Storage,
@@ -153,6 +174,11 @@ export class WebhookSender {
 
   onWake(listener: () => void): void {
     this.wakeListener = listener;
+  }
+
+  /** Told when slots come free at a refill mark (the fan-out, when it waits for one: paceUntil). */
+  onSlotsFree(listener: () => void): void {
+    this.slotListener = listener;
   }
 
   /** Shutdown: stops attempts in flight (their leases are taken over, as after a crash) and waits for them. */
@@ -196,6 +222,8 @@ export class WebhookSender {
     nextDue.catch(() => {}); // its failure is thrown below, once the pass is done
     await this.fill(now);
     const next = await nextDue;
+    // Due work this pass may have left for want of a slot (a pass after it finds out for sure).
+    this.dueWaiting = next !== undefined && Date.parse(next) <= now;
     // Still due from before this pass: waiting for a slot here (a finished attempt wakes the loop) or
     // held by another daemon. Only a time after it needs a timer; a past one would spin the loop.
     return next !== undefined && Date.parse(next) > now ? next : undefined;
@@ -423,6 +451,24 @@ export class WebhookSender {
     return { lease_owner: this.instanceId, lease_until: new Date(Date.now() + this.leaseMs).toISOString() };
   }
 
+  /**
+   * Whether the fan-out should wait for a slot of `webhookId` rather than create its delivery due, and
+   * until when (epoch ms). It should while every slot the delivery could take is busy but answers keep
+   * coming: within PACE_MS of the last one, so one frees soon. A due delivery costs more than one handed
+   * off (it is written to and read back from the due queues), and the backlog then stays in the event
+   * log, which is written already. Undefined when a slot is free, or the busy slots' receivers have not
+   * answered for PACE_MS (a slow receiver must not hold the fan-out, and so every other webhook, back).
+   */
+  paceUntil(webhookId: string): number | undefined {
+    if (this.stopping.signal.aborted) return undefined;
+    let last: number | undefined;
+    if ((this.perWebhook.get(webhookId) ?? 0) >= this.settings.maxPerWebhook) last = this.progress.get(webhookId);
+    else if (this.free <= 0) last = this.progressAny;
+    if (last === undefined) return undefined;
+    const until = last + PACE_MS;
+    return until > Date.now() ? until : undefined;
+  }
+
   /** A reserved delivery whose transaction did not commit: its slot is free again. */
   cancelHandOff(delivery: Delivery): void {
     this.release(delivery.webhook_id);
@@ -439,7 +485,7 @@ export class WebhookSender {
   private hold(deliveryId: string, webhookId: string): void {
     this.inFlight++;
     this.sending.add(deliveryId);
-    bump(this.perWebhook, webhookId, 1);
+    if (bump(this.perWebhook, webhookId, 1) === 1) this.progress.set(webhookId, Date.now());
     bump(this.claimedPerWebhook, webhookId, 1);
   }
 
@@ -466,9 +512,19 @@ export class WebhookSender {
       if (released) return;
       released = true;
       const left = this.release(webhook.id);
+      const now = Date.now();
+      this.progressAny = now;
+      if (left === 0) this.progress.delete(webhook.id);
+      else this.progress.set(webhook.id, now);
       // A pass when this webhook's or all slots come down to a refill mark (or the webhook has none busy).
-      if (left === 0 || atRefillMark(this.settings.maxPerWebhook, left) || atRefillMark(this.settings.maxInFlight, this.inFlight))
-        this.wakeListener();
+      if (
+        left === 0 ||
+        atRefillMark(this.settings.maxPerWebhook, left) ||
+        atRefillMark(this.settings.maxInFlight, this.inFlight)
+      ) {
+        if (this.dueWaiting) this.wakeListener();
+        this.slotListener();
+      }
     };
     const run = this.attempt(delivery, webhook, event, answered)
       .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
@@ -477,7 +533,10 @@ export class WebhookSender {
         this.forget(delivery.id, webhook.id);
         this.attempts.delete(run);
         // The same for the outcomes waiting to be written, when they are what holds new attempts back.
-        if (this.sending.size === 0 || atRefillMark(this.maxClaimed, this.sending.size)) this.wakeListener();
+        if (this.sending.size === 0 || atRefillMark(this.maxClaimed, this.sending.size)) {
+          if (this.dueWaiting) this.wakeListener();
+          this.slotListener();
+        }
       });
     this.attempts.add(run);
   }
