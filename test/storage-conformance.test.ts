@@ -178,6 +178,33 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.equal(await orgs.findUnique('slug', 'two'), undefined, 'the unique value is free');
   });
 
+  t.test('meta values commit with the records beside them: several keys, one key twice, meta alone', async (t) => {
+    const s = await engine.open(t);
+    const { orgs } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      await tx.put(orgs, { id: 'm1', slug: 'meta-one', n: 1 });
+      tx.putMeta('a', 1);
+      tx.putMeta('b', { nested: ['x'] });
+      tx.putMeta('a', 2);
+    });
+    t.same([await s.readMeta('a'), await s.readMeta('b')], [2, { nested: ['x'] }], "each key's last value");
+    t.same(await orgs.get('m1'), { id: 'm1', slug: 'meta-one', n: 1 });
+    await s.transaction({}, async (tx) => {
+      tx.putMeta('b', 'changed');
+      tx.putMeta('c', 'alone');
+      return Promise.resolve();
+    });
+    t.same([await s.readMeta('b'), await s.readMeta('c')], ['changed', 'alone'], 'meta alone');
+    await t.rejects(
+      s.transaction({}, async (tx) => {
+        await tx.put(orgs, { id: 'm2', slug: 'meta-one', n: 2 });
+        tx.putMeta('c', 'lost');
+      }),
+      { code: 'conflict' },
+    );
+    t.equal(await s.readMeta('c'), 'alone', 'a commit that fails writes no meta value either');
+  });
+
   t.test('after-commit callbacks run once committed, never after a rollback', async (t) => {
     const s = await engine.open(t);
     const { orgs } = tablesOf(s);

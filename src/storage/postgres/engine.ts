@@ -685,16 +685,27 @@ export class PostgresStorage implements Storage {
     for (const w of set.writes) touch(w.table, w.id, [...(w.previous ?? []), ...w.keys]);
     // A round trip per table and kind, not per record: each record's last write, upserts in rows of
     // one statement, deletes by id list (UNIQUE constraints are checked at commit, so order is free).
+    // Meta values go in one statement (each key's last value: a statement may not change a row twice),
+    // alongside the first upsert when there is one: a round trip less.
+    let meta: { sql: string; values: unknown[] } | undefined;
+    if (set.meta.length > 0) {
+      const values: unknown[] = [];
+      const tuples = [...new Map(set.meta)].map(
+        ([key, value]) => `($${values.push(key)}, $${values.push(JSON.stringify(value ?? null))}::jsonb)`,
+      );
+      meta = {
+        sql: `INSERT INTO meta (key, value) VALUES ${tuples.join(', ')} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+        values,
+      };
+    }
     for (const { table, rows, deleted } of lastWrites(set.writes)) {
       if (deleted.length > 0) await client.query(`DELETE FROM ${ident(table.name)} WHERE id = ANY($1)`, [deleted.map(bytes)]);
-      for (let i = 0; i < rows.length; i += UPSERT_ROWS) await this.upsert(client, table, rows.slice(i, i + UPSERT_ROWS));
+      for (let i = 0; i < rows.length; i += UPSERT_ROWS) {
+        await this.upsert(client, table, rows.slice(i, i + UPSERT_ROWS), meta);
+        meta = undefined;
+      }
     }
-    for (const [key, value] of set.meta) {
-      await client.query(
-        'INSERT INTO meta (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
-        [key, JSON.stringify(value ?? null)],
-      );
-    }
+    if (meta !== undefined) await client.query(meta.sql, meta.values);
     // Last, so the append row lock is held for as short a time as possible: taken here, released at
     // COMMIT. A second appender waits for it and takes a greater id after this one commits.
     const tables = [...new Set(set.appends.map((a) => a.table.name))].sort();
