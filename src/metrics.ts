@@ -68,8 +68,26 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+/**
+ * `read`, with the calls that overlap one in progress sharing it: a scrape collects its gauges together,
+ * and several gauges show parts of one figure (three of the webhook figures' reads), read once a scrape.
+ */
+function sharedWhileRunning<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () =>
+    (running ??= read().finally(() => {
+      running = undefined;
+    }));
+}
+
 /** Builds the registry and its instruments, and serves GET /metrics on `addr`. */
-export async function startMetrics(addr: string, figures: ScrapedFigures, log: Logger): Promise<MetricsServer> {
+export async function startMetrics(addr: string, scraped: ScrapedFigures, log: Logger): Promise<MetricsServer> {
+  const figures: ScrapedFigures = {
+    outbox: sharedWhileRunning(scraped.outbox),
+    pendingInvitations: scraped.pendingInvitations,
+    webhooks: sharedWhileRunning(scraped.webhooks),
+    workflows: scraped.workflows,
+  };
   const client = await import('prom-client');
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'switchyard_' });

@@ -646,6 +646,27 @@ t.test("a busy webhook's backlog waits in the event log, and holds back no other
   t.equal(await lag(), 0, 'no event left behind the fan-out');
 });
 
+t.test('a webhook whose receiver stops answering has its backlog queued due, not kept waiting in the log', async (t) => {
+  const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '3000' });
+  w.receiver.setDefault({ kind: 'hang' });
+  await w.create({ max_retries: 0 });
+  const events = 300;
+  await w.d.storage.transaction({}, async (tx) => {
+    for (let i = 0; i < events; i++)
+      w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i } });
+  });
+  // Its slots fill and nothing answers: the fan-out stops waiting for them (PACE_MS after the first
+  // attempt started) and queues the rest due, long before the first attempts time out.
+  const fanout = w.d.services.webhookFanout;
+  await waitFor(async () => (await fanout.lag(events)) === 0, { what: 'every event fanned out' });
+  const sent = w.receiver.received.length;
+  t.ok(sent <= MAX_PER_WEBHOOK, `before any attempt ended (${sent} sent, all still hanging)`);
+  const { pending } = await w.d.services.webhooks.store.backlog(events);
+  t.equal(pending, events, 'every delivery recorded, waiting (due or being attempted)');
+  const due = await w.d.services.webhooks.store.deliveries.countRange('queue', 'due', { limit: events });
+  t.ok(due >= events - MAX_PER_WEBHOOK, `the rest queued due (${due}), where any daemon's sender and the metrics see them`);
+});
+
 t.test('resource_filter: every key must match its event field; an exhaustion about an exhaustion emits nothing', async (t) => {
   const w = await world(t);
   const byRun = (await w.create({ resource_filter: { workflow_run_id: 'run-1' } })).body.data;

@@ -48,9 +48,8 @@ export interface HandOff {
   onSlotsFree(listener: () => void): void;
 }
 
-/** One fan-out step's result: events read and fanned out; whether to step again; until when it waits for a slot. */
+/** One fan-out step's result: events fanned out; whether to step again; until when it waits for a slot. */
 export interface StepResult {
-  read: number;
   done: number;
   more: boolean;
   pacedUntil?: number;
@@ -221,13 +220,11 @@ export class WebhookFanout {
         let created = 0;
         let due = 0;
         let done = 0;
-        let read = 0;
         let pacedUntil: number | undefined;
         let last: DomainEvent | undefined;
         for (; done < STEP && created < DELIVERIES_PER_STEP; done++) {
           const event = await this.backlog.at(done);
           if (event === undefined) break;
-          read = done + 1;
           // An event's deliveries are made together, or the event waits (none of them is).
           const made: { delivery: Delivery; webhook: Webhook; leased: boolean }[] = [];
           for (const webhook of await hooksFor(event.organization_id)) {
@@ -257,7 +254,7 @@ export class WebhookFanout {
           }
           last = event;
         }
-        if (last === undefined) return { read, done: 0, more: false, pacedUntil };
+        if (last === undefined) return { done: 0, more: false, pacedUntil };
         this.eventLog.saveCursor(tx, CONSUMER, last.id);
         fannedTo = last.id;
         // Senders (every daemon's) are woken for the deliveries nobody holds yet.
@@ -265,7 +262,7 @@ export class WebhookFanout {
         if (created > 0)
           this.log.debug({ events: done, deliveries: created, handed_off: handed.length }, 'webhook deliveries queued');
         // A step that ran out of events read the log to its end; one that stopped at a bound did not.
-        return { read, done, more: pacedUntil === undefined && (done === STEP || created >= DELIVERIES_PER_STEP), pacedUntil };
+        return { done, more: pacedUntil === undefined && (done === STEP || created >= DELIVERIES_PER_STEP), pacedUntil };
       });
     } catch (err) {
       giveBack();

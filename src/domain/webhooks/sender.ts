@@ -481,6 +481,12 @@ export class WebhookSender {
     this.launch(delivery, webhook, this.remember(event));
   }
 
+  /** Slots came free at a refill mark: a pass if due work may be waiting for them, and the fan-out if it waits. */
+  private slotsFreed(): void {
+    if (this.dueWaiting) this.wakeListener();
+    this.slotListener();
+  }
+
   /** A slot taken by `deliveryId` (to `webhookId`): counted against both bounds, never claimed again here. */
   private hold(deliveryId: string, webhookId: string): void {
     this.inFlight++;
@@ -517,14 +523,8 @@ export class WebhookSender {
       if (left === 0) this.progress.delete(webhook.id);
       else this.progress.set(webhook.id, now);
       // A pass when this webhook's or all slots come down to a refill mark (or the webhook has none busy).
-      if (
-        left === 0 ||
-        atRefillMark(this.settings.maxPerWebhook, left) ||
-        atRefillMark(this.settings.maxInFlight, this.inFlight)
-      ) {
-        if (this.dueWaiting) this.wakeListener();
-        this.slotListener();
-      }
+      if (left === 0 || atRefillMark(this.settings.maxPerWebhook, left) || atRefillMark(this.settings.maxInFlight, this.inFlight))
+        this.slotsFreed();
     };
     const run = this.attempt(delivery, webhook, event, answered)
       .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
@@ -533,10 +533,7 @@ export class WebhookSender {
         this.forget(delivery.id, webhook.id);
         this.attempts.delete(run);
         // The same for the outcomes waiting to be written, when they are what holds new attempts back.
-        if (this.sending.size === 0 || atRefillMark(this.maxClaimed, this.sending.size)) {
-          if (this.dueWaiting) this.wakeListener();
-          this.slotListener();
-        }
+        if (this.sending.size === 0 || atRefillMark(this.maxClaimed, this.sending.size)) this.slotsFreed();
       });
     this.attempts.add(run);
   }
