@@ -123,11 +123,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const { services } = areas;
     late.services = services;
     services.permissions.observeDenials((denial) => metrics.permissionDenied(denial));
-    // Ticks run in the storage's background lane: on PostgreSQL, connections of their own.
-    const loops = new LoopSet(
-      (name, seconds, ok) => metrics.loopTick(name, seconds, ok),
-      (tick) => storage.background(tick),
-    );
+    const loops = new LoopSet((name, seconds, ok) => metrics.loopTick(name, seconds, ok));
     for (const loop of areas.loops) loops.add(loop);
 
     const authenticate: Authenticator = (req) =>

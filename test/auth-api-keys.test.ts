@@ -173,7 +173,7 @@ t.test('API keys', async (t) => {
     const { apiKeys } = createIdentityStore(d.storage);
     // Under the key's lock, as every read-modify-write of a key is (the use just made records itself).
     await d.storage.transaction({ locks: [`api-key:${minute.id}`] }, async (tx) => {
-      const record = (await apiKeys.get(minute.id))!;
+      const record = (await tx.get(apiKeys, minute.id))!;
       await tx.put(apiKeys, { ...record, expires_at: new Date(Date.now() - 1000).toISOString() });
     });
     const res = await listOrgs(minute.raw_key);

@@ -69,9 +69,9 @@ t.test('an appended event is invisible until its transaction commits', async (t)
   const org = newId();
   await storage.transaction({}, async (tx) => {
     events.append(tx, { kind: 'organization.created', organization_id: org, payload: { slug: 'acme' } });
-    t.equal(await events.countEvents(), 0, 'not stored');
-    t.same((await events.read()).items, [], 'not in the log');
-    t.same((await events.read({ organizationId: org })).items, [], 'not in the organization view');
+    t.equal(await events.countEvents(tx), 0, 'not stored');
+    t.same((await events.read({}, tx)).items, [], 'not in the log');
+    t.same((await events.read({ organizationId: org }, tx)).items, [], 'not in the organization view');
   });
   const [event] = (await events.read()).items;
   t.match(event, { kind: 'organization.created', organization_id: org }, 'in the log once committed');
@@ -289,7 +289,7 @@ t.test('consumer cursors are durable across a reopen', async (t) => {
   t.equal(await log1.readCursor('webhooks'), undefined, 'an unknown consumer has no cursor');
   await first.transaction({}, async (tx) => {
     log1.saveCursor(tx, 'webhooks', e.id);
-    t.equal(await log1.readCursor('webhooks'), undefined, 'saved with its transaction, not before');
+    t.equal(await log1.readCursor('webhooks', tx), undefined, 'saved with its transaction, not before');
   });
   await first.close();
 

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
@@ -278,34 +277,6 @@ t.test('calculateDelay', async (t) => {
     }
   }
   t.pass('real random jitter stays within bounds');
-});
-
-t.test("a LoopSet's runner runs every tick, and what the tick starts, whoever woke the loop", async (t) => {
-  const lane = new AsyncLocalStorage<string>();
-  const set = new LoopSet(undefined, (tick) => lane.run('background', tick));
-  const seen: (string | undefined)[] = [];
-  let started: Promise<void> = Promise.resolve();
-  const loop = set.add(
-    new Loop({
-      name: 'a',
-      intervalMs: 60_000,
-      immediate: true,
-      log: silent,
-      tick: async () => {
-        seen.push(lane.getStore());
-        // Work the tick starts and does not wait for (an attempt) keeps the lane.
-        started = new Promise((resolve) => setTimeout(resolve, 1)).then(() => void seen.push(lane.getStore()));
-      },
-    }),
-  );
-  t.teardown(() => set.stopAll());
-  set.startAll();
-  await waitFor(() => seen.length >= 1, { what: 'the first tick' });
-  // Woken from elsewhere (a request's commit): the tick still runs in the lane.
-  lane.run('request', () => loop.wakeSoon());
-  await waitFor(() => seen.length >= 3, { what: 'the woken tick' });
-  await started;
-  t.same(seen.slice(0, 4), ['background', 'background', 'background', 'background']);
 });
 
 t.test('LoopSet starts, reports and stops its loops together', async (t) => {

@@ -440,6 +440,37 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.same(await items.listDistinct('organization', 'none'), { items: [], nextCursor: null }, 'no records: one empty page');
   });
 
+  t.test('reads inside a transaction go through it (tx.read, tx.readMeta); the check refuses any other', async (t) => {
+    const s = await engine.open(t);
+    const { orgs } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      tx.putMeta('m', 'v1');
+      await tx.put(orgs, { id: 'r', slug: 'read', n: 1 });
+    });
+    await s.transaction({ locks: ['r'] }, async (tx) => {
+      await tx.put(orgs, { id: 'r', slug: 'read', n: 2 });
+      tx.putMeta('m', 'v2');
+      const view = tx.read(orgs);
+      t.equal(view, tx.read(orgs), 'one view per collection and transaction');
+      t.equal(orgs.in(tx), view, 'in(tx) is that view');
+      t.equal((await view.get('r'))?.n, 1, 'the view reads what was committed');
+      t.equal((await view.findUnique('slug', 'read'))?.id, 'r');
+      t.equal((await tx.get(orgs, 'r'))?.n, 2, "tx.get sees the transaction's own write");
+      t.equal(await tx.readMeta('m'), 'v1', 'readMeta reads the committed value');
+      // SWITCHYARD_CHECK_TX=1 (.taprc): a read that bypasses the transaction is a bug the tests catch.
+      await t.rejects(orgs.get('r'), { name: 'TypeError', message: /while a transaction runs/ });
+      await t.rejects(s.readMeta('m'), { name: 'TypeError', message: /while a transaction runs/ });
+      await t.rejects(
+        s.transaction({ locks: ['r'] }, async () => undefined),
+        { name: 'TypeError', message: /inside another/ },
+        'a transaction inside another (refused before it waits for the lock the outer one holds)',
+      );
+    });
+    t.equal(orgs.in(undefined), orgs, 'in(undefined) is the collection itself');
+    t.equal((await orgs.get('r'))?.n, 2);
+    t.equal(await s.readMeta('m'), 'v2');
+  });
+
   t.test('locks: read-modify-writes on one key never lose an update', async (t) => {
     const s = await engine.open(t);
     const { orgs } = tablesOf(s);
@@ -447,7 +478,7 @@ function suite(t: Test, engine: EngineUnderTest): void {
     await Promise.all(
       Array.from({ length: 20 }, () =>
         s.transaction({ locks: ['counter'] }, async (tx) => {
-          const current = (await orgs.get('c'))!;
+          const current = (await tx.read(orgs).get('c'))!;
           await sleep(1);
           await tx.put(orgs, { ...current, n: current.n + 1 });
         }),
@@ -603,8 +634,15 @@ function suite(t: Test, engine: EngineUnderTest): void {
     try {
       await waitFor(() => open === held, { what: 'the held transactions' });
       const item = { id: 'bg', group: 'g', created_at: iso(1) };
-      await s.background(() => s.transaction({}, async (tx) => void (await tx.put(items, item))));
-      t.same(await s.background(() => items.get('bg')), item, 'a background transaction and read ran meanwhile');
+      await s.background.transaction({}, async (tx) => void (await tx.put(items, item)));
+      t.same(await items.get('bg'), item, 'a background transaction and a read ran meanwhile');
+      const claimed = await s.background.claim(items, {
+        candidates: { ids: ['bg'] },
+        limit: 1,
+        lockOf: (id) => `item:${id}`,
+        take: (record) => ({ ...record, group: 'claimed' }),
+      });
+      t.same(claimed, [{ ...item, group: 'claimed' }], 'a background claim too');
       let answered = false;
       const request = s.transaction({}, async () => undefined).then(() => (answered = true));
       await sleep(100);
@@ -669,7 +707,7 @@ function suite(t: Test, engine: EngineUnderTest): void {
           Array.from({ length: 20 }, (_, i) => {
             const [s, tables] = i % 2 === 0 ? [a, ta] : [b, tb];
             return s.transaction({ locks: ['c'] }, async (tx) => {
-              const current = (await tables.orgs.get('c'))!;
+              const current = (await tx.read(tables.orgs).get('c'))!;
               await sleep(1);
               await tx.put(tables.orgs, { ...current, n: current.n + 1 });
             });

@@ -60,7 +60,7 @@ t.test('a committed transaction writes records and index entries together', asyn
     await tx.put(store.organizations, o);
     await tx.put(store.teams, tm);
     tx.afterCommit(() => notified++);
-    t.equal(await store.teams.get(tm.id), undefined, 'nothing visible before commit');
+    t.equal(await tx.read(store.teams).get(tm.id), undefined, 'nothing visible before commit');
     t.equal(notified, 0, 'after-commit callbacks wait for the commit');
   });
   t.same(await store.organizations.get(o.id), o);

@@ -8,7 +8,7 @@ import type { Storage } from '../storage/port.js';
 export async function openSecretKey(storage: Storage, name: string, configuredHex: string | undefined): Promise<Buffer> {
   if (configuredHex !== undefined) return Buffer.from(configuredHex, 'hex');
   return storage.transaction({ locks: [`meta:${name}`] }, async (tx) => {
-    const stored = (await storage.readMeta(name)) as string | undefined;
+    const stored = (await tx.readMeta(name)) as string | undefined;
     if (stored !== undefined) return Buffer.from(stored, 'hex');
     const key = randomBytes(32);
     tx.putMeta(name, key.toString('hex'));

@@ -36,9 +36,6 @@ export interface LoopOptions {
 /** Told of every finished tick: the loop, how long it took (seconds), whether it succeeded. */
 export type LoopObserver = (loop: string, seconds: number, ok: boolean) => void;
 
-/** Where every tick runs (the storage's background lane: Storage.background). */
-export type TickRunner = <R>(tick: () => Promise<R>) => Promise<R>;
-
 export interface LoopStatus {
   name: string;
   running: boolean;
@@ -70,18 +67,12 @@ export class Loop {
   private wakeQueued = false;
 
   private observer: LoopObserver | undefined;
-  private runTicks: TickRunner = (tick) => tick();
 
   constructor(private readonly options: LoopOptions) {}
 
   /** Hears of every tick (metrics). */
   observe(observer: LoopObserver): void {
     this.observer = observer;
-  }
-
-  /** Runs every tick (and what it starts) through `runner`. */
-  runTicksIn(runner: TickRunner): void {
-    this.runTicks = runner;
   }
 
   get running(): boolean {
@@ -152,7 +143,7 @@ export class Loop {
     const started = performance.now();
     let ok = false;
     try {
-      const due = await this.runTicks(this.options.tick);
+      const due = await this.options.tick();
       ok = true;
       this.consecutiveFailures = 0;
       this.lastError = null;
@@ -182,14 +173,10 @@ export class Loop {
 export class LoopSet {
   private readonly loops: Loop[] = [];
 
-  constructor(
-    private readonly observer?: LoopObserver,
-    private readonly runner?: TickRunner,
-  ) {}
+  constructor(private readonly observer?: LoopObserver) {}
 
   add(loop: Loop): Loop {
     if (this.observer !== undefined) loop.observe(this.observer);
-    if (this.runner !== undefined) loop.runTicksIn(this.runner);
     this.loops.push(loop);
     return loop;
   }

@@ -2,7 +2,8 @@ import { AppError } from '../errors.js';
 import type { KeyRange, Reader, TableDef } from './engine.js';
 import { collections, type CollectionName } from './keyspace.js';
 import { compositeKey, decodeCursor, encodeCursor, lastPart, prefixRange, SEP } from './keys.js';
-import type { Storage } from './port.js';
+import type { Storage, Tx } from './port.js';
+import { checkOutsideTx } from './tx-check.js';
 
 /** An index value: one string, or several for a compound index (e.g. organization, then status). */
 export type IndexValue = string | readonly string[];
@@ -121,8 +122,25 @@ export class Collection<T extends object> {
     };
   }
 
+  /** Set on a transaction's view of the collection (`through`): every read goes there. */
+  private readonly fixedReader: Reader | undefined;
+
   private get reader(): Reader {
+    if (this.fixedReader !== undefined) return this.fixedReader;
+    checkOutsideTx(`a read of ${this.name}`);
     return this.storage.reader();
+  }
+
+  /** This collection read through `reader` (a transaction's: Tx.read makes and keeps it). */
+  through(reader: Reader): Collection<T> {
+    const view = Object.create(this) as Collection<T>;
+    Object.defineProperty(view, 'fixedReader', { value: reader });
+    return view;
+  }
+
+  /** The collection as `tx` reads it, or itself when there is no transaction. */
+  in(tx: Tx | undefined): Collection<T> {
+    return tx === undefined ? this : tx.read(this);
   }
 
   /** The record with this id. */

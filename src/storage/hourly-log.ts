@@ -31,8 +31,8 @@ export class HourlyLog<T extends HourlyLogEntry> {
   }
 
   /** Times (epoch ms) of the subject's entries in the last hour, newest first, at most `max`. */
-  async recent(subject: string, now: number, max: number): Promise<number[]> {
-    const entries = await this.entries.range('subject', subject, {
+  async recent(subject: string, now: number, max: number, tx?: Tx): Promise<number[]> {
+    const entries = await this.entries.in(tx).range('subject', subject, {
       after: new Date(now - HOUR_MS).toISOString(),
       reverse: true,
       limit: max,
@@ -52,10 +52,10 @@ export class HourlyLog<T extends HourlyLogEntry> {
     now: number,
     fields: Omit<T, 'id' | 'subject' | 'at'>,
   ): Promise<number | null> {
-    const recent = await this.recent(subject, now, max);
+    const recent = await this.recent(subject, now, max, tx);
     // Newest first: once the max-th newest leaves the window, fewer than max remain.
     if (recent.length >= max) return recent[max - 1] + HOUR_MS - now;
-    const stale = await this.entries.range('subject', subject, {
+    const stale = await tx.read(this.entries).range('subject', subject, {
       upTo: new Date(now - HOUR_MS).toISOString(),
       limit: PRUNE_BATCH,
     });

@@ -23,15 +23,24 @@ export type AfterCommit = () => void;
 
 /**
  * One transaction: its writes are buffered and committed together (all or nothing) when its function
- * returns; a thrown error discards them. Reads made through collections while the function runs use
- * the transaction's connection and see what was committed before it (not its own buffered writes:
- * `get` does).
+ * returns; a thrown error discards them. What the function decides on it reads through the
+ * transaction (`get`, `read`, `readMeta`): on PostgreSQL that is the transaction's connection, which
+ * sees what was committed before each read and never a cache another daemon's change has not reached
+ * yet. A read through a collection itself while the function runs is refused in the tests
+ * (storage/tx-check.ts).
  */
 export interface Tx {
   /** A record as this transaction will leave it: its buffered write, else the stored one. */
   get<T extends object>(collection: Collection<T>, id: string): Promise<T | undefined>;
   /** The same for several records, in the order asked, with one read of those not yet seen. */
   getMany<T extends object>(collection: Collection<T>, ids: readonly string[]): Promise<(T | undefined)[]>;
+  /**
+   * The collection read through this transaction: what was committed before each read (not this
+   * transaction's buffered writes: `get` has them). `collection.in(tx)` says the same where tx is optional.
+   */
+  read<T extends object>(collection: Collection<T>): Collection<T>;
+  /** A meta value as committed (not this transaction's own `putMeta`). */
+  readMeta(key: string): Promise<unknown>;
   /** Writes a record (insert or replace); a unique value another record holds is `conflict`. */
   put<T extends object>(collection: Collection<T>, record: T): Promise<T>;
   /**
@@ -108,11 +117,11 @@ export interface Storage {
    */
   claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]>;
   /**
-   * Runs `fn` as background work (the loops' ticks, and what they start): on PostgreSQL its reads and
-   * transactions use connections kept for it, so requests holding every other connection cannot stall
-   * it. LevelDB has no pool: `fn` just runs.
+   * This storage for background work (the loops, and what they start), which the areas build their
+   * loops' objects on: on PostgreSQL its transactions and claims use connections kept for it, so
+   * requests holding every other connection cannot stall it. LevelDB has no pool: the storage itself.
    */
-  background<R>(fn: () => Promise<R>): Promise<R>;
+  readonly background: Storage;
   /** Calls `fn` when any daemon commits a transaction that woke `topic`. */
   onWake(topic: string, fn: () => void): () => void;
   /** Whether the last write reached the database. */
@@ -121,7 +130,7 @@ export interface Storage {
   checkWritable(): Promise<boolean>;
   readonly isOpen: boolean;
   close(): Promise<void>;
-  /** For collections: the reader of the transaction running here, else the engine's shared one. */
+  /** For collections: the engine's shared reader (on PostgreSQL, with its caches). */
   reader(): Reader;
 }
 

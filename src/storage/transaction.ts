@@ -18,8 +18,19 @@ export class BufferedTx implements Tx {
   /** table, index, key -> the id holding it after this transaction's writes (undefined: released). */
   private readonly claims = new Map<string, string | undefined>();
   private readonly callbacks: AfterCommit[] = [];
+  private readonly views = new Map<object, object>();
 
   constructor(private readonly reader: Reader) {}
+
+  read<T extends object>(collection: Collection<T>): Collection<T> {
+    let view = this.views.get(collection) as Collection<T> | undefined;
+    if (view === undefined) this.views.set(collection, (view = collection.through(this.reader)));
+    return view;
+  }
+
+  readMeta(key: string): Promise<unknown> {
+    return this.reader.meta(key);
+  }
 
   async get<T extends object>(collection: Collection<T>, id: string): Promise<T | undefined> {
     const key = pendingKey(collection.name, id);

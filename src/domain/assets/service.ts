@@ -206,7 +206,8 @@ export class AssetService {
 
   /** Removes the asset when it is still there and past retention; whether it did. Another daemon's sweep waits on the lock, then finds it gone. */
   private async removeIfExpired(id: string, cutoff: string): Promise<boolean> {
-    return this.storage.transaction({ locks: [assetLock(id)] }, async (tx) => {
+    // The retention loop's work: the background lane's connections.
+    return this.storage.background.transaction({ locks: [assetLock(id)] }, async (tx) => {
       const asset = await tx.get(this.store.assets, id);
       if (asset === undefined || asset.created_at >= cutoff) return false;
       await this.bytes.remove(tx, asset);

@@ -172,7 +172,7 @@ export class OutboxService {
    */
   async cancelOutboxEntry(tx: Tx, id: string | null): Promise<void> {
     if (id === null) return;
-    const entry = await this.store.entries.get(id);
+    const entry = await tx.get(this.store.entries, id);
     if (entry === undefined || entry.status === 'sent' || entry.status === 'cancelled') return;
     const status: OutboxStatus = entry.status === 'pending' || entry.status === 'held' ? 'cancelled' : entry.status;
     await tx.put(this.store.entries, {
@@ -222,7 +222,7 @@ export class OutboxService {
     if (found === undefined) throw notFound('outbox entry');
     await this.permissions.authorize(actor, 'invitation.revoke', organizationRef(found.organization_id));
     const entry = await this.storage.transaction({ locks: [outboxEntryLock(id)] }, async (tx) => {
-      const current = (await this.store.entries.get(id))!;
+      const current = (await tx.get(this.store.entries, id))!;
       if (current.status !== 'failed' && current.status !== 'held') {
         throw new AppError('invalid_state', `only failed or held mail can be retried (this one is ${current.status})`, {
           details: { status: current.status },
@@ -281,7 +281,7 @@ export class OutboxService {
     now: number,
   ): Promise<OutboxEntry[]> {
     let left = room;
-    return this.storage.claim(this.store.entries, {
+    return this.storage.background.claim(this.store.entries, {
       candidates: { index: 'queue', value: status, upTo },
       limit: candidates,
       lockOf: outboxEntryLock,
@@ -349,8 +349,8 @@ export class OutboxService {
       error: result.ok ? null : result.error,
       status_code: result.statusCode,
     };
-    const next = await this.storage.transaction({ locks: [outboxEntryLock(entry.id)] }, async (tx) => {
-      const current = await this.store.entries.get(entry.id);
+    const next = await this.storage.background.transaction({ locks: [outboxEntryLock(entry.id)] }, async (tx) => {
+      const current = await tx.get(this.store.entries, entry.id);
       if (current?.status !== 'sending' || current.lease_owner !== this.instanceId) return undefined;
       return tx.put(this.store.entries, this.afterAttempt(current, attempt, result, raw !== undefined));
     });

@@ -76,22 +76,22 @@ export class EventLog {
     return () => this.subscribers.delete(fn);
   }
 
-  async countEvents(): Promise<number> {
-    return this.store.count();
+  async countEvents(tx?: Tx): Promise<number> {
+    return this.store.in(tx).count();
   }
 
-  async get(id: string): Promise<DomainEvent | undefined> {
-    return this.store.get(id);
+  async get(id: string, tx?: Tx): Promise<DomainEvent | undefined> {
+    return this.store.in(tx).get(id);
   }
 
   /** Events by id, in the order asked (undefined: not stored), in one read. */
-  async getMany(ids: readonly string[]): Promise<(DomainEvent | undefined)[]> {
-    return this.store.getMany(ids);
+  async getMany(ids: readonly string[], tx?: Tx): Promise<(DomainEvent | undefined)[]> {
+    return this.store.in(tx).getMany(ids);
   }
 
   /** The id of the last event committed, if any. */
-  async lastEventId(): Promise<string | undefined> {
-    return (await this.store.list({ reverse: true, limit: 1 })).items[0]?.id;
+  async lastEventId(tx?: Tx): Promise<string | undefined> {
+    return (await this.store.in(tx).list({ reverse: true, limit: 1 })).items[0]?.id;
   }
 
   /**
@@ -99,14 +99,15 @@ export class EventLog {
    * read. Each filter (organization, kind, both) is a range read of its own index, whose sort is the
    * event id, so a page is full unless it is the last.
    */
-  async read(options: ReadEventsOptions = {}): Promise<Page<DomainEvent>> {
+  async read(options: ReadEventsOptions = {}, tx?: Tx): Promise<Page<DomainEvent>> {
     const { organizationId, kind } = options;
     const page = { cursor: options.cursor ?? null, limit: options.limit, after: options.after };
+    const store = this.store.in(tx);
     if (kind === undefined)
-      return organizationId === undefined ? this.store.list(page) : this.store.listBy('organization', organizationId, page);
+      return organizationId === undefined ? store.list(page) : store.listBy('organization', organizationId, page);
     return organizationId === undefined
-      ? this.store.listBy('kind', kind, page)
-      : this.store.listBy('organization_kind', [organizationId, kind], page);
+      ? store.listBy('kind', kind, page)
+      : store.listBy('organization_kind', [organizationId, kind], page);
   }
 
   /** One run's events in append order, past `after` (an event id): its live stream's history. */
@@ -120,8 +121,9 @@ export class EventLog {
   }
 
   /** A durable consumer's position in the log. */
-  async readCursor(consumer: string): Promise<string | undefined> {
-    return (await this.storage.readMeta(CURSOR_PREFIX + consumer)) as string | undefined;
+  async readCursor(consumer: string, tx?: Tx): Promise<string | undefined> {
+    const key = CURSOR_PREFIX + consumer;
+    return (await (tx === undefined ? this.storage.readMeta(key) : tx.readMeta(key))) as string | undefined;
   }
 
   /** Moves a consumer's position in `tx`, with the work it did up to that event. */

@@ -4,7 +4,7 @@ import type { AuditLog } from '../audit/service.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import type { Storage } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import { idSchema } from '../schemas.js';
 import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
 import type { MembershipService } from './memberships.js';
@@ -107,7 +107,7 @@ export class ApiKeyService {
       last_used_at: null,
     };
     await this.storage.transaction({ locks: [apiKeyNamesLock(org.id)] }, async (tx) => {
-      const taken = (await this.activeKeysNamed(org.id, record.name))[0];
+      const taken = (await this.activeKeysNamed(org.id, record.name, tx))[0];
       if (taken !== undefined)
         throw new AppError('conflict', `an active API key named ${taken.name} already exists in this organization`, {
           details: { field: 'name', api_key_id: taken.id },
@@ -163,9 +163,10 @@ export class ApiKeyService {
   }
 
   /** Active keys of the organization with this name (more than one only in data older than the rule). */
-  private async activeKeysNamed(organizationId: string, name: string): Promise<ApiKeyRecord[]> {
+  private async activeKeysNamed(organizationId: string, name: string, tx?: Tx): Promise<ApiKeyRecord[]> {
     const wanted = name.trim().toLowerCase();
-    const all = await this.store.apiKeys.getMany(await this.store.apiKeys.idsBy('organization', organizationId));
+    const apiKeys = this.store.apiKeys.in(tx);
+    const all = await apiKeys.getMany(await apiKeys.idsBy('organization', organizationId));
     return all.filter((k): k is ApiKeyRecord => k !== undefined && k.revoked_at === null && k.name.toLowerCase() === wanted);
   }
 
@@ -178,7 +179,7 @@ export class ApiKeyService {
   async revokeApiKey(actor: Actor, id: string): Promise<ApiKeyView> {
     await this.permissions.authorize(actor, 'apikey.delete', { type: 'api_key', id });
     return this.storage.transaction({ locks: [apiKeyLock(id)] }, async (tx) => {
-      const current = (await this.store.apiKeys.get(id))!;
+      const current = (await tx.get(this.store.apiKeys, id))!;
       if (current.revoked_at !== null) return viewApiKey(current);
       const next = { ...current, revoked_at: nowIso(), revoked_reason: 'revoked' };
       this.audit.recordChange(tx, actor, 'apikey.revoke', 'api_key', current, next);
@@ -217,7 +218,7 @@ export class ApiKeyService {
         .transaction({ locks: [apiKeyLock(id)] }, async (tx) => {
           // Closed while this waited for the lock (shutdown): nothing to record.
           if (!this.storage.isOpen) return;
-          const current = await this.store.apiKeys.get(id);
+          const current = await tx.get(this.store.apiKeys, id);
           if (current === undefined || current.revoked_at !== null) return;
           await tx.put(this.store.apiKeys, { ...current, last_used_at: new Date(now).toISOString() });
         })

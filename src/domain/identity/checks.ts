@@ -1,4 +1,5 @@
 import { AppError, notFound, validationFailed } from '../../errors.js';
+import { outsideTx } from '../../storage/tx-check.js';
 import { emailSchema, idSchema } from '../schemas.js';
 import { isOperator, type Actor, type Caller } from './caller.js';
 import { actionCatalog, type Action, type PermissionEngine } from './permissions.js';
@@ -107,7 +108,9 @@ export class PermissionCheckService {
   /** The caller a subject would be over HTTP; a revoked or expired key is refused before any check (401). */
   private async callerOf(organizationId: string, subject: CheckSubject): Promise<{ caller: Caller; refusal?: string }> {
     if (subject.principal === undefined) {
-      const key = subject.api_key_id === undefined ? undefined : await this.store.apiKeys.get(subject.api_key_id);
+      const keyId = subject.api_key_id;
+      // A permission check's own read, like the engine's (outsideTx): inside a transaction too.
+      const key = keyId === undefined ? undefined : await outsideTx(() => this.store.apiKeys.get(keyId));
       if (key === undefined || key.organization_id !== organizationId) throw notFound('api key');
       const caller: Caller = {
         principalId: key.principal_id,
@@ -126,7 +129,8 @@ export class PermissionCheckService {
         { principal: 'a principal id (UUID) or an email' },
         'invalid principal: a principal id (UUID) or an email',
       );
-    const principal = await this.principals.findPrincipalByEmail(subject.principal);
+    const email = subject.principal;
+    const principal = await outsideTx(() => this.principals.findPrincipalByEmail(email));
     if (principal === undefined) throw notFound('principal');
     return { caller: { principalId: principal.id, method: 'jwt' } };
   }

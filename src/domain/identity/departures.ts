@@ -18,13 +18,13 @@ export async function removeDepartedAccess(
 ): Promise<void> {
   for (const principalId of new Set(principalIds)) {
     if (await stillMember(store, tx, organizationId, principalId)) continue;
-    for (const id of await store.grants.idsBy('principal', principalId)) {
+    for (const id of await tx.read(store.grants).idsBy('principal', principalId)) {
       const grant = await tx.get(store.grants, id);
       if (grant?.organization_id === organizationId) await tx.delete(store.grants, id);
     }
     const now = nowIso();
     // The organization_principal index holds active keys only.
-    for (const id of await store.apiKeys.idsBy('organization_principal', [organizationId, principalId])) {
+    for (const id of await tx.read(store.apiKeys).idsBy('organization_principal', [organizationId, principalId])) {
       const key = await tx.get(store.apiKeys, id);
       if (key !== undefined && key.revoked_at === null)
         await tx.put(store.apiKeys, { ...key, revoked_at: now, revoked_reason: MEMBER_REMOVED });
@@ -34,7 +34,7 @@ export async function removeDepartedAccess(
 
 /** Whether any membership of the principal in the organization survives `tx` (its deletes included). */
 async function stillMember(store: IdentityStore, tx: Tx, organizationId: string, principalId: string): Promise<boolean> {
-  for (const id of await store.memberships.idsBy('principal', principalId)) {
+  for (const id of await tx.read(store.memberships).idsBy('principal', principalId)) {
     const membership = await tx.get(store.memberships, id);
     if (membership?.organization_id === organizationId) return true;
   }

@@ -45,7 +45,9 @@ export class GrantService {
     }
     // The count and the write share one lock and one transaction, so concurrent creates never pass the cap.
     return this.storage.transaction({ locks: [`grants:${organizationId}:${input.principal_id}`] }, async (tx) => {
-      const held = await this.store.grants.countUpTo('principal', [input.principal_id, organizationId], this.maxPerPrincipal);
+      const held = await tx
+        .read(this.store.grants)
+        .countUpTo('principal', [input.principal_id, organizationId], this.maxPerPrincipal);
       if (held >= this.maxPerPrincipal)
         throw new AppError(
           'validation_failed',

@@ -78,7 +78,7 @@ export class MembershipService {
    */
   async writeMembership(tx: Tx, organizationId: string, principalId: string, role: Role): Promise<Membership> {
     await this.principals.ensurePrincipalRecord(tx, principalId);
-    const existing = await this.store.memberships.findUnique('scope', scopeKey(organizationId, null, principalId));
+    const existing = await tx.read(this.store.memberships).findUnique('scope', scopeKey(organizationId, null, principalId));
     const now = nowIso();
     const membership: Membership = existing
       ? { ...existing, role: highestRole([existing.role, role])!, updated_at: now }
@@ -126,10 +126,10 @@ export class MembershipService {
   async updateMember(actor: Actor, organizationId: string, membershipId: string, role: Role): Promise<Membership> {
     await this.permissions.authorize(actor, 'member.update', organizationRef(organizationId));
     return this.storage.transaction({ locks: [membersLock(organizationId)] }, async (tx) => {
-      const current = await this.membershipIn(organizationId, membershipId);
+      const current = await this.membershipIn(tx, organizationId, membershipId);
       // The higher of the two roles: the caller may neither touch a member above it nor promote above it.
       await this.permissions.requireAssignable(actor, organizationId, highestRole([current.role, role])!, 'change a member');
-      if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(current);
+      if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(tx, current);
       const next = { ...current, role, updated_at: nowIso() };
       this.audit.recordChange(tx, actor, 'member.update', 'membership', current, next);
       return tx.put(this.store.memberships, next);
@@ -139,9 +139,9 @@ export class MembershipService {
   async removeMember(actor: Actor, organizationId: string, membershipId: string): Promise<Membership> {
     await this.permissions.authorize(actor, 'member.delete', organizationRef(organizationId));
     return this.storage.transaction({ locks: [membersLock(organizationId)] }, async (tx) => {
-      const current = await this.membershipIn(organizationId, membershipId);
+      const current = await this.membershipIn(tx, organizationId, membershipId);
       await this.permissions.requireAssignable(actor, organizationId, current.role, 'remove a member');
-      if (current.role === 'owner') await this.requireAnotherOwner(current);
+      if (current.role === 'owner') await this.requireAnotherOwner(tx, current);
       await tx.delete(this.store.memberships, current.id);
       await removeDepartedAccess(this.store, tx, organizationId, [current.principal_id]);
       this.audit.recordChange(tx, actor, 'member.delete', 'membership', current, undefined);
@@ -150,20 +150,21 @@ export class MembershipService {
   }
 
   /** The organization's owners (organization-level), oldest first. */
-  async listOwners(organizationId: string): Promise<Membership[]> {
-    const owners = await this.store.memberships.getMany(await this.store.memberships.idsBy('owner', organizationId));
+  async listOwners(organizationId: string, tx?: Tx): Promise<Membership[]> {
+    const memberships = this.store.memberships.in(tx);
+    const owners = await memberships.getMany(await memberships.idsBy('owner', organizationId));
     return owners.filter((m): m is Membership => m !== undefined);
   }
 
-  private async membershipIn(organizationId: string, membershipId: string): Promise<Membership> {
-    const m = await this.store.memberships.get(membershipId);
+  private async membershipIn(tx: Tx, organizationId: string, membershipId: string): Promise<Membership> {
+    const m = await tx.get(this.store.memberships, membershipId);
     if (m === undefined || m.organization_id !== organizationId) throw notFound('membership');
     return m;
   }
 
-  private async requireAnotherOwner(leaving: Membership): Promise<void> {
+  private async requireAnotherOwner(tx: Tx, leaving: Membership): Promise<void> {
     if (leaving.team_id !== null) return;
-    const others = (await this.listOwners(leaving.organization_id)).filter((m) => m.id !== leaving.id);
+    const others = (await this.listOwners(leaving.organization_id, tx)).filter((m) => m.id !== leaving.id);
     if (others.length === 0) throw new AppError('invalid_state', 'an organization must keep at least one owner');
   }
 }

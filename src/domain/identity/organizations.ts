@@ -1,7 +1,7 @@
 import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import type { Storage } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor } from './caller.js';
@@ -47,7 +47,7 @@ export class OrganizationService {
       ...(isOperator(actor) ? [] : [`org-create:${actor.principalId}`]),
     ];
     return this.storage.transaction({ locks }, async (tx) => {
-      if (await this.store.organizations.findUnique('slug', slug)) {
+      if (await tx.read(this.store.organizations).findUnique('slug', slug)) {
         throw new AppError('conflict', `an organization with slug ${slug} already exists`, { details: { field: 'slug' } });
       }
       const organizationId = newId();
@@ -121,8 +121,8 @@ export class OrganizationService {
   }
 
   /** The record without an authorization check, for other areas' own reads (settings defaults). */
-  async readOrganization(id: string): Promise<Organization | undefined> {
-    return this.store.organizations.get(id);
+  async readOrganization(id: string, tx?: Tx): Promise<Organization | undefined> {
+    return this.store.organizations.in(tx).get(id);
   }
 
   /** The organizations the actor belongs to (all of them for the operator). */
@@ -145,9 +145,10 @@ export class OrganizationService {
     const slug = patch.slug?.trim().toLowerCase();
     const locks = [`org:${id}`, ...(slug === undefined ? [] : [`org-slug:${slug}`])];
     return this.storage.transaction({ locks }, async (tx) => {
-      const org = await this.store.organizations.get(id);
+      const organizations = tx.read(this.store.organizations);
+      const org = await organizations.get(id);
       if (org === undefined) throw notFound('organization');
-      if (slug !== undefined && slug !== org.slug && (await this.store.organizations.findUnique('slug', slug)))
+      if (slug !== undefined && slug !== org.slug && (await organizations.findUnique('slug', slug)))
         throw new AppError('conflict', `an organization with slug ${slug} already exists`, { details: { field: 'slug' } });
       const next = {
         ...org,

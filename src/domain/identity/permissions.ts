@@ -1,4 +1,5 @@
 import { AppError, notFound } from '../../errors.js';
+import { outsideTx } from '../../storage/tx-check.js';
 import { isOperator, type Actor, type ApiKeyScope } from './caller.js';
 import { highestRole, roleAtLeast, roles, type Role } from './roles.js';
 import { scopeKey, type IdentityStore } from './store.js';
@@ -157,7 +158,7 @@ export class PermissionEngine {
     const resolver = this.resolvers.get(type);
     if (resolver === undefined)
       throw new AppError('invalid_request', `unknown resource type ${type}`, { details: { resource_type: type } });
-    return resolver(id);
+    return outsideTx(() => resolver(id));
   }
 
   async decide(actor: Actor, action: Action, resource: ResourceRef): Promise<Decision> {
@@ -267,8 +268,16 @@ export class PermissionEngine {
     return (await this.membershipRole(principalId, location)) ?? this.viewerThroughTeam(principalId, location.organizationId);
   }
 
-  /** The role the principal's memberships give on the location itself (point reads, cached by the engine). */
-  private async membershipRole(principalId: string, { organizationId, teamId }: ResourceLocation): Promise<Role | null> {
+  /**
+   * The role the principal's memberships give on the location itself (point reads, cached by the
+   * engine). A decision reads through the shared reader even inside a transaction (outsideTx), as every
+   * request's does: a peer daemon drops a changed membership before that change's caller hears of it.
+   */
+  private membershipRole(principalId: string, location: ResourceLocation): Promise<Role | null> {
+    return outsideTx(() => this.readMembershipRole(principalId, location));
+  }
+
+  private async readMembershipRole(principalId: string, { organizationId, teamId }: ResourceLocation): Promise<Role | null> {
     const { memberships } = this.store;
     const orgRole = (await memberships.findUnique('scope', scopeKey(organizationId, null, principalId)))?.role ?? null;
     if (teamId === null) return orgRole;
@@ -279,13 +288,13 @@ export class PermissionEngine {
   /** Any team membership makes the organization itself visible (read-only), so members can find it. */
   private async viewerThroughTeam(principalId: string, organizationId: string): Promise<Role | null> {
     const { memberships } = this.store;
-    const all = await memberships.getMany(await memberships.idsBy('principal', principalId));
+    const all = await outsideTx(async () => memberships.getMany(await memberships.idsBy('principal', principalId)));
     return all.some((m) => m?.organization_id === organizationId) ? 'viewer' : null;
   }
 
   /** Whether the principal holds a grant on the resource (of `action`, or of any action): one key read. */
   private holds(principalId: string, resource: ResourceRef, action?: Action): Promise<boolean> {
     const value = [principalId, resource.type, resource.id];
-    return this.store.grants.hasAny('principal_resource', action === undefined ? value : [...value, action]);
+    return outsideTx(() => this.store.grants.hasAny('principal_resource', action === undefined ? value : [...value, action]));
   }
 }

@@ -36,7 +36,7 @@ export class PrincipalService {
   async ensurePrincipalByEmail(email: string, tx?: Tx): Promise<Principal> {
     const normalized = normalizeEmail(email);
     const ensure = async (w: Tx): Promise<Principal> => {
-      const existing = await this.store.principals.findUnique('email', normalized);
+      const existing = await w.read(this.store.principals).findUnique('email', normalized);
       if (existing) return existing;
       return w.put(this.store.principals, { id: newId(), email: normalized, created_at: nowIso() });
     };

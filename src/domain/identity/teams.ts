@@ -1,7 +1,7 @@
 import { AppError, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import type { Storage } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import { idSchema } from '../schemas.js';
 import type { Actor } from './caller.js';
@@ -24,7 +24,7 @@ export class TeamService {
     await this.permissions.authorize(actor, 'team.create', organizationRef(organizationId));
     const team: Team = { id: newId(), organization_id: organizationId, name: input.name.trim(), created_at: nowIso() };
     return this.storage.transaction({ locks: [teamNamesLock(organizationId)] }, async (tx) => {
-      await this.requireFreeName(organizationId, team.name);
+      await this.requireFreeName(tx, organizationId, team.name);
       this.audit.recordChange(tx, actor, 'team.create', 'team', undefined, team);
       return tx.put(this.store.teams, team);
     });
@@ -38,7 +38,7 @@ export class TeamService {
     return this.storage.transaction({ locks: [teamNamesLock(organizationId)] }, async (tx) => {
       const current = await tx.get(this.store.teams, team.id);
       if (current === undefined) throw notFound('team');
-      await this.requireFreeName(organizationId, name, team.id);
+      await this.requireFreeName(tx, organizationId, name, team.id);
       const next = { ...current, name };
       this.audit.recordChange(tx, actor, 'team.update', 'team', current, next);
       return tx.put(this.store.teams, next);
@@ -85,7 +85,7 @@ export class TeamService {
     await this.permissions.authorize(actor, 'team.delete', { type: 'team', id: team.id });
     return this.storage.transaction({ locks: [membersLock(organizationId)] }, async (tx) => {
       const members: string[] = [];
-      for (const id of await this.store.memberships.idsBy('team', [organizationId, team.id])) {
+      for (const id of await tx.read(this.store.memberships).idsBy('team', [organizationId, team.id])) {
         const membership = await tx.get(this.store.memberships, id);
         if (membership !== undefined) members.push(membership.principal_id);
         await tx.delete(this.store.memberships, id);
@@ -93,7 +93,8 @@ export class TeamService {
       // A member whose only membership was this team leaves the organization with it.
       await removeDepartedAccess(this.store, tx, organizationId, members);
       // Grants on the team go with it, so nothing dangles in the grant list.
-      for (const id of await this.store.grants.idsBy('resource', ['team', team.id])) await tx.delete(this.store.grants, id);
+      for (const id of await tx.read(this.store.grants).idsBy('resource', ['team', team.id]))
+        await tx.delete(this.store.grants, id);
       await tx.delete(this.store.teams, team.id);
       this.audit.recordChange(tx, actor, 'team.delete', 'team', { ...team, memberships_removed: members.length }, undefined);
       return team;
@@ -101,15 +102,16 @@ export class TeamService {
   }
 
   /** Teams of the organization with this name (more than one only in data older than the rule). */
-  private async teamsNamed(organizationId: string, name: string): Promise<Team[]> {
+  private async teamsNamed(organizationId: string, name: string, tx?: Tx): Promise<Team[]> {
     const wanted = name.trim().toLowerCase();
-    const all = await this.store.teams.getMany(await this.store.teams.idsBy('organization', organizationId));
+    const teams = this.store.teams.in(tx);
+    const all = await teams.getMany(await teams.idsBy('organization', organizationId));
     return all.filter((t): t is Team => t !== undefined && t.name.toLowerCase() === wanted);
   }
 
   /** conflict when another team of the organization has the name; read under teamNamesLock. */
-  private async requireFreeName(organizationId: string, name: string, except?: string): Promise<void> {
-    const taken = (await this.teamsNamed(organizationId, name)).find((t) => t.id !== except);
+  private async requireFreeName(tx: Tx, organizationId: string, name: string, except?: string): Promise<void> {
+    const taken = (await this.teamsNamed(organizationId, name, tx)).find((t) => t.id !== except);
     if (taken !== undefined)
       throw new AppError('conflict', `a team named ${taken.name} already exists in this organization`, {
         details: { field: 'name', team_id: taken.id },

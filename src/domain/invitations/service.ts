@@ -127,16 +127,17 @@ export class InvitationService {
    */
   private async withMailLocked<T>(
     locks: string[],
-    find: () => Promise<Invitation | undefined>,
+    find: (tx?: Tx) => Promise<Invitation | undefined>,
     fn: (tx: Tx, invitation: Invitation | undefined) => Promise<T>,
+    storage: Storage = this.storage,
   ): Promise<T> {
     let mail = (await find())?.outbox_entry_id ?? null;
     for (;;) {
       const locked = mail;
-      const outcome = await this.storage.transaction(
+      const outcome = await storage.transaction(
         { locks: locked === null ? locks : [...locks, outboxEntryLock(locked)] },
         async (tx): Promise<{ done: T } | { mail: string | null }> => {
-          const invitation = await find();
+          const invitation = await find(tx);
           const current = invitation?.outbox_entry_id ?? null;
           return current === locked ? { done: await fn(tx, invitation) } : { mail: current };
         },
@@ -163,7 +164,7 @@ export class InvitationService {
     const locks = [invitationsLock(organizationId), recipientLock(email)];
     const invitation = await this.withMailLocked(
       locks,
-      () => this.store.findPending(organizationId, email),
+      (tx) => this.store.findPending(organizationId, email, tx),
       async (tx, duplicate) => {
         const now = Date.now();
         const nowText = new Date(now).toISOString();
@@ -177,8 +178,8 @@ export class InvitationService {
           await this.expireInto(tx, duplicate, nowText);
         }
 
-        const settings = await this.settings.resolveSettings(organizationId);
-        const pending = await this.store.countLivePending(organizationId, nowText, settings.max_pending_invitations);
+        const settings = await this.settings.resolveSettings(organizationId, tx);
+        const pending = await this.store.countLivePending(organizationId, nowText, settings.max_pending_invitations, tx);
         if (pending.count >= settings.max_pending_invitations) {
           // No slot frees on its own before the first pending invitation expires.
           throw rateLimited('max_pending_invitations', settings.max_pending_invitations, Date.parse(pending.firstExpiry!) - now);
@@ -243,7 +244,7 @@ export class InvitationService {
 
   /** Queues the invitation mail in `tx`; returns the outbox entry id. */
   private async queueMail(tx: Tx, invitation: Invitation, rawToken: string): Promise<string> {
-    const settings = await this.settings.resolveSettings(invitation.organization_id);
+    const settings = await this.settings.resolveSettings(invitation.organization_id, tx);
     const entry = await this.outbox.enqueueInvitationMail(tx, {
       organizationId: invitation.organization_id,
       to: invitation.email,
@@ -295,7 +296,7 @@ export class InvitationService {
     const found = await this.authorizedInvitation(actor, 'invitation.revoke', id);
     const next = await this.withMailLocked(
       [invitationsLock(found.organization_id)],
-      () => this.store.invitations.get(id),
+      (tx) => this.store.invitations.in(tx).get(id),
       async (tx, current) => {
         const invitation = current!;
         const status = effectiveStatus(invitation);
@@ -334,7 +335,7 @@ export class InvitationService {
     const locks = [invitationsLock(found.organization_id), recipientLock(found.email)];
     const next = await this.withMailLocked(
       locks,
-      () => this.store.invitations.get(id),
+      (tx) => this.store.invitations.in(tx).get(id),
       async (tx, current) => {
         const invitation = current!;
         const now = Date.now();
@@ -344,7 +345,7 @@ export class InvitationService {
             details: { status },
           });
         }
-        const settings = await this.settings.resolveSettings(invitation.organization_id);
+        const settings = await this.settings.resolveSettings(invitation.organization_id, tx);
         await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
         await this.consumeSendSlots(tx, invitation, settings.max_invitations_per_hour, now);
         const token = this.tokens.issue();
@@ -390,7 +391,7 @@ export class InvitationService {
     if (caller === null) locks.push(principalEmailLock(found.email));
     const result = await this.withMailLocked(
       locks,
-      () => this.store.invitations.get(id),
+      (tx) => this.store.invitations.in(tx).get(id),
       async (tx, current): Promise<AcceptResult> => {
         const invitation = current!;
         if (!this.tokens.matches(token, invitation.token_hash)) throw invalid();
@@ -448,24 +449,25 @@ export class InvitationService {
     const ids = await this.store.overdueIds(nowIso(), limit);
     let expired = 0;
     for (const id of ids) {
-      if (await this.expireIfOverdue(id)) expired++;
+      if (await this.expireIfOverdue(id, this.storage.background)) expired++;
     }
     if (expired > 0) this.log.info({ expired }, 'invitations expired');
     return { expired, more: ids.length === limit };
   }
 
-  /** Expires the invitation when it is still pending and overdue; whether it did. */
-  private async expireIfOverdue(id: string): Promise<boolean> {
+  /** Expires the invitation when it is still pending and overdue (a transaction of `storage`); whether it did. */
+  private async expireIfOverdue(id: string, storage: Storage = this.storage): Promise<boolean> {
     const found = await this.store.invitations.get(id);
     if (found === undefined) return false;
     return this.withMailLocked(
       [invitationsLock(found.organization_id)],
-      () => this.store.invitations.get(id),
+      (tx) => this.store.invitations.in(tx).get(id),
       async (tx, invitation) => {
         if (invitation?.status !== 'pending' || Date.parse(invitation.expires_at) > Date.now()) return false;
         await this.expireInto(tx, invitation, nowIso());
         return true;
       },
+      storage,
     );
   }
 

@@ -1,7 +1,7 @@
 import { Collection } from '../../storage/collection.js';
 import { HourlyLog } from '../../storage/hourly-log.js';
 import { compositeKey } from '../../storage/keys.js';
-import type { Storage } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import type { Invitation, InvitationSend, InvitationStatus, RecipientSend } from './types.js';
 
 /**
@@ -26,8 +26,8 @@ export class InvitationStore {
     this.recipientSends = new HourlyLog<RecipientSend>(storage, 'invitation_recipient_sends');
   }
 
-  async findPending(organizationId: string, email: string): Promise<Invitation | undefined> {
-    return this.invitations.findUnique('pending_email', compositeKey(organizationId, email));
+  async findPending(organizationId: string, email: string, tx?: Tx): Promise<Invitation | undefined> {
+    return this.invitations.in(tx).findUnique('pending_email', compositeKey(organizationId, email));
   }
 
   /**
@@ -38,14 +38,15 @@ export class InvitationStore {
     organizationId: string,
     nowIso: string,
     max: number,
+    tx?: Tx,
   ): Promise<{ count: number; firstExpiry: string | undefined }> {
-    const live = await this.invitations.range('org_pending', organizationId, { after: nowIso, limit: max });
+    const live = await this.invitations.in(tx).range('org_pending', organizationId, { after: nowIso, limit: max });
     return { count: live.length, firstExpiry: live[0]?.sort };
   }
 
   /** One organization's pending invitations whose expiry has passed, soonest first. */
-  async overdueIdsIn(organizationId: string, nowIso: string, limit: number): Promise<string[]> {
-    const overdue = await this.invitations.range('org_pending', organizationId, { upTo: nowIso, limit });
+  async overdueIdsIn(organizationId: string, nowIso: string, limit: number, tx?: Tx): Promise<string[]> {
+    const overdue = await this.invitations.in(tx).range('org_pending', organizationId, { upTo: nowIso, limit });
     return overdue.map((e) => e.id);
   }
 

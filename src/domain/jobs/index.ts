@@ -36,8 +36,9 @@ export function createJobs({
   // Images a job makes become its assets, kept with its outcome; the output names them.
   const keep: JobOutputKeeper = async (tx, job, result) =>
     (await assets.keepOutput(tx, { organization_id: job.organization_id, job_id: job.id }, result.output, 'output')).output;
+  // The runner is the job loop's work: its transactions take the background lane's connections.
   const runner = new JobRunner(
-    storage,
+    storage.background,
     store,
     jobs,
     providers,
@@ -47,7 +48,7 @@ export function createJobs({
   );
   return {
     services: { jobs, jobRunner: runner },
-    loops: [createJobLoop(runner, storage, config.workflowPollMs, jobLog)],
+    loops: [createJobLoop(runner, storage.background, config.workflowPollMs, jobLog)],
     resources: { job: (id) => jobs.locateJob(id) },
     count: async () => ({ jobs: await store.jobs.count() }),
     close: () => runner.drain(),

@@ -1,7 +1,7 @@
 import { fieldReasons, notFound, validationFailed } from '../../errors.js';
 import type { Collection } from '../../storage/collection.js';
 import { nowIso } from '../../storage/keys.js';
-import type { Storage } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
@@ -37,7 +37,7 @@ export class SettingsService {
     }
     const patch = parsed.data;
     await this.storage.transaction({ locks: [`settings:${organizationId}`] }, async (tx) => {
-      const current = await this.store.get(organizationId);
+      const current = await tx.get(this.store, organizationId);
       const next: StoredSettings = {
         ...current,
         organization_id: organizationId,
@@ -64,10 +64,10 @@ export class SettingsService {
   }
 
   /** Effective settings for domain use (no permission check): stored values over defaults. */
-  async resolveSettings(organizationId: string): Promise<OrganizationSettings> {
-    const org = await this.organizations.readOrganization(organizationId);
+  async resolveSettings(organizationId: string, tx?: Tx): Promise<OrganizationSettings> {
+    const org = await this.organizations.readOrganization(organizationId, tx);
     if (org === undefined) throw notFound('organization');
-    const stored = await this.store.get(organizationId);
+    const stored = await this.store.in(tx).get(organizationId);
     return {
       organization_id: organizationId,
       display_name: stored?.display_name ?? org.slug,

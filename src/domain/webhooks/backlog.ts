@@ -1,9 +1,10 @@
 import type { Page } from '../../storage/collection.js';
+import type { Tx } from '../../storage/port.js';
 import type { DomainEvent } from '../events/types.js';
 import type { Webhook } from './types.js';
 
-/** Reads the event log past an event id ('' for its start), in append order. */
-export type ReadEvents = (after: string, limit: number) => Promise<Page<DomainEvent>>;
+/** Reads the event log past an event id ('' for its start), in append order; through `tx` when given. */
+export type ReadEvents = (after: string, limit: number, tx?: Tx) => Promise<Page<DomainEvent>>;
 
 /** Events read per read of the log. */
 const PAGE = 200;
@@ -64,12 +65,12 @@ export class FanoutBacklog {
 
   /**
    * The `i`th event past the cursor (0: the first; `i` below `keep`), read from the log if it is not
-   * kept yet; undefined when the log has no such event.
+   * kept yet (through `tx`, the fan-out step's); undefined when the log has no such event.
    */
-  async at(i: number): Promise<DomainEvent | undefined> {
+  async at(i: number, tx?: Tx): Promise<DomainEvent | undefined> {
     if (this.start + i >= this.kept.length && i < this.keep) {
       const last = this.size > 0 ? this.kept[this.kept.length - 1].id : this.after!;
-      const page = await this.read(last, Math.min(PAGE, this.keep - this.size));
+      const page = await this.read(last, Math.min(PAGE, this.keep - this.size), tx);
       for (const event of page.items) this.take(event);
     }
     return this.kept[this.start + i];
@@ -78,11 +79,11 @@ export class FanoutBacklog {
   /**
    * Counts every event committed past what was read, at most `max` of them; answers whether it reached
    * the log's end (every event past the cursor is counted). Events are kept while they follow the kept
-   * ones and there is room.
+   * ones and there is room. Reads through `tx` when given.
    */
-  async readToEnd(max: number): Promise<boolean> {
+  async readToEnd(max: number, tx?: Tx): Promise<boolean> {
     for (let budget = max; budget > 0;) {
-      const page = await this.read(this.readTo, Math.min(PAGE, budget));
+      const page = await this.read(this.readTo, Math.min(PAGE, budget), tx);
       for (const event of page.items) this.take(event);
       budget -= page.items.length;
       if (page.nextCursor === null) return true;

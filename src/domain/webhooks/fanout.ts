@@ -116,7 +116,7 @@ export class WebhookFanout {
 
   /** The events past the cursor this daemon has read: kept for the next steps, counted for waits. */
   private readonly backlog = new FanoutBacklog(
-    (after, limit) => this.eventLog.read({ after: after === '' ? undefined : after, limit }),
+    (after, limit, tx) => this.eventLog.read({ after: after === '' ? undefined : after, limit }, tx),
     AHEAD_MAX,
   );
   /** Set while the fan-out waits for a slot of this webhook (paceUntil), until that time at most. */
@@ -143,8 +143,8 @@ export class WebhookFanout {
   /** First start: the cursor begins at the log's end (events from before webhooks existed are owed to none). */
   async init(): Promise<void> {
     await this.storage.transaction({ locks: [FANOUT_LOCK] }, async (tx) => {
-      if ((await this.eventLog.readCursor(CONSUMER)) !== undefined) return;
-      this.eventLog.saveCursor(tx, CONSUMER, (await this.eventLog.lastEventId()) ?? '');
+      if ((await this.eventLog.readCursor(CONSUMER, tx)) !== undefined) return;
+      this.eventLog.saveCursor(tx, CONSUMER, (await this.eventLog.lastEventId(tx)) ?? '');
     });
   }
 
@@ -191,13 +191,13 @@ export class WebhookFanout {
         giveBack(); // a transaction run again (PostgreSQL, after a deadlock) starts over
         fannedTo = undefined;
         this.committedSince = false;
-        this.backlog.align((await this.eventLog.readCursor(CONSUMER)) ?? '');
+        this.backlog.align((await this.eventLog.readCursor(CONSUMER, tx)) ?? '');
         const hooksOf = new Map<string, Webhook[]>();
         const hooksFor = async (org: string): Promise<Webhook[]> => {
           let hooks = hooksOf.get(org);
           if (hooks === undefined) {
-            const ids = await this.store.liveWebhookIds(org);
-            hooks = (await this.store.webhooks.getMany(ids)).filter(
+            const ids = await this.store.liveWebhookIds(org, tx);
+            hooks = (await tx.getMany(this.store.webhooks, ids)).filter(
               (w): w is Webhook => w !== undefined && w.deleted_at === null,
             );
             hooksOf.set(org, hooks);
@@ -210,7 +210,7 @@ export class WebhookFanout {
         // slot came free meanwhile: the next event takes it).
         let mayWait: boolean | undefined;
         const waitAllowed = async (from: number, waiting: string): Promise<boolean> => {
-          if (!(await this.backlog.readToEnd(COUNT_MAX))) return (mayWait = false);
+          if (!(await this.backlog.readToEnd(COUNT_MAX, tx))) return (mayWait = false);
           const owed = await this.backlog.owedElsewhere(from, hooksFor, (w) => this.handOff?.paceUntil(w.id) !== undefined);
           if (owed === undefined) return (mayWait = true);
           if (owed !== waiting) mayWait = false;
@@ -223,7 +223,7 @@ export class WebhookFanout {
         let pacedUntil: number | undefined;
         let last: DomainEvent | undefined;
         for (; done < STEP && created < DELIVERIES_PER_STEP; done++) {
-          const event = await this.backlog.at(done);
+          const event = await this.backlog.at(done, tx);
           if (event === undefined) break;
           // An event's deliveries are made together, or the event waits (none of them is).
           const made: { delivery: Delivery; webhook: Webhook; leased: boolean }[] = [];

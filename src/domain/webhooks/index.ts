@@ -53,8 +53,9 @@ export async function createWebhooks({
         connectionsPerOrigin: CONNECTIONS_PER_ORIGIN,
       }),
     })));
+  // The sender and the fan-out are the loops' work: their transactions take the background lane's connections.
   const sender = new WebhookSender(
-    storage,
+    storage.background,
     webhooks,
     eventLog,
     openTransport,
@@ -67,12 +68,12 @@ export async function createWebhooks({
     webhookLog,
     metrics,
   );
-  const fanout = new WebhookFanout(storage, eventLog, webhooks.store, webhookLog, sender);
+  const fanout = new WebhookFanout(storage.background, eventLog, webhooks.store, webhookLog, sender);
   await fanout.init();
-  const senderLoop = createSenderLoop(sender, storage, POLL_MS, webhookLog);
+  const senderLoop = createSenderLoop(sender, storage.background, POLL_MS, webhookLog);
   return {
     services: { webhooks, webhookSender: sender, webhookFanout: fanout },
-    loops: [createFanoutLoop(fanout, storage, POLL_MS, webhookLog), senderLoop],
+    loops: [createFanoutLoop(fanout, storage.background, POLL_MS, webhookLog), senderLoop],
     resources: { webhook: (id) => webhooks.locateWebhook(id) },
     count: () => webhooks.countWebhooks(),
     close: async () => {

@@ -3,7 +3,7 @@ import { AppError, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
-import type { Storage } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import type { SecretSealer } from '../email/seal.js';
 import type { Actor } from '../identity/caller.js';
@@ -179,7 +179,7 @@ export class WebhookService {
     await this.authorized(actor, 'webhook.update', id);
     if (patch.state !== undefined) this.checkState(patch.state);
     const updated = await this.storage.transaction({ locks: [webhookLock(id)] }, async (tx) => {
-      const current = await this.live(id);
+      const current = await this.live(id, tx);
       const next: Webhook = {
         ...current,
         ...(patch.active === undefined ? {} : { active: patch.active }),
@@ -206,7 +206,7 @@ export class WebhookService {
   async deleteWebhook(actor: Actor, id: string): Promise<WebhookView> {
     await this.authorized(actor, 'webhook.delete', id);
     const deleted = await this.storage.transaction({ locks: [webhookLock(id)] }, async (tx) => {
-      const current = await this.live(id);
+      const current = await this.live(id, tx);
       const now = nowIso();
       const next: Webhook = { ...current, active: false, deleted_at: now, updated_at: now };
       this.audit.recordChange(tx, actor, 'webhook.delete', 'webhook', current, next);
@@ -233,7 +233,7 @@ export class WebhookService {
     await this.authorized(actor, 'webhook.update', id);
     const secret = generateSecret();
     const rotated = await this.storage.transaction({ locks: [webhookLock(id)] }, async (tx) => {
-      const current = await this.live(id);
+      const current = await this.live(id, tx);
       const old = this.unseal(current, current.secret_sealed, 'current');
       const now = Date.now();
       const next: Webhook = {
@@ -279,7 +279,7 @@ export class WebhookService {
         throw new AppError('invalid_state', 'this delivery is still pending: it will be attempted', {
           details: { status: d.status },
         });
-      const webhook = await this.live(webhookId);
+      const webhook = await this.live(webhookId, tx);
       tx.wake(DELIVERIES_TOPIC);
       this.audit.record(tx, actor, {
         organization_id: webhook.organization_id,
@@ -303,7 +303,7 @@ export class WebhookService {
       const ids = await this.store.failedIn(webhookId, since, end, BATCH);
       if (ids.length === 0) break;
       recovered += await this.storage.transaction({ locks: ids.map(deliveryLock) }, async (tx) => {
-        const webhook = await this.live(webhookId);
+        const webhook = await this.live(webhookId, tx);
         let n = 0;
         for (const id of ids) {
           const d = await tx.get(this.store.deliveries, id);
@@ -354,8 +354,8 @@ export class WebhookService {
     return this.live(id);
   }
 
-  private async live(id: string): Promise<Webhook> {
-    const webhook = await this.store.webhooks.get(id);
+  private async live(id: string, tx?: Tx): Promise<Webhook> {
+    const webhook = await (tx === undefined ? this.store.webhooks.get(id) : tx.get(this.store.webhooks, id));
     if (webhook === undefined || webhook.deleted_at !== null) throw new AppError('not_found', 'webhook not found');
     return webhook;
   }

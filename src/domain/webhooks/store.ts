@@ -1,5 +1,5 @@
 import { Collection, type Page } from '../../storage/collection.js';
-import type { Storage } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import type { Delivery, Webhook } from './types.js';
 
 /** The storage wake-up topic of deliveries that became due: every daemon's sender. */
@@ -41,8 +41,8 @@ export class WebhookStore {
   }
 
   /** The organization's live webhooks, all of them (fan-out matches each event against every one). */
-  async liveWebhookIds(organizationId: string): Promise<string[]> {
-    return this.webhooks.idsBy('organization', organizationId);
+  async liveWebhookIds(organizationId: string, tx?: Tx): Promise<string[]> {
+    return this.webhooks.in(tx).idsBy('organization', organizationId);
   }
 
   /** Webhooks with deliveries waiting for their time (due now or later), in id order, past `after` or a cursor. */
@@ -62,13 +62,15 @@ export class WebhookStore {
   }
 
   /** Deliveries held while their webhook is paused, oldest first. */
-  async heldIds(webhookId: string, limit: number): Promise<string[]> {
-    return (await this.deliveries.range('held', webhookId, { limit })).map((e) => e.id);
+  async heldIds(webhookId: string, limit: number, tx?: Tx): Promise<string[]> {
+    return (await this.deliveries.in(tx).range('held', webhookId, { limit })).map((e) => e.id);
   }
 
   /** A webhook's failed deliveries created in [since, until], oldest first. */
-  async failedIn(webhookId: string, since: string, until: string, limit: number): Promise<string[]> {
-    return (await this.deliveries.range('webhook_failed', webhookId, { from: since, upTo: until, limit })).map((e) => e.id);
+  async failedIn(webhookId: string, since: string, until: string, limit: number, tx?: Tx): Promise<string[]> {
+    return (await this.deliveries.in(tx).range('webhook_failed', webhookId, { from: since, upTo: until, limit })).map(
+      (e) => e.id,
+    );
   }
 
   /** How many deliveries are waiting (due or leased), counted up to `max`; and the oldest due time. */

@@ -163,13 +163,13 @@ export class RunExecutor {
       const ids = await this.store.queued(organizationId, room);
       if (ids.length === 0) continue;
       const started = await this.storage.transaction({ locks: [slotsLock(organizationId), ...ids.map(runLock)] }, async (tx) => {
-        let running = await this.store.runningCount(organizationId);
+        let running = await this.store.runningCount(organizationId, tx);
         const taken: string[] = [];
         const launches: { runId: string; node: WorkflowNode; body: ExecuteBody }[] = [];
         // The queue as it is now (a run promoted since it was read goes first): its head, in order,
         // as far as the runs locked here reach.
         const locked = new Set(ids);
-        for (const id of await this.store.queued(organizationId, ids.length)) {
+        for (const id of await this.store.queued(organizationId, ids.length, tx)) {
           if (!locked.has(id) || running >= bound) break;
           const run = await this.store.editable(tx, id);
           if (run?.status !== 'queued') continue;

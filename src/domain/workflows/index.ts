@@ -53,8 +53,9 @@ export function createWorkflows({
         node.key,
       )
     ).output;
+  // The executor and the schedule trigger are the loops' work: the background lane's connections.
   const executor = new RunExecutor(
-    storage,
+    storage.background,
     store,
     workflows,
     providers,
@@ -73,7 +74,7 @@ export function createWorkflows({
   const schedules = new ScheduleService(storage, scheduleStore, workflows, audit);
   workflows.writeSchedules = schedules.replaceIn;
   const trigger = new ScheduleTrigger(
-    storage,
+    storage.background,
     scheduleStore,
     workflows,
     settings,
@@ -85,8 +86,8 @@ export function createWorkflows({
   return {
     services: { workflows, runExecutor: executor, schedules },
     loops: [
-      createExecutorLoop(executor, storage, config.workflowPollMs, workflowLog),
-      createScheduleLoop(trigger, storage, config.workflowScheduleTickMs, workflowLog),
+      createExecutorLoop(executor, storage.background, config.workflowPollMs, workflowLog),
+      createScheduleLoop(trigger, storage.background, config.workflowScheduleTickMs, workflowLog),
     ],
     resources: { workflow_run: (id) => workflows.locateRun(id) },
     count: async () => ({

@@ -46,7 +46,7 @@ export class ScheduleService {
     return this.storage.transaction({ locks: [workflowNameLock(found.organization_id, name)] }, async (tx) => {
       const definition = await tx.get(this.workflows.store.definitions, found.id);
       if (definition === undefined || definition.deleted_at !== null) throw notFound('workflow');
-      const live = await this.store.ofWorkflow(definition.id, MAX_SCHEDULES);
+      const live = await this.store.ofWorkflow(definition.id, MAX_SCHEDULES, tx);
       if (live.length >= MAX_SCHEDULES)
         throw validationFailed({ schedules: `workflow ${name} has ${MAX_SCHEDULES} schedules, the most it may have` });
       return viewOfSchedule(this.createIn(tx, actor, definition, body, '', new Date()));
@@ -84,7 +84,7 @@ export class ScheduleService {
    * schedules become these, so registering the same body again does not add copies.
    */
   readonly replaceIn = async (tx: Tx, actor: Actor, definition: WorkflowDefinition, bodies: ScheduleBody[]): Promise<void> => {
-    for (const id of await this.store.ofWorkflow(definition.id, MAX_SCHEDULES)) {
+    for (const id of await this.store.ofWorkflow(definition.id, MAX_SCHEDULES, tx)) {
       const before = await tx.get(this.store.schedules, id);
       if (before !== undefined && before.deleted_at === null) await this.deleteIn(tx, actor, before);
     }
@@ -266,13 +266,13 @@ export class ScheduleTrigger {
     }
     let bound: number;
     try {
-      bound = (await this.settings.resolveSettings(schedule.organization_id)).max_concurrent_runs;
+      bound = (await this.settings.resolveSettings(schedule.organization_id, tx)).max_concurrent_runs;
     } catch (err) {
       if (!isAppError(err)) throw err;
       const { code, message } = describeError(err);
       return { kind: 'workflow.schedule.failed', error: { code, message } };
     }
-    const running = await store.runningCount(schedule.organization_id);
+    const running = await store.runningCount(schedule.organization_id, tx);
     if (running >= bound)
       return {
         kind: 'workflow.schedule.skipped',

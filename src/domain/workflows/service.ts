@@ -114,7 +114,7 @@ export class WorkflowService {
     await this.permissions.authorize(actor, 'workflow.write', { type: 'organization', id: organizationId });
     const nodes = resolveNodes(input.nodes);
     const saved = await this.storage.transaction({ locks: [workflowNameLock(organizationId, input.name)] }, async (tx) => {
-      const before = await this.store.findDefinition(organizationId, input.name);
+      const before = await this.store.findDefinition(organizationId, input.name, tx);
       const now = nowIso();
       const next: WorkflowDefinition =
         before === undefined

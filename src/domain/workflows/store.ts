@@ -55,32 +55,32 @@ export class WorkflowStore {
     return run === undefined ? undefined : structuredClone(run);
   }
 
-  async findDefinition(organizationId: string, name: string): Promise<WorkflowDefinition | undefined> {
-    return this.definitions.findUnique('name', compositeKey(organizationId, name));
+  async findDefinition(organizationId: string, name: string, tx?: Tx): Promise<WorkflowDefinition | undefined> {
+    return this.definitions.in(tx).findUnique('name', compositeKey(organizationId, name));
   }
 
   /** Organizations with queued runs, in id order, past `after`. */
-  async organizationsWithQueue(after: string | undefined, limit: number): Promise<string[]> {
-    return (await this.runs.listDistinct('queued_orgs', 'queued', { after, limit })).items;
+  async organizationsWithQueue(after: string | undefined, limit: number, tx?: Tx): Promise<string[]> {
+    return (await this.runs.in(tx).listDistinct('queued_orgs', 'queued', { after, limit })).items;
   }
 
   /** The first `limit` queued runs of an organization, in queue order. */
-  async queued(organizationId: string, limit: number): Promise<string[]> {
-    return (await this.runs.range('queue', organizationId, { limit })).map((e) => e.id);
+  async queued(organizationId: string, limit: number, tx?: Tx): Promise<string[]> {
+    return (await this.runs.in(tx).range('queue', organizationId, { limit })).map((e) => e.id);
   }
 
   /** The queued runs of an organization ahead of `place` (its position in the queue, from 0). */
-  async queuePosition(organizationId: string, place: string): Promise<number> {
-    return this.runs.countRange('queue', organizationId, { before: place });
+  async queuePosition(organizationId: string, place: string, tx?: Tx): Promise<number> {
+    return this.runs.in(tx).countRange('queue', organizationId, { before: place });
   }
 
-  async runningCount(organizationId: string): Promise<number> {
-    return this.runs.countBy('running', organizationId);
+  async runningCount(organizationId: string, tx?: Tx): Promise<number> {
+    return this.runs.in(tx).countBy('running', organizationId);
   }
 
   /** Running runs whose lease ended by `upTo` (every one when undefined), soonest first. */
-  async leasesEndedBy(upTo: string | undefined, limit: number): Promise<string[]> {
-    return (await this.runs.range('leases', 'running', { upTo, limit })).map((e) => e.id);
+  async leasesEndedBy(upTo: string | undefined, limit: number, tx?: Tx): Promise<string[]> {
+    return (await this.runs.in(tx).range('leases', 'running', { upTo, limit })).map((e) => e.id);
   }
 }
 
@@ -115,13 +115,13 @@ export class ScheduleStore {
   }
 
   /** A definition's live schedules, in creation order (at most MAX_SCHEDULES exist). */
-  async ofWorkflow(workflowId: string, limit: number): Promise<string[]> {
-    return (await this.schedules.range('workflow', workflowId, { limit })).map((e) => e.id);
+  async ofWorkflow(workflowId: string, limit: number, tx?: Tx): Promise<string[]> {
+    return (await this.schedules.in(tx).range('workflow', workflowId, { limit })).map((e) => e.id);
   }
 
   /** Schedules due by `upTo` and not claimed, soonest first. */
-  async dueBy(upTo: string, limit: number): Promise<string[]> {
-    return (await this.schedules.range('due', 'due', { upTo, limit })).map((e) => e.id);
+  async dueBy(upTo: string, limit: number, tx?: Tx): Promise<string[]> {
+    return (await this.schedules.in(tx).range('due', 'due', { upTo, limit })).map((e) => e.id);
   }
 
   /** Claimed schedules whose lease ended by `upTo` (every one when undefined). */

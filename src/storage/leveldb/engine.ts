@@ -15,6 +15,7 @@ import { StorageLockedError, StorageOpenError } from '../errors.js';
 import { BufferedTx } from '../transaction.js';
 import { KeyedLock } from './lock.js';
 import { ReadFloors, type BatchPuts } from './read-floors.js';
+import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
 
 export type Db = Level<string, unknown>;
 export type Sublevel = AbstractSublevel<Db, string | Buffer | Uint8Array, string, unknown>;
@@ -151,9 +152,10 @@ export class LevelStorage implements Storage {
   }
 
   async transaction<R>(options: TransactionOptions, fn: (tx: Tx) => Promise<R>): Promise<R> {
+    checkNotNested();
     return this.locks.runAll([...(options.locks ?? [])], async () => {
       const tx = new BufferedTx(this.sharedReader);
-      const result = await fn(tx);
+      const result = await runChecked(() => fn(tx));
       await this.commit(tx.commitSet);
       tx.committed(this.log);
       return result;
@@ -161,7 +163,10 @@ export class LevelStorage implements Storage {
   }
 
   readMeta(key: string): Promise<unknown> {
-    return Promise.resolve(this.meta.getSync(key));
+    return Promise.resolve().then(() => {
+      checkOutsideTx(`readMeta(${key})`);
+      return this.meta.getSync(key);
+    });
   }
 
   async claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
@@ -191,8 +196,8 @@ export class LevelStorage implements Storage {
     });
   }
 
-  background<R>(fn: () => Promise<R>): Promise<R> {
-    return fn();
+  get background(): Storage {
+    return this;
   }
 
   onWake(topic: string, fn: () => void): () => void {

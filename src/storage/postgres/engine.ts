@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { setBounded } from '../../bounded-map.js';
@@ -11,8 +10,9 @@ import type { CommitSet, KeyRange, Reader, RecordWrite, TableDef } from '../engi
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
 import { sortableIdAfter } from '../keys.js';
 import { collections } from '../keyspace.js';
-import type { BackupEntry, ClaimOptions, Storage, TransactionOptions } from '../port.js';
+import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
 import { BufferedTx } from '../transaction.js';
+import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
 import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
 
 /** The channel every daemon listens on: cache invalidations and loop wake-ups. */
@@ -51,10 +51,8 @@ export interface PostgresOptions {
   connectTimeoutMs?: number;
 }
 
-interface TxContext {
-  client: pg.PoolClient;
-  reader: Reader;
-}
+/** Which connections a transaction or claim uses: the requests' or those kept for background work. */
+type Lane = 'foreground' | 'background';
 
 /** What a commit changed in cached tables, and the topics it woke: sent to every daemon. */
 interface Notice {
@@ -188,6 +186,11 @@ function decodeValue(column: string, value: unknown): unknown {
  * (at least one connection) is kept for the loops, so requests that hold every other connection (a
  * burst of writes queued on the event log's append lock) cannot stall deliveries, mail and expiry.
  */
+/** Whether a pool has no idle connection and may open no more. */
+function saturated(pool: pg.Pool): boolean {
+  return pool.idleCount === 0 && pool.totalCount >= pool.options.max;
+}
+
 export function splitPool(size: number): { foreground: number; background: number } {
   const background = Math.max(1, Math.round(size / 4));
   return { foreground: Math.max(1, size - background), background };
@@ -198,9 +201,8 @@ export class PostgresStorage implements Storage {
   readonly exclusive = false;
   /** Identifies this daemon's notices (it applies its own at commit, not when they echo back). */
   private readonly instance = randomUUID();
-  private readonly context = new AsyncLocalStorage<TxContext>();
-  /** Set while background work runs (background()): its reads and transactions use `backgroundPool`. */
-  private readonly lane = new AsyncLocalStorage<'background'>();
+  /** This storage for background work: its transactions and claims use `backgroundPool`. */
+  readonly background: Storage = new BackgroundLane(this);
   private readonly sharedReader: Reader;
   private readonly caches = new Map<string, Map<string, unknown>>();
   /** Per table: bumped by every invalidation, so a read that raced one is not cached. */
@@ -227,7 +229,7 @@ export class PostgresStorage implements Storage {
     private readonly url: string,
     readonly log: Logger,
   ) {
-    this.sharedReader = this.makeReader((sql, values) => this.lanePool().query(sql, values), true);
+    this.sharedReader = this.makeReader((sql, values) => this.readPool().query(sql, values), true);
   }
 
   static async open(url: string, log: Logger, options: PostgresOptions = {}): Promise<PostgresStorage> {
@@ -390,16 +392,26 @@ export class PostgresStorage implements Storage {
   }
 
   reader(): Reader {
-    return this.context.getStore()?.reader ?? this.sharedReader;
+    return this.sharedReader;
   }
 
-  /** `fn` gets the engine's own transaction type, so the engine's own callers (claims) reach its internals. */
-  async transaction<R>(options: TransactionOptions, fn: (tx: BufferedTx) => Promise<R>): Promise<R> {
-    if (this.context.getStore() !== undefined)
-      throw new TypeError('a transaction was started inside another one: pass the outer transaction down instead');
+  transaction<R>(options: TransactionOptions, fn: (tx: BufferedTx) => Promise<R>): Promise<R> {
+    return this.transactionIn('foreground', options, (tx) => fn(tx));
+  }
+
+  /**
+   * A transaction on `lane`'s connections; `fn` gets the engine's own transaction type and the
+   * connection, so the engine's own callers (claims, imports) reach its internals.
+   */
+  async transactionIn<R>(
+    lane: Lane,
+    options: TransactionOptions,
+    fn: (tx: BufferedTx, client: pg.PoolClient) => Promise<R>,
+  ): Promise<R> {
+    checkNotNested();
     const locks = [...new Set((options.locks ?? []).map(lockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (let attempt = 1; ; attempt++) {
-      const client = await this.connect();
+      const client = await this.connect(lane);
       let broken: Error | undefined;
       let acks: { settled: Promise<void>; cancel: () => void } | undefined;
       try {
@@ -421,9 +433,8 @@ export class PostgresStorage implements Storage {
           last = next;
           return next;
         };
-        const ctx: TxContext = { client, reader: this.makeReader(serial, false) };
-        const tx = new BufferedTx(ctx.reader);
-        const result = await this.context.run(ctx, () => fn(tx));
+        const tx = new BufferedTx(this.makeReader(serial, false));
+        const result = await runChecked(() => fn(tx, client));
         const flushed = await this.flush(client, tx.commitSet);
         const notice = flushed?.notice;
         if (flushed === undefined) await client.query('COMMIT');
@@ -518,12 +529,16 @@ export class PostgresStorage implements Storage {
   }
 
   async readMeta(key: string): Promise<unknown> {
+    checkOutsideTx(`readMeta(${key})`);
     return this.reader().meta(key);
   }
 
-  async claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
-    return this.transaction({}, async (tx) => {
-      const { client } = this.context.getStore()!;
+  claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
+    return this.claimIn('foreground', collection, options);
+  }
+
+  async claimIn<T extends object>(lane: Lane, collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
+    return this.transactionIn(lane, {}, async (tx, client) => {
       const params: unknown[] = [];
       let where: string;
       const { candidates } = options;
@@ -600,13 +615,14 @@ export class PostgresStorage implements Storage {
     await Promise.all([this.pool.end(), this.backgroundPool.end()]);
   }
 
-  background<R>(fn: () => Promise<R>): Promise<R> {
-    return this.lane.run('background', fn);
-  }
-
-  /** The pool of the work running here: background work's own, else the requests'. */
-  private lanePool(): pg.Pool {
-    return this.lane.getStore() === 'background' ? this.backgroundPool : this.pool;
+  /**
+   * The pool a read outside a transaction uses: the requests', unless every one of its connections
+   * is busy and background work has one free (a read holds it for one statement; the loops' reads
+   * are not stalled behind requests queued on a lock).
+   */
+  private readPool(): pg.Pool {
+    if (!saturated(this.pool)) return this.pool;
+    return saturated(this.backgroundPool) ? this.pool : this.backgroundPool;
   }
 
   /**
@@ -614,8 +630,7 @@ export class PostgresStorage implements Storage {
    * one transaction; a row already there is replaced, so a copy can run again.
    */
   async importRows(table: TableDef, rows: { id: string; value: unknown; keys: Map<string, string> }[]): Promise<void> {
-    await this.transaction({}, async () => {
-      const { client } = this.context.getStore()!;
+    await this.transactionIn('foreground', {}, async (_tx, client) => {
       const all = rows.map((row) => ({ id: row.id, value: row.value as object, keys: row.keys }));
       for (let i = 0; i < all.length; i += UPSERT_ROWS) await this.upsert(client, table, all.slice(i, i + UPSERT_ROWS));
     });
@@ -647,9 +662,9 @@ export class PostgresStorage implements Storage {
     return this.caches.get(table)?.size;
   }
 
-  private async connect(): Promise<pg.PoolClient> {
+  private async connect(lane: Lane): Promise<pg.PoolClient> {
     try {
-      return await this.lanePool().connect();
+      return await (lane === 'background' ? this.backgroundPool : this.pool).connect();
     } catch (err) {
       throw this.translate(err);
     }
@@ -894,5 +909,68 @@ export class PostgresStorage implements Storage {
         return (rows[0] as { value: unknown } | undefined)?.value ?? undefined;
       },
     };
+  }
+}
+
+/**
+ * A PostgreSQL storage's background lane (Storage.background): the same data, caches and listeners;
+ * its transactions and claims take connections from the pool kept for the loops.
+ */
+class BackgroundLane implements Storage {
+  readonly engine = 'postgres' as const;
+  readonly exclusive = false;
+
+  constructor(private readonly storage: PostgresStorage) {}
+
+  get log(): Logger {
+    return this.storage.log;
+  }
+
+  get background(): Storage {
+    return this;
+  }
+
+  get writable(): boolean {
+    return this.storage.writable;
+  }
+
+  get isOpen(): boolean {
+    return this.storage.isOpen;
+  }
+
+  transaction<R>(options: TransactionOptions, fn: (tx: Tx) => Promise<R>): Promise<R> {
+    return this.storage.transactionIn('background', options, (tx) => fn(tx));
+  }
+
+  claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
+    return this.storage.claimIn('background', collection, options);
+  }
+
+  readMeta(key: string): Promise<unknown> {
+    return this.storage.readMeta(key);
+  }
+
+  schemaVersion(): Promise<number> {
+    return this.storage.schemaVersion();
+  }
+
+  backupEntries(): AsyncIterable<BackupEntry> {
+    return this.storage.backupEntries();
+  }
+
+  onWake(topic: string, fn: () => void): () => void {
+    return this.storage.onWake(topic, fn);
+  }
+
+  checkWritable(): Promise<boolean> {
+    return this.storage.checkWritable();
+  }
+
+  close(): Promise<void> {
+    return this.storage.close();
+  }
+
+  reader(): Reader {
+    return this.storage.reader();
   }
 }
