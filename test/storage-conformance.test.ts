@@ -471,6 +471,61 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.equal(await s.readMeta('m'), 'v2');
   });
 
+  t.test('allBy and listBy read records by index, cached or not, through a transaction too', async (t) => {
+    const s = await engine.open(t);
+    const { items } = tablesOf(s);
+    // A cached table with a non-unique index: PostgreSQL reads its keys and serves the records from the cache.
+    const cachedItems = new Collection<Item>(
+      s,
+      'memberships',
+      (i) => i.id,
+      [{ name: 'organization', value: (i) => i.group, sort: (i) => i.created_at }],
+      { cache: true },
+    );
+    for (const c of [items, cachedItems]) {
+      await s.transaction({}, async (tx) => {
+        for (const [id, n] of [
+          ['b', 2],
+          ['a', 1],
+          ['c', 3],
+        ] as const)
+          await tx.put(c, { id, group: 'g', created_at: iso(n) });
+        await tx.put(c, { id: 'x', group: 'h', created_at: iso(1) });
+      });
+      const ids = async (read: Promise<Item[]>) => (await read).map((i) => i.id);
+      t.same(await ids(c.allBy('organization', 'g')), ['a', 'b', 'c'], `${c.name}: every record, in sort order`);
+      t.same(await c.allBy('organization', 'none'), [], `${c.name}: none`);
+      t.same(await ids(c.listBy('organization', 'g', { limit: 2 }).then((p) => p.items)), ['a', 'b']);
+      await s.transaction({}, async (tx) => {
+        await tx.put(c, { id: 'd', group: 'g', created_at: iso(4) });
+        t.same(await ids(tx.read(c).allBy('organization', 'g')), ['a', 'b', 'c'], `${c.name}: what was committed`);
+      });
+      t.same(
+        await ids(c.allBy('organization', 'g')),
+        ['a', 'b', 'c', 'd'],
+        `${c.name}: the commit is read (and the cache dropped)`,
+      );
+    }
+  });
+
+  t.test('a transaction may name the meta values it reads: read with its locks, as committed', async (t) => {
+    const s = await engine.open(t);
+    const quoted = "it's";
+    await s.transaction({}, async (tx) => {
+      tx.putMeta('k1', { a: 1 });
+      tx.putMeta(quoted, 'q');
+    });
+    await s.transaction({ locks: ['m'], meta: ['k1', 'k2', quoted] }, async (tx) => {
+      t.same(await tx.readMeta('k1'), { a: 1 });
+      t.equal(await tx.readMeta('k2'), undefined, 'absent');
+      t.equal(await tx.readMeta(quoted), 'q', 'a key with a quote');
+      tx.putMeta('k2', 'v');
+      t.equal(await tx.readMeta('k2'), undefined, 'not its own write');
+    });
+    t.equal(await s.readMeta('k2'), 'v');
+    await s.transaction({ meta: ['k2'] }, async (tx) => t.equal(await tx.readMeta('k2'), 'v', 'without locks too'));
+  });
+
   t.test('locks: read-modify-writes on one key never lose an update', async (t) => {
     const s = await engine.open(t);
     const { orgs } = tablesOf(s);

@@ -209,13 +209,21 @@ export class Collection<T extends object> {
     } else if (options.after) {
       range = narrow(range, sortBounds(parts, options.reverse === true ? { before: options.after } : { after: options.after }));
     }
-    const keys = await this.indexKeys(index, { ...range, reverse: options.reverse === true, limit: limit + 1 });
-    const pageKeys = keys.slice(0, limit);
-    const records = await this.getMany(pageKeys.map(lastPart));
+    const entries = await this.indexRecords(index, { ...range, reverse: options.reverse === true, limit: limit + 1 });
+    const page = entries.slice(0, limit);
     return {
-      items: records.filter((r): r is T => r !== undefined),
-      nextCursor: keys.length > limit ? encodeCursor(pageKeys[pageKeys.length - 1]) : null,
+      items: page.map(([, record]) => record).filter((r): r is T => r !== undefined),
+      nextCursor: entries.length > limit ? encodeCursor(page[page.length - 1][0]) : null,
     };
+  }
+
+  /**
+   * Every record under `value` in a non-unique index, in index order, however many there are: idsBy
+   * and getMany together, in one read where the engine can (PostgreSQL outside its caches).
+   */
+  async allBy(index: string, value: IndexValue): Promise<T[]> {
+    const entries = await this.indexRecords(index, prefixRange(...valueParts(value)));
+    return entries.map(([, record]) => record).filter((r): r is T => r !== undefined);
   }
 
   /**
@@ -336,6 +344,16 @@ export class Collection<T extends object> {
   /** Whether any index is unique (a write must then check for a holder). */
   get hasUnique(): boolean {
     return this.indexes.some((spec) => spec.unique === true);
+  }
+
+  /** [index key, record] pairs within `range`: the engine's one read, else keys and then their records. */
+  private async indexRecords(index: string, range: KeyRange): Promise<[string, T | undefined][]> {
+    this.nonUnique(index);
+    const reader = this.reader;
+    if (reader.indexRecords !== undefined) return (await reader.indexRecords(this.table, index, range)) as [string, T][];
+    const keys = await reader.indexKeys(this.table, index, range);
+    const records = await this.getMany(keys.map(lastPart));
+    return keys.map((key, n) => [key, records[n]]);
   }
 
   private indexKeys(index: string, range: KeyRange): Promise<string[]> {

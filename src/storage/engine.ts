@@ -30,6 +30,11 @@ export interface Reader {
   recordIds(table: TableDef, range: KeyRange): Promise<string[]>;
   /** Keys of a non-unique index within `range`, in key order. */
   indexKeys(table: TableDef, index: string, range: KeyRange): Promise<string[]>;
+  /**
+   * Optional: the records of a non-unique index's keys within `range`, in key order, as [key,
+   * record] pairs, in one read. An engine without it is read as indexKeys, then recordsById.
+   */
+  indexRecords?(table: TableDef, index: string, range: KeyRange): Promise<[string, unknown][]>;
   /** How many keys of a non-unique index lie in `range` (up to its limit). */
   countIndex(table: TableDef, index: string, range: KeyRange): Promise<number>;
   /**

@@ -16,6 +16,11 @@ export interface TransactionOptions {
    * advisory locks.
    */
   locks?: readonly string[];
+  /**
+   * Meta keys the transaction reads (`tx.readMeta`), read once its locks are held. PostgreSQL reads
+   * them in the round trip that takes the locks; LevelDB reads meta from memory anyway.
+   */
+  meta?: readonly string[];
 }
 
 /** Runs once the transaction is durable (telling subscribers, waking a loop); never on a rollback. */

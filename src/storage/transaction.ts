@@ -20,7 +20,11 @@ export class BufferedTx implements Tx {
   private readonly callbacks: AfterCommit[] = [];
   private readonly views = new Map<object, object>();
 
-  constructor(private readonly reader: Reader) {}
+  /** `prefetched`: meta values the engine read with the locks (TransactionOptions.meta). */
+  constructor(
+    private readonly reader: Reader,
+    private readonly prefetched?: ReadonlyMap<string, unknown>,
+  ) {}
 
   read<T extends object>(collection: Collection<T>): Collection<T> {
     let view = this.views.get(collection) as Collection<T> | undefined;
@@ -29,6 +33,7 @@ export class BufferedTx implements Tx {
   }
 
   readMeta(key: string): Promise<unknown> {
+    if (this.prefetched?.has(key) === true) return Promise.resolve(this.prefetched.get(key));
     return this.reader.meta(key);
   }
 

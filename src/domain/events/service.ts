@@ -18,6 +18,11 @@ export interface ReadEventsOptions {
 }
 
 const CURSOR_PREFIX = 'cursor:';
+
+/** The meta key of a durable consumer's position (a transaction that reads it may name it in `meta`). */
+export function cursorKey(consumer: string): string {
+  return CURSOR_PREFIX + consumer;
+}
 const EVENT_ID_PREFIX = 'evt_';
 
 /**
@@ -122,13 +127,13 @@ export class EventLog {
 
   /** A durable consumer's position in the log. */
   async readCursor(consumer: string, tx?: Tx): Promise<string | undefined> {
-    const key = CURSOR_PREFIX + consumer;
+    const key = cursorKey(consumer);
     return (await (tx === undefined ? this.storage.readMeta(key) : tx.readMeta(key))) as string | undefined;
   }
 
   /** Moves a consumer's position in `tx`, with the work it did up to that event. */
   saveCursor(tx: Tx, consumer: string, eventId: string): void {
-    tx.putMeta(CURSOR_PREFIX + consumer, eventId);
+    tx.putMeta(cursorKey(consumer), eventId);
   }
 
   private notify(event: DomainEvent): void {

@@ -2,7 +2,7 @@ import type { Logger } from '../../log.js';
 import { Loop } from '../../loops/loop.js';
 import { newSortableId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
-import { EVENTS_TOPIC, type EventLog } from '../events/service.js';
+import { cursorKey, EVENTS_TOPIC, type EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
 import { FanoutBacklog } from './backlog.js';
 import { DELIVERIES_TOPIC, type WebhookStore } from './store.js';
@@ -187,7 +187,8 @@ export class WebhookFanout {
     let result: StepResult;
     let fannedTo: string | undefined;
     try {
-      result = await this.storage.transaction({ locks: [FANOUT_LOCK] }, async (tx) => {
+      // The cursor is read with the lock (one round trip on PostgreSQL).
+      result = await this.storage.transaction({ locks: [FANOUT_LOCK], meta: [cursorKey(CONSUMER)] }, async (tx) => {
         giveBack(); // a transaction run again (PostgreSQL, after a deadlock) starts over
         fannedTo = undefined;
         this.committedSince = false;
@@ -196,10 +197,7 @@ export class WebhookFanout {
         const hooksFor = async (org: string): Promise<Webhook[]> => {
           let hooks = hooksOf.get(org);
           if (hooks === undefined) {
-            const ids = await this.store.liveWebhookIds(org, tx);
-            hooks = (await tx.getMany(this.store.webhooks, ids)).filter(
-              (w): w is Webhook => w !== undefined && w.deleted_at === null,
-            );
+            hooks = await this.store.liveWebhooks(org, tx);
             hooksOf.set(org, hooks);
           }
           return hooks;

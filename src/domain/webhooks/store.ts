@@ -40,9 +40,9 @@ export class WebhookStore {
     ]);
   }
 
-  /** The organization's live webhooks, all of them (fan-out matches each event against every one). */
-  async liveWebhookIds(organizationId: string, tx?: Tx): Promise<string[]> {
-    return this.webhooks.in(tx).idsBy('organization', organizationId);
+  /** The organization's live webhooks, all of them (fan-out matches each event against every one): one read. */
+  async liveWebhooks(organizationId: string, tx?: Tx): Promise<Webhook[]> {
+    return (await this.webhooks.in(tx).allBy('organization', organizationId)).filter((w) => w.deleted_at === null);
   }
 
   /** Webhooks with deliveries waiting for their time (due now or later), in id order, past `after` or a cursor. */

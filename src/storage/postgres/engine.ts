@@ -8,7 +8,7 @@ import { redactDatabaseUrl } from '../../redact.js';
 import type { Collection } from '../collection.js';
 import type { CommitSet, KeyRange, Reader, RecordWrite, TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
-import { sortableIdAfter } from '../keys.js';
+import { lastPart, sortableIdAfter } from '../keys.js';
 import { collections } from '../keyspace.js';
 import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
 import { BufferedTx } from '../transaction.js';
@@ -415,13 +415,26 @@ export class PostgresStorage implements Storage {
       let broken: Error | undefined;
       let acks: { settled: Promise<void>; cancel: () => void } | undefined;
       try {
-        // BEGIN and every lock in one round trip, the locks in the sorted order of the array (two
-        // transactions never deadlock on them). Lock ids are integers made here, so they are written inline.
-        await client.query(
+        // BEGIN, every lock and the meta values asked for in one round trip, the locks in the sorted
+        // order of the array (two transactions never deadlock on them). Lock ids are integers made
+        // here, so they are written inline; meta keys are escaped literals.
+        const metaKeys = options.meta ?? [];
+        let first =
           locks.length === 0
             ? 'BEGIN'
-            : `BEGIN; SELECT pg_advisory_xact_lock(k) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k`,
-        );
+            : `BEGIN; SELECT pg_advisory_xact_lock(k) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k`;
+        if (metaKeys.length > 0)
+          first += `; SELECT key, value FROM meta WHERE key IN (${metaKeys.map((k) => client.escapeLiteral(k)).join(', ')})`;
+        const begun: pg.QueryResult | pg.QueryResult[] = await client.query(first);
+        let prefetched: Map<string, unknown> | undefined;
+        if (metaKeys.length > 0) {
+          const { rows } = (Array.isArray(begun) ? begun[begun.length - 1] : begun) as pg.QueryResult<{
+            key: string;
+            value: unknown;
+          }>;
+          prefetched = new Map(metaKeys.map((k) => [k, undefined]));
+          for (const row of rows) prefetched.set(row.key, row.value ?? undefined);
+        }
         // One statement at a time on the transaction's connection, whoever reads through it (a
         // collection's getMany reads in parallel): pg queues overlapping queries but deprecates it.
         let last: Promise<unknown> = Promise.resolve();
@@ -433,7 +446,7 @@ export class PostgresStorage implements Storage {
           last = next;
           return next;
         };
-        const tx = new BufferedTx(this.makeReader(serial, false));
+        const tx = new BufferedTx(this.makeReader(serial, false), prefetched);
         const result = await runChecked(() => fn(tx, client));
         const flushed = await this.flush(client, tx.commitSet);
         const notice = flushed?.notice;
@@ -848,7 +861,7 @@ export class PostgresStorage implements Storage {
       );
       return (rows[0] as { n: number }).n;
     };
-    return {
+    const reader: Reader = {
       record: (table, id) =>
         cachedRead(table, table.name, id, async () => {
           const { rows } = await query(`SELECT data FROM ${ident(table.name)} WHERE id = $1`, [bytes(id)]);
@@ -881,6 +894,18 @@ export class PostgresStorage implements Storage {
       },
       recordIds: (table, range) => keysOf(table.name, 'id', range),
       indexKeys: (table, index, range) => keysOf(table.name, column(index), range),
+      // Keys and records in one statement, unless the records would come from the cache.
+      indexRecords: async (table, index, range) => {
+        if (cached && table.cache && this.listening) {
+          const keys = await keysOf(table.name, column(index), range);
+          const records = await reader.recordsById(table, keys.map(lastPart));
+          return keys.map((key, n) => [key, records[n]]);
+        }
+        const col = column(index);
+        const params: unknown[] = [];
+        const { rows } = await query(`SELECT ${col} AS k, data FROM ${ident(table.name)}${rangeSql(col, range, params)}`, params);
+        return rows.map((r: { k: Buffer; data: unknown }) => [text(r.k), r.data] as [string, unknown]);
+      },
       countIndex: (table, index, range) => count(table.name, column(index), range),
       // A loose index scan in one statement: each step is one probe of the column's btree for the
       // first key past the previous key's sort value (sort + SEP + id sorts below sort + \x01).
@@ -909,6 +934,7 @@ export class PostgresStorage implements Storage {
         return (rows[0] as { value: unknown } | undefined)?.value ?? undefined;
       },
     };
+    return reader;
   }
 }
 
