@@ -186,14 +186,14 @@ function decodeValue(column: string, value: unknown): unknown {
  * (at least one connection) is kept for the loops, so requests that hold every other connection (a
  * burst of writes queued on the event log's append lock) cannot stall deliveries, mail and expiry.
  */
-/** Whether a pool has no idle connection and may open no more. */
-function saturated(pool: pg.Pool): boolean {
-  return pool.idleCount === 0 && pool.totalCount >= pool.options.max;
-}
-
 export function splitPool(size: number): { foreground: number; background: number } {
   const background = Math.max(1, Math.round(size / 4));
   return { foreground: Math.max(1, size - background), background };
+}
+
+/** Whether a pool has no idle connection and may open no more. */
+function saturated(pool: pg.Pool): boolean {
+  return pool.idleCount === 0 && pool.totalCount >= pool.options.max;
 }
 
 export class PostgresStorage implements Storage {
