@@ -471,6 +471,22 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.equal(await s.readMeta('m'), 'v2');
   });
 
+  t.test('a range bound left undefined means no bound: countAfter from the start counts every record', async (t) => {
+    const s = await engine.open(t);
+    const { log } = tablesOf(s);
+    await s.transaction({}, async (tx) => {
+      for (const id of ['e1', 'e2', 'e3']) await tx.put(log, { id, organization_id: 'o', kind: 'k', n: 0 });
+    });
+    t.equal(await log.countAfter('', 10), 3, "after '' (a cursor at the start of an empty log): every record");
+    t.equal(await log.countAfter('e1', 10), 2);
+    t.equal(await log.countAfter('', 2), 2, 'up to its bound');
+    const reader = s.reader();
+    t.same(await reader.recordIds(log.table, { gt: undefined, lt: undefined, limit: 10 }), ['e1', 'e2', 'e3'], 'recordIds');
+    t.equal((await reader.records(log.table, { gt: undefined, limit: 10 })).length, 3, 'records');
+    t.equal((await reader.indexKeys(log.table, 'organization', { gt: undefined, limit: 10 })).length, 3, 'indexKeys');
+    t.equal(await reader.countIndex(log.table, 'organization', { gt: undefined, limit: 10 }), 3, 'countIndex');
+  });
+
   t.test('allBy and listBy read records by index, cached or not, through a transaction too', async (t) => {
     const s = await engine.open(t);
     const { items } = tablesOf(s);

@@ -458,18 +458,18 @@ export class LevelStorage implements Storage {
       record: (table, id) => Promise.resolve(this.read(records(table), id, table.cache)),
       recordsById: (table, ids) => Promise.resolve(ids.map((id) => this.read(records(table), id, table.cache))),
       uniqueId: (table, name, key) => Promise.resolve(this.read(index(table, name), key, table.cache) as string | undefined),
-      records: (table, range) => records(table).iterator(range).all(),
-      recordIds: (table, range) => records(table).keys(range).all(),
+      records: (table, range) => records(table).iterator(defined(range)).all(),
+      recordIds: (table, range) => records(table).keys(defined(range)).all(),
       indexKeys: (table, name, range) => {
         const sub = index(table, name);
-        return floored(sub, range, async (r) => {
+        return floored(sub, defined(range), async (r) => {
           const keys = await sub.keys(r).all();
           return { result: keys, first: keys[0] };
         });
       },
       countIndex: (table, name, range) => {
         const sub = index(table, name);
-        return floored(sub, range, async (r) => {
+        return floored(sub, defined(range), async (r) => {
           const { n, first } = await countKeys(sub, r);
           return { result: n, first };
         });
@@ -478,6 +478,18 @@ export class LevelStorage implements Storage {
       meta: (key) => Promise.resolve(this.meta.getSync(key)),
     };
   }
+}
+
+/**
+ * The range without its undefined bounds: abstract-level reads `{ gt: undefined }` as a bound (the
+ * read finds nothing), where the port means no bound. A consumer whose cursor was '' (the log was
+ * empty when it started) counted no events behind it (the fan-out's lag), 2026-11-28.
+ */
+function defined(range: KeyRange): KeyRange {
+  const out: KeyRange = {};
+  for (const [key, value] of Object.entries(range) as [keyof KeyRange, KeyRange[keyof KeyRange]][])
+    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  return out;
 }
 
 function deepFreeze<T>(value: T): T {
