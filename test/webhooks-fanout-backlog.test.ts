@@ -180,3 +180,22 @@ t.test('an event counted past a full backlog is read again when it is its turn, 
   );
   t.equal(await backlog.at(0), undefined);
 });
+
+t.test("fill() reads a step's events up front: up to n, fewer at the log's end; peek() never reads", async (t) => {
+  const log = await openLog(t);
+  const written = await log.append(Array.from({ length: 5 }, () => ({ kind: 'invitation.created' as const, org: 'o1' })));
+  const backlog = backlogOf(log, 100);
+  backlog.align('');
+  t.equal(await backlog.fill(3), 3, 'three asked, three kept');
+  t.equal(await backlog.fill(50), 5, "fewer at the log's end");
+  const reads = log.reads();
+  const later = await log.append([{ kind: 'invitation.created', org: 'o1' }]);
+  t.same(
+    Array.from({ length: 6 }, (_, i) => backlog.peek(i)?.id),
+    [...written.map((e) => e.id), undefined],
+    'peek answers what fill kept, and nothing committed since',
+  );
+  t.equal(log.reads(), reads, 'peek did not read the log');
+  t.equal(await backlog.fill(50), 6, 'a later fill reads the new event');
+  t.equal(backlog.peek(5)?.id, later[0].id);
+});

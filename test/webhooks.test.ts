@@ -646,9 +646,57 @@ t.test("a busy webhook's backlog waits in the event log, and holds back no other
   t.equal(await lag(), 0, 'no event left behind the fan-out');
 });
 
+t.test('a webhook created while a fan-out step runs receives every event committed after it', async (t) => {
+  const w = await world(t);
+  const store = w.d.services.webhooks.store;
+  // A step pauses once it has read the organization's webhooks (none yet); meanwhile a webhook is
+  // created and an event committed. The step must not fan that event out with the webhooks it read
+  // before the webhook existed: the event is read in a later step, after the webhook. (Events the step
+  // had read before may go to the webhook too, if they are fanned out after it was created.)
+  const read = store.liveWebhooks.bind(store);
+  let reached!: () => void;
+  const atRead = new Promise<void>((resolve) => (reached = resolve));
+  let release!: () => void;
+  const resume = new Promise<void>((resolve) => (release = resolve));
+  let paused = false;
+  store.liveWebhooks = async (organizationId, tx) => {
+    const hooks = await read(organizationId, tx);
+    if (organizationId === w.org.id && !paused) {
+      paused = true;
+      reached();
+      await resume;
+    }
+    return hooks;
+  };
+  t.teardown(() => release());
+  const append = (i: number) =>
+    w.d.storage.transaction({}, async (tx) =>
+      w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i } }),
+    );
+  await append(1);
+  await atRead;
+  const hook = (await w.create()).body.data;
+  await append(2);
+  release();
+  const second = () => w.receiver.received.filter((r) => (JSON.parse(r.body) as { payload: { i?: number } }).payload.i === 2);
+  await waitFor(() => second().length > 0, { what: 'the delivery of the event committed after the webhook' });
+  await waitFor(async () => (await w.d.services.webhookFanout.lag(10)) === 0, { what: 'every event fanned out' });
+  t.equal(second().length, 1, 'it reached the webhook once');
+  const records = await store.deliveries.listBy('webhook', hook.id as string, { limit: 10 });
+  t.equal(new Set(records.items.map((d) => d.event_id)).size, records.items.length, 'one delivery record per event');
+});
+
 t.test('a webhook whose receiver stops answering has its backlog queued due, not kept waiting in the log', async (t) => {
-  const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '3000' });
+  // No attempt may end while the test looks (one that timed out would fail and free its slot): the
+  // timeout is far longer than the test, whose daemon's stop aborts the hanging attempts.
+  const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '120000' });
   w.receiver.setDefault({ kind: 'hang' });
+  // The organization's creation is fanned out first: a webhook created before that would receive it
+  // too (events are matched with the webhooks that exist when they are fanned out), a 301st delivery.
+  // Until 2026-11-28 the lag read 0 here on LevelDB while the cursor was '' (storage/leveldb/engine.ts
+  // `defined`), and the test sometimes looked before anything was fanned out.
+  const fanout = w.d.services.webhookFanout;
+  await waitFor(async () => (await fanout.lag(10)) === 0, { what: 'the setup events fanned out' });
   await w.create({ max_retries: 0 });
   const events = 300;
   await w.d.storage.transaction({}, async (tx) => {
@@ -657,7 +705,6 @@ t.test('a webhook whose receiver stops answering has its backlog queued due, not
   });
   // Its slots fill and nothing answers: the fan-out stops waiting for them (PACE_MS after the first
   // attempt started) and queues the rest due, long before the first attempts time out.
-  const fanout = w.d.services.webhookFanout;
   await waitFor(async () => (await fanout.lag(events)) === 0, { what: 'every event fanned out' });
   const sent = w.receiver.received.length;
   t.ok(sent <= MAX_PER_WEBHOOK, `before any attempt ended (${sent} sent, all still hanging)`);

@@ -77,6 +77,27 @@ export class FanoutBacklog {
   }
 
   /**
+   * Reads until `n` events past the cursor are kept (fewer when the log ends first or `keep` is
+   * reached); answers how many are kept, at most `n`. A fan-out step takes its events this way before
+   * it reads any webhook, so every event it fans out was committed before the webhooks it is matched
+   * against were read.
+   */
+  async fill(n: number, tx?: Tx): Promise<number> {
+    const want = Math.min(n, this.keep);
+    while (this.size < want) {
+      const before = this.size;
+      await this.at(this.size, tx);
+      if (this.size === before) break;
+    }
+    return Math.min(this.size, n);
+  }
+
+  /** The `i`th kept event past the cursor (below what fill() answered), without a read. */
+  peek(i: number): DomainEvent | undefined {
+    return i < this.size ? this.kept[this.start + i] : undefined;
+  }
+
+  /**
    * Counts every event committed past what was read, at most `max` of them; answers whether it reached
    * the log's end (every event past the cursor is counted). Events are kept while they follow the kept
    * ones and there is room. Reads through `tx` when given.

@@ -209,6 +209,8 @@ export class WebhookFanout {
         let mayWait: boolean | undefined;
         const waitAllowed = async (from: number, waiting: string): Promise<boolean> => {
           if (!(await this.backlog.readToEnd(COUNT_MAX, tx))) return (mayWait = false);
+          // Events just counted may have committed after a webhook read above: read them again.
+          hooksOf.clear();
           const owed = await this.backlog.owedElsewhere(from, hooksFor, (w) => this.handOff?.paceUntil(w.id) !== undefined);
           if (owed === undefined) return (mayWait = true);
           if (owed !== waiting) mayWait = false;
@@ -220,9 +222,12 @@ export class WebhookFanout {
         let done = 0;
         let pacedUntil: number | undefined;
         let last: DomainEvent | undefined;
-        for (; done < STEP && created < DELIVERIES_PER_STEP; done++) {
-          const event = await this.backlog.at(done, tx);
-          if (event === undefined) break;
+        // The step's events first, then the webhooks they are matched with (hooksFor): a webhook created
+        // before an event committed is read after it. An event read later in the step (a page read after
+        // a webhook read) could follow a webhook the step did not see.
+        const ready = await this.backlog.fill(STEP, tx);
+        for (; done < ready && created < DELIVERIES_PER_STEP; done++) {
+          const event = this.backlog.peek(done)!;
           // An event's deliveries are made together, or the event waits (none of them is).
           const made: { delivery: Delivery; webhook: Webhook; leased: boolean }[] = [];
           for (const webhook of await hooksFor(event.organization_id)) {
