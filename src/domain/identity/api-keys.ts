@@ -165,9 +165,8 @@ export class ApiKeyService {
   /** Active keys of the organization with this name (more than one only in data older than the rule). */
   private async activeKeysNamed(organizationId: string, name: string, tx?: Tx): Promise<ApiKeyRecord[]> {
     const wanted = name.trim().toLowerCase();
-    const apiKeys = this.store.apiKeys.in(tx);
-    const all = await apiKeys.getMany(await apiKeys.idsBy('organization', organizationId));
-    return all.filter((k): k is ApiKeyRecord => k !== undefined && k.revoked_at === null && k.name.toLowerCase() === wanted);
+    const all = await this.store.apiKeys.in(tx).allBy('organization', organizationId);
+    return all.filter((k) => k.revoked_at === null && k.name.toLowerCase() === wanted);
   }
 
   async getApiKey(actor: Actor, id: string): Promise<ApiKeyView> {

@@ -151,9 +151,7 @@ export class MembershipService {
 
   /** The organization's owners (organization-level), oldest first. */
   async listOwners(organizationId: string, tx?: Tx): Promise<Membership[]> {
-    const memberships = this.store.memberships.in(tx);
-    const owners = await memberships.getMany(await memberships.idsBy('owner', organizationId));
-    return owners.filter((m): m is Membership => m !== undefined);
+    return this.store.memberships.in(tx).allBy('owner', organizationId);
   }
 
   private async membershipIn(tx: Tx, organizationId: string, membershipId: string): Promise<Membership> {

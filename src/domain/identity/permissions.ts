@@ -287,9 +287,8 @@ export class PermissionEngine {
 
   /** Any team membership makes the organization itself visible (read-only), so members can find it. */
   private async viewerThroughTeam(principalId: string, organizationId: string): Promise<Role | null> {
-    const { memberships } = this.store;
-    const all = await outsideTx(async () => memberships.getMany(await memberships.idsBy('principal', principalId)));
-    return all.some((m) => m?.organization_id === organizationId) ? 'viewer' : null;
+    const all = await outsideTx(() => this.store.memberships.allBy('principal', principalId));
+    return all.some((m) => m.organization_id === organizationId) ? 'viewer' : null;
   }
 
   /** Whether the principal holds a grant on the resource (of `action`, or of any action): one key read. */

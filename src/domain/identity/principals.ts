@@ -5,7 +5,7 @@ import { idSchema, normalizeEmail } from '../schemas.js';
 import { isOperator, type Actor } from './caller.js';
 import type { Role } from './roles.js';
 import type { IdentityStore } from './store.js';
-import type { Membership, Organization, Principal, Team } from './types.js';
+import type { Organization, Principal, Team } from './types.js';
 
 /** One organization a principal belongs to: its organization-level role, and its roles on teams. */
 export interface PrincipalOrganization {
@@ -71,9 +71,7 @@ export class PrincipalService {
   async describePrincipal(actor: Actor, ref: string): Promise<PrincipalDetails> {
     const principal = await this.findPrincipal(actor, ref);
     const { memberships, organizations, teams } = this.store;
-    const held = (await memberships.getMany(await memberships.idsBy('principal', principal.id))).filter(
-      (m): m is Membership => m !== undefined,
-    );
+    const held = await memberships.allBy('principal', principal.id);
     const orgs = await organizations.getMany([...new Set(held.map((m) => m.organization_id))]);
     const teamIds = held.flatMap((m) => (m.team_id === null ? [] : [m.team_id]));
     const teamById = new Map((await teams.getMany(teamIds)).filter((t): t is Team => t !== undefined).map((t) => [t.id, t]));

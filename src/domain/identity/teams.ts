@@ -104,9 +104,8 @@ export class TeamService {
   /** Teams of the organization with this name (more than one only in data older than the rule). */
   private async teamsNamed(organizationId: string, name: string, tx?: Tx): Promise<Team[]> {
     const wanted = name.trim().toLowerCase();
-    const teams = this.store.teams.in(tx);
-    const all = await teams.getMany(await teams.idsBy('organization', organizationId));
-    return all.filter((t): t is Team => t !== undefined && t.name.toLowerCase() === wanted);
+    const all = await this.store.teams.in(tx).allBy('organization', organizationId);
+    return all.filter((t) => t.name.toLowerCase() === wanted);
   }
 
   /** conflict when another team of the organization has the name; read under teamNamesLock. */
