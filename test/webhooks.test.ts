@@ -10,6 +10,7 @@ import { newDelivery } from '../src/domain/webhooks/fanout.js';
 import { MAX_IN_FLIGHT, MAX_PER_WEBHOOK } from '../src/domain/webhooks/index.js';
 import type { Daemon } from '../src/main.js';
 import type { LevelStorage } from '../src/storage/leveldb/engine.js';
+import { splitPool } from '../src/storage/postgres/engine.js';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon, testPostgres, waitFor, withTestEngine } from './helpers.js';
 import { OpenRequests, WebhookReceiver } from './fakes/webhook-receiver.js';
 
@@ -645,6 +646,44 @@ t.test("a busy webhook's backlog waits in the event log, and holds back no other
   t.equal(records, events, 'one delivery record per event');
   t.equal(await lag(), 0, 'no event left behind the fan-out');
 });
+
+t.test(
+  "PostgreSQL: while requests hold every request connection, an event is still fanned out, sent and recorded (the loops' connections)",
+  { skip: testPostgres === undefined ? 'PostgreSQL only (LevelDB has no pool)' : false },
+  async (t) => {
+    const w = await world(t);
+    const hook = (await w.create()).body.data;
+    // Every request connection (SERVICE_DATABASE_POOL_SIZE 10 less the loops' share), each held by an
+    // open transaction, as a burst of writes queued on a lock holds them.
+    const held = splitPool(10).foreground;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let open = 0;
+    const holders = Array.from({ length: held }, () =>
+      w.d.storage.transaction({}, async () => {
+        open++;
+        await gate;
+      }),
+    );
+    try {
+      await waitFor(() => open === held, { what: 'every request connection held' });
+      // Committed on the loops' lane (a request's transaction would wait now); the fan-out, the
+      // attempt and its record all run there, and their reads outside a transaction borrow its connections.
+      await w.d.storage.background.transaction({}, async (tx) =>
+        w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: {} }),
+      );
+      await waitFor(() => w.receiver.received.length === 1, { what: 'the delivery, with the request connections held' });
+      const store = w.d.services.webhooks.store;
+      await waitFor(async () => (await store.deliveries.listBy('webhook', hook.id as string)).items[0]?.status === 'delivered', {
+        what: 'its outcome recorded',
+      });
+      t.equal(open, held, 'the request connections were held throughout');
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
+  },
+);
 
 t.test('a webhook created while a fan-out step runs receives every event committed after it', async (t) => {
   const w = await world(t);

@@ -98,8 +98,8 @@ export function newDelivery(
  * Fan-out that cannot lose: a consumer of the event log, which is gap-free in commit order, so it
  * sees every committed event once. For each event it writes one delivery per matching webhook (live
  * or paused) in the same transaction that moves its cursor past the event: a crash either did both or
- * neither. The webhooks are read as the event is fanned out, which is after it committed, so a
- * webhook created before an event committed always receives it, whichever daemon wrote the event.
+ * neither. A step reads its events before the webhooks it matches them with, so a webhook created
+ * before an event committed always receives it, whichever daemon wrote the event.
  */
 export class WebhookFanout {
   constructor(

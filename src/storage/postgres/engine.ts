@@ -396,7 +396,7 @@ export class PostgresStorage implements Storage {
   }
 
   transaction<R>(options: TransactionOptions, fn: (tx: BufferedTx) => Promise<R>): Promise<R> {
-    return this.transactionIn('foreground', options, (tx) => fn(tx));
+    return this.transactionIn('foreground', options, fn);
   }
 
   /**
@@ -965,7 +965,7 @@ class BackgroundLane implements Storage {
   }
 
   transaction<R>(options: TransactionOptions, fn: (tx: Tx) => Promise<R>): Promise<R> {
-    return this.storage.transactionIn('background', options, (tx) => fn(tx));
+    return this.storage.transactionIn('background', options, fn);
   }
 
   claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
