@@ -8,6 +8,7 @@ import pg from 'pg';
 import t, { type Test } from 'tap';
 import { newDelivery } from '../src/domain/webhooks/fanout.js';
 import { MAX_IN_FLIGHT, MAX_PER_WEBHOOK } from '../src/domain/webhooks/index.js';
+import { PACE_MS } from '../src/domain/webhooks/sender.js';
 import type { Daemon } from '../src/main.js';
 import type { LevelStorage } from '../src/storage/leveldb/engine.js';
 import { splitPool } from '../src/storage/postgres/engine.js';
@@ -641,11 +642,48 @@ t.test("a busy webhook's backlog waits in the event log, and holds back no other
   await waitFor(() => new Set(w.receiver.received.map((r) => r.headers['x-service-delivery'])).size === events, {
     what: 'every busy delivery',
   });
-  t.equal(w.receiver.inFlight.peak <= MAX_PER_WEBHOOK, true, `at most ${MAX_PER_WEBHOOK} at once (${w.receiver.inFlight.peak})`);
+  // It answers within QUICK_MS, so it may borrow idle slots past its own bound, never the last MAX_PER_WEBHOOK.
+  const cap = MAX_IN_FLIGHT - MAX_PER_WEBHOOK;
+  t.ok(w.receiver.inFlight.peak <= cap, `at most ${cap} at once (${w.receiver.inFlight.peak})`);
   const records = await store.deliveries.countRange('webhook', busy.id, { limit: 2 * events });
   t.equal(records, events, 'one delivery record per event');
   t.equal(await lag(), 0, 'no event left behind the fan-out');
 });
+
+t.test(
+  'a webhook that answers quickly borrows idle slots past its bound, and never the last MAX_PER_WEBHOOK of them',
+  async (t) => {
+    const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '30000' });
+    const sender = w.d.services.webhookSender;
+    let busiest = 0;
+    const watch = setInterval(() => void (busiest = Math.max(busiest, sender.busy)), 1);
+    t.teardown(() => clearInterval(watch));
+    // Answers take about 20 ms: with one webhook and nobody else to serve, it is not held to its bound.
+    w.receiver.setDefault({ kind: 'slow-body', status: 200, chunks: ['o', 'k'], gapMs: 20 });
+    await w.create({ event_filter: ['workflow.node.progress'] });
+    const other = await WebhookReceiver.start(t);
+    await w.create({ url: other.url, event_filter: ['workflow.run.completed'] });
+    const append = async (count: number, kind: 'workflow.node.progress' | 'workflow.run.completed') =>
+      w.d.storage.transaction({}, async (tx) => {
+        for (let i = 0; i < count; i++) w.d.eventLog.append(tx, { kind, organization_id: w.org.id, payload: { i } });
+      });
+    for (let n = 0; n < 4; n++) await append(500, 'workflow.node.progress');
+    await waitFor(() => busiest > MAX_PER_WEBHOOK, {
+      what: `more than ${MAX_PER_WEBHOOK} attempts at once to the quick webhook`,
+    });
+    // Then its receiver stops answering: its attempts pile up while its last answer is recent, then stop
+    // (no answer for PACE_MS: it borrows no more), and hang on (30 s timeout).
+    w.receiver.setDefault({ kind: 'hang' });
+    await new Promise((resolve) => setTimeout(resolve, 3 * PACE_MS));
+    const stuck = sender.busy;
+    const cap = MAX_IN_FLIGHT - MAX_PER_WEBHOOK;
+    t.ok(stuck > MAX_PER_WEBHOOK && stuck <= cap, `the stuck webhook holds ${stuck} slots, more than its bound, at most ${cap}`);
+    t.ok(busiest <= cap, `never more than ${cap} at once to it (${busiest})`);
+    // The last MAX_PER_WEBHOOK slots were never lent: another webhook's event goes at once.
+    await append(1, 'workflow.run.completed');
+    await waitFor(() => other.received.length === 1, { what: "the other webhook's delivery, beside the stuck one" });
+  },
+);
 
 t.test(
   "PostgreSQL: while requests hold every request connection, an event is still fanned out, sent and recorded (the loops' connections)",

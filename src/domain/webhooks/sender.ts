@@ -49,6 +49,11 @@ const EVENT_CACHE_ENTRIES = 2048;
  * webhook that is not waiting itself (fanout.ts), so only the waiting webhook's own events wait.
  */
 export const PACE_MS = 250;
+/**
+ * A webhook whose answers came within this long (a moving average), the last of them less than
+ * PACE_MS ago, answers quickly: it may borrow idle slots past its own bound (mayTake).
+ */
+export const QUICK_MS = 250;
 
 interface Outcome {
   ok: boolean;
@@ -146,6 +151,8 @@ export class WebhookSender {
    */
   private readonly progress = new Map<string, number>();
   private progressAny = -Infinity;
+  /** Per webhook answered in the last PACE_MS or so: when its last answer came (epoch ms) and its answers' moving average (ms). */
+  private readonly answers = new Map<string, { at: number; averageMs: number }>();
   private slotListener: () => void = () => {};
   /**
    * Whether the last pass saw due deliveries (it may have left some for want of a slot): slots coming
@@ -200,6 +207,34 @@ export class WebhookSender {
     return Math.min(this.settings.maxInFlight - this.inFlight, this.maxClaimed - this.sending.size);
   }
 
+  /**
+   * Slots a webhook that answers quickly may hold at most: every slot but a webhook's bound, which
+   * stays free for the others. A receiver that answered quickly and then hangs holds these until its
+   * attempts time out, and the rest still have maxPerWebhook slots, as much as any one webhook gets.
+   */
+  private get borrowCap(): number {
+    return Math.max(this.settings.maxPerWebhook, this.settings.maxInFlight - this.settings.maxPerWebhook);
+  }
+
+  /** Whether the webhook's answers come quickly now (QUICK_MS): it may borrow slots past its bound. */
+  private answersQuickly(webhookId: string): boolean {
+    const a = this.answers.get(webhookId);
+    return a !== undefined && a.averageMs < QUICK_MS && Date.now() - a.at < PACE_MS;
+  }
+
+  /**
+   * Whether an attempt to `webhookId` may take a slot now: within the global bound, and within the
+   * webhook's own bound or, while it answers quickly, borrowing a slot nobody else is using, never one
+   * of the last maxPerWebhook of the global bound (work-conserving: one webhook with a fast receiver
+   * and nobody else to serve is not held to a quarter of the slots; docs/webhooks.md).
+   */
+  private mayTake(webhookId: string): boolean {
+    if (this.free <= 0) return false;
+    const held = this.perWebhook.get(webhookId) ?? 0;
+    if (held < this.settings.maxPerWebhook) return true;
+    return this.inFlight < this.borrowCap && this.answersQuickly(webhookId);
+  }
+
   /** Deliveries `sending` may hold: maxInFlight on the wire and as many more waiting for their record. */
   private get maxClaimed(): number {
     return 2 * this.settings.maxInFlight;
@@ -213,6 +248,8 @@ export class WebhookSender {
    */
   async sendDue(): Promise<string | undefined> {
     const now = Date.now();
+    // Answer times too old to count (answersQuickly) are dropped, so the map holds recent webhooks only.
+    for (const [webhookId, a] of this.answers) if (now - a.at >= PACE_MS) this.answers.delete(webhookId);
     // When the next delivery falls due is read beside the pass, not after it: each read waits for
     // a turn of a busy event loop, and slots wait for the pass. A delivery this pass claims was due
     // already, so it can only answer a past time, which needs no timer either way.
@@ -380,7 +417,7 @@ export class WebhookSender {
           if (webhook === undefined) return undefined; // not read above: the next pass
           if (webhook === null) return failedByDeletion(d);
           if (!webhook.active) return heldWhilePaused(d);
-          if ((this.perWebhook.get(webhook.id) ?? 0) >= this.settings.maxPerWebhook || this.free <= 0) return undefined;
+          if (!this.mayTake(webhook.id)) return undefined;
           this.hold(d.id, webhook.id);
           holding.set(d.id, webhook.id);
           if (this.storage.exclusive) return d;
@@ -445,8 +482,7 @@ export class WebhookSender {
    * gives the slot back (cancelHandOff).
    */
   reserveHandOff(delivery: Delivery): Pick<Delivery, 'lease_owner' | 'lease_until'> | undefined {
-    if (this.stopping.signal.aborted || this.free <= 0) return undefined;
-    if ((this.perWebhook.get(delivery.webhook_id) ?? 0) >= this.settings.maxPerWebhook) return undefined;
+    if (this.stopping.signal.aborted || !this.mayTake(delivery.webhook_id)) return undefined;
     this.hold(delivery.id, delivery.webhook_id);
     return { lease_owner: this.instanceId, lease_until: new Date(Date.now() + this.leaseMs).toISOString() };
   }
@@ -462,8 +498,11 @@ export class WebhookSender {
   paceUntil(webhookId: string): number | undefined {
     if (this.stopping.signal.aborted) return undefined;
     let last: number | undefined;
-    if ((this.perWebhook.get(webhookId) ?? 0) >= this.settings.maxPerWebhook) last = this.progress.get(webhookId);
-    else if (this.free <= 0) last = this.progressAny;
+    if (this.mayTake(webhookId)) return undefined;
+    // Held at its own bound (it does not answer quickly enough to borrow): its own answers free a slot;
+    // else every slot it may take is busy, and anyone's answer frees one.
+    if (this.free > 0 && !this.answersQuickly(webhookId)) last = this.progress.get(webhookId);
+    else last = this.progressAny;
     if (last === undefined) return undefined;
     const until = last + PACE_MS;
     return until > Date.now() ? until : undefined;
@@ -514,6 +553,7 @@ export class WebhookSender {
    */
   private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
     let released = false;
+    const launched = Date.now();
     const answered = (): void => {
       if (released) return;
       released = true;
@@ -522,8 +562,22 @@ export class WebhookSender {
       this.progressAny = now;
       if (left === 0) this.progress.delete(webhook.id);
       else this.progress.set(webhook.id, now);
-      // A pass when this webhook's or all slots come down to a refill mark (or the webhook has none busy).
-      if (left === 0 || atRefillMark(this.settings.maxPerWebhook, left) || atRefillMark(this.settings.maxInFlight, this.inFlight))
+      // Kept while the webhook has no attempt on the wire too: the fan-out's next hand-offs to it read it.
+      const last = this.answers.get(webhook.id);
+      const took = now - launched;
+      this.answers.set(webhook.id, {
+        at: now,
+        averageMs: last === undefined ? took : last.averageMs + (took - last.averageMs) / 8,
+      });
+      // A pass when this webhook's or all slots come down to a refill mark (or the webhook has none
+      // busy): its own bound's, and the borrowing cap's for a webhook that borrows.
+      if (
+        left === 0 ||
+        atRefillMark(this.settings.maxPerWebhook, left) ||
+        atRefillMark(this.borrowCap, left) ||
+        atRefillMark(this.settings.maxInFlight, this.inFlight) ||
+        atRefillMark(this.borrowCap, this.inFlight)
+      )
         this.slotsFreed();
     };
     const run = this.attempt(delivery, webhook, event, answered)
