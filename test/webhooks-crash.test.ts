@@ -523,16 +523,20 @@ function finishedAfterKill(result: Verified, killedAt: number): number {
 
 /**
  * The unfinished deliveries in a LevelDB data dir whose daemon is dead (due or leased, none held: no
- * webhook is paused): whatever it held when it died is among them.
+ * webhook is paused; or handed off with no record yet): whatever it held when it died is among them.
  */
 async function unfinishedIn(dataDir: string): Promise<Held> {
   const storage = await openStorage({ dataDir }, createLogger('silent'));
   try {
-    const { deliveries } = new WebhookStore(storage);
+    const store = new WebhookStore(storage);
+    const { deliveries } = store;
     const unfinished = [
       ...(await deliveries.range('queue', 'leased', { limit: 10_000 })),
       ...(await deliveries.range('queue', 'due', { limit: 10_000 })),
     ];
+    for (const batch of await store.handOffBatches())
+      for (const h of batch.deliveries)
+        if ((await deliveries.get(h.id)) === undefined) unfinished.push({ id: h.id, sort: batch.lease_until });
     return new Map(unfinished.map((e) => [e.id, Date.parse(e.sort)]));
   } finally {
     await storage.close();
@@ -643,12 +647,19 @@ t.test(
     const owner = asPrincipal(randomUUID());
     const orgs = await setUp(t, a.url, owner);
 
-    /** The deliveries A holds right now (a lease is taken at `updated_at`). */
+    /**
+     * The deliveries A holds right now (a lease is taken at `updated_at`): leased records, and those
+     * of its hand-off batches with no record yet (a batch is leased as it is created).
+     */
     const leasesOfA = async () =>
       (
         await db.query<{ id: string; until: string; taken: string }>(
           `SELECT data->>'id' AS id, data->>'lease_until' AS until, data->>'updated_at' AS taken
-             FROM webhook_deliveries WHERE data->>'status' = 'pending' AND data->>'lease_owner' IS NOT NULL`,
+             FROM webhook_deliveries WHERE data->>'status' = 'pending' AND data->>'lease_owner' IS NOT NULL
+           UNION ALL
+           SELECT h->>'id', b.data->>'lease_until', b.data->>'created_at'
+             FROM webhook_handoffs b, jsonb_array_elements(b.data->'deliveries') h
+            WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.data->>'id' = h->>'id')`,
         )
       ).rows.filter((l) => Date.parse(l.until) - Date.parse(l.taken) < 1.5 * 3 * timeoutOf.a);
 

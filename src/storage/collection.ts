@@ -65,7 +65,8 @@ const MAX_PAGE_SIZE = 200;
 const DISTINCT_FIRST_STEP = 16;
 const DISTINCT_MAX_STEP = 256;
 
-function clampLimit(limit: number | undefined): number {
+/** A page's size as the list reads use it: the default when unset, within [1, MAX_PAGE_SIZE]. */
+export function clampLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
   return Math.max(1, Math.min(MAX_PAGE_SIZE, Math.trunc(limit)));
 }

@@ -44,6 +44,8 @@ export const collections = {
    * webhook; failed ones by webhook in creation order (recovery windows).
    */
   webhook_deliveries: { indexes: ['webhook', 'queue', 'webhook_due', 'due_webhooks', 'held', 'webhook_failed'] },
+  /** Deliveries a fan-out step handed to its daemon's free slots, one record per step; by lease end (takeover). */
+  webhook_handoffs: { indexes: ['leases'] },
   /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */
   email_outbox: { indexes: ['queue', 'status', 'organization', 'created', 'organization_status'] },
   /** Provider routing settings an operator changed (id = provider name). */

@@ -56,6 +56,12 @@ export interface Tx {
   /** Deletes a record; a missing one is a no-op. */
   delete<T extends object>(collection: Collection<T>, id: string): Promise<void>;
   /**
+   * Tells the transaction what a record is without reading it: the caller knows it, under a lock this
+   * transaction holds (a record that never changes once written, kept by the daemon that wrote it).
+   * Reads and a delete of it then use this instead of a read.
+   */
+  saw<T extends object>(collection: Collection<T>, id: string, record: T | undefined): void;
+  /**
    * Appends a record whose id is taken at commit, in commit order: `prefix` + a time-sortable id
    * greater than every id appended before it, on any daemon. Readers that remember the last id they
    * read never pass over one (the event log). `build` makes the record once the id is known.

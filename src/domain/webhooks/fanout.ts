@@ -6,7 +6,7 @@ import { cursorKey, EVENTS_TOPIC, type EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
 import { FanoutBacklog } from './backlog.js';
 import { DELIVERIES_TOPIC, type WebhookStore } from './store.js';
-import { resourceFilterFields, type Delivery, type ResourceFilterKey, type Webhook } from './types.js';
+import { resourceFilterFields, type Delivery, type HandOffBatch, type ResourceFilterKey, type Webhook } from './types.js';
 
 /** The fan-out's position in the event log (a durable consumer cursor). */
 const CONSUMER = 'webhook-fanout';
@@ -33,15 +33,29 @@ const COUNT_MAX = 65_536;
  */
 const DELIVERIES_PER_STEP = 256;
 
+/** A delivery handed to a slot of this daemon, with what its attempt needs. */
+export interface Handed {
+  delivery: Delivery;
+  webhook: Webhook;
+  event: DomainEvent;
+}
+
 /**
- * The sender's side of the hand-off (sender.ts): a delivery this daemon has a free slot for is leased
- * to it in the transaction that creates it, and its attempt starts as that commits, with no pass of
- * the sender's and no claim in between. The rest are created due, for any daemon's sender.
+ * The sender's side of the hand-off (sender.ts): the deliveries this daemon has free slots for are
+ * written as one batch leased to it, in the transaction that fans them out, and their attempts start as
+ * that commits, with no pass of the sender's and no claim in between. Each delivery's own record is
+ * written once, with its first outcome. The rest are created due, for any daemon's sender.
  */
 export interface HandOff {
-  reserveHandOff(delivery: Delivery): Pick<Delivery, 'lease_owner' | 'lease_until'> | undefined;
+  /** Whether this daemon has a free slot for `delivery` (it then holds it until handOff or cancelHandOff). */
+  reserveHandOff(delivery: Delivery): boolean;
   cancelHandOff(delivery: Delivery): void;
-  handOff(delivery: Delivery, webhook: Webhook, event: DomainEvent): void;
+  /** The record a step's handed-off deliveries are written as, leased to this daemon. */
+  handOffBatch(deliveries: Delivery[], now: string): HandOffBatch;
+  /** A batch whose transaction did not commit. */
+  dropBatch(batch: HandOffBatch): void;
+  /** The batch committed: its attempts start now. */
+  handOff(batch: HandOffBatch, handed: Handed[]): void;
   /** Until when (epoch ms) the fan-out should wait for a slot of the webhook, rather than create its delivery due. */
   paceUntil(webhookId: string): number | undefined;
   /** Told when slots come free (the fan-out goes on if it waits). */
@@ -97,8 +111,8 @@ export function newDelivery(
 /**
  * Fan-out that cannot lose: a consumer of the event log, which is gap-free in commit order, so it
  * sees every committed event once. For each event it writes one delivery per matching webhook (live
- * or paused) in the same transaction that moves its cursor past the event: a crash either did both or
- * neither. A step reads its events before the webhooks it matches them with, so a webhook created
+ * or paused; the handed-off ones in their batch's record) in the same transaction that moves its
+ * cursor past the event: a crash either did both or neither. A step reads its events before the webhooks it matches them with, so a webhook created
  * before an event committed always receives it, whichever daemon wrote the event.
  */
 export class WebhookFanout {
@@ -179,10 +193,13 @@ export class WebhookFanout {
    * fanned out. Deliveries handed off to this daemon's sender start once it commits.
    */
   async step(): Promise<StepResult> {
-    let handed: { delivery: Delivery; webhook: Webhook; event: DomainEvent }[] = [];
+    let handed: Handed[] = [];
+    let batch: HandOffBatch | undefined;
     const giveBack = (): void => {
       for (const { delivery } of handed) this.handOff?.cancelHandOff(delivery);
+      if (batch !== undefined) this.handOff?.dropBatch(batch);
       handed = [];
+      batch = undefined;
     };
     let result: StepResult;
     let fannedTo: string | undefined;
@@ -233,8 +250,8 @@ export class WebhookFanout {
           for (const webhook of await hooksFor(event.organization_id)) {
             if (!matches(webhook, event)) continue;
             const delivery = newDelivery(webhook, event, now);
-            const lease = delivery.held ? undefined : this.handOff?.reserveHandOff(delivery);
-            if (lease === undefined && !delivery.held && mayWait !== false) {
+            const leased = !delivery.held && this.handOff?.reserveHandOff(delivery) === true;
+            if (!leased && !delivery.held && mayWait !== false) {
               const until = this.handOff?.paceUntil(webhook.id);
               if (until !== undefined && (mayWait ?? (await waitAllowed(done, webhook.id)))) {
                 pacedUntil = until;
@@ -242,22 +259,31 @@ export class WebhookFanout {
                 break;
               }
             }
-            if (lease !== undefined) Object.assign(delivery, lease);
-            made.push({ delivery, webhook, leased: lease !== undefined });
+            made.push({ delivery, webhook, leased });
           }
           if (pacedUntil !== undefined) {
             for (const m of made) if (m.leased) this.handOff?.cancelHandOff(m.delivery);
             break;
           }
           for (const { delivery, webhook, leased } of made) {
+            // A handed-off delivery is written with its batch below, its own record once it has an outcome.
             if (leased) handed.push({ delivery, webhook, event });
-            else if (!delivery.held) due++;
-            tx.insert(this.store.deliveries, delivery);
+            else {
+              if (!delivery.held) due++;
+              tx.insert(this.store.deliveries, delivery);
+            }
             created++;
           }
           last = event;
         }
         if (last === undefined) return { done: 0, more: false, pacedUntil };
+        if (handed.length > 0) {
+          batch = this.handOff!.handOffBatch(
+            handed.map((h) => h.delivery),
+            now,
+          );
+          tx.insert(this.store.handoffs, batch);
+        }
         this.eventLog.saveCursor(tx, CONSUMER, last.id);
         fannedTo = last.id;
         // Senders (every daemon's) are woken for the deliveries nobody holds yet.
@@ -272,7 +298,7 @@ export class WebhookFanout {
       throw err;
     }
     if (fannedTo !== undefined) this.backlog.align(fannedTo);
-    for (const { delivery, webhook, event } of handed) this.handOff?.handOff(delivery, webhook, event);
+    if (batch !== undefined) this.handOff?.handOff(batch, handed);
     return result;
   }
 }

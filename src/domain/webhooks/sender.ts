@@ -9,15 +9,16 @@ import { Loop } from '../../loops/loop.js';
 import { scrubErrorText } from '../../redact.js';
 import { describeSocketError } from '../../socket-errors.js';
 import type { Page } from '../../storage/collection.js';
-import { nowIso } from '../../storage/keys.js';
+import { newSortableId, nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
-import { deliveryLock, failedByDeletion, heldWhilePaused, type WebhookService } from './service.js';
+import type { Handed } from './fanout.js';
+import { deliveryLock, failedByDeletion, handOffLock, heldWhilePaused, type WebhookService } from './service.js';
 import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
-import { DELIVERIES_TOPIC } from './store.js';
-import type { Delivery, DeliveryAttempt, Webhook } from './types.js';
+import { DELIVERIES_TOPIC, handedDelivery } from './store.js';
+import type { Delivery, DeliveryAttempt, HandOffBatch, Webhook } from './types.js';
 
 export interface SenderSettings {
   /** SERVICE_WEBHOOK_TIMEOUT_MS: one attempt, connect to answer. */
@@ -39,6 +40,8 @@ const WEBHOOKS_PER_PAGE = 100;
 const RECORD_BATCH = 256;
 /** How often a pass looks for ended leases to take over, at most. */
 const TAKEOVER_EVERY_MS = 1000;
+/** Hand-off batches taken over per pass at most (each in its own transaction). */
+const TAKEOVER_BATCHES = 16;
 /** Events kept as sent (their JSON), so a fan-out to several webhooks reads and serialises each once. */
 const EVENT_CACHE_ENTRIES = 2048;
 /**
@@ -77,6 +80,8 @@ interface SentEvent {
 /** An attempt's outcome on its way to the delivery record. */
 interface QueuedOutcome {
   leased: Delivery;
+  /** The hand-off batch of a handed-off delivery's first attempt (its record is written now, once). */
+  batch: string | undefined;
   change: (current: Delivery, tx: Tx) => Delivery;
   resolve: (written: Delivery | undefined) => void;
   reject: (err: unknown) => void;
@@ -136,6 +141,12 @@ export class WebhookSender {
    * or their outcomes not yet written. A delivery is never claimed again while it is in here.
    */
   private readonly sending = new Set<string>();
+  /**
+   * This daemon's hand-off batches from creation until every attempt is settled: `open`, the outcomes
+   * neither written nor given up; `abandoned`, whether one was given up (its write failed), so the
+   * stored batch stays for a takeover to write that delivery pending.
+   */
+  private readonly batches = new Map<string, { record: HandOffBatch; open: number; abandoned: boolean }>();
   /** The webhook the last pass ended at: the next starts past it (every webhook gets its turn at free slots). */
   private rotation: string | undefined;
   /** Aborted at shutdown: attempts in flight stop, unrecorded, and are taken over like a crash's. */
@@ -235,6 +246,17 @@ export class WebhookSender {
     return this.inFlight < this.borrowCap && this.answersQuickly(webhookId);
   }
 
+  /**
+   * How many more attempts to `webhookId` may start now, at most (mayTake decides each): its own
+   * bound's free slots, or while it answers quickly as many as borrowing allows. A webhook that
+   * borrows has its due deliveries (retries, or what the fan-out queued) claimed beside its hand-offs,
+   * not only once it is back under its own bound.
+   */
+  private roomFor(webhookId: string): number {
+    const own = this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0);
+    return this.answersQuickly(webhookId) ? Math.max(own, this.borrowCap - this.inFlight) : own;
+  }
+
   /** Deliveries `sending` may hold: maxInFlight on the wire and as many more waiting for their record. */
   private get maxClaimed(): number {
     return 2 * this.settings.maxInFlight;
@@ -270,11 +292,48 @@ export class WebhookSender {
   private async fill(now: number): Promise<void> {
     // Leases end on the scale of seconds (3 x the attempt timeout): looking for ended ones on every
     // pass would cost a read per pass for nothing. The first pass (a restart) always looks.
-    if (this.free > 0 && now - this.lastTakeOver >= TAKEOVER_EVERY_MS) {
+    if (now - this.lastTakeOver >= TAKEOVER_EVERY_MS) {
       this.lastTakeOver = now;
-      await this.takeOver(now);
+      await this.takeOverHandOffs(now);
+      if (this.free > 0) await this.takeOver(now);
     }
     if (this.free > 0) await this.claimDue(now);
+  }
+
+  /**
+   * Hand-off batches left by a daemon that died (their lease ended), by an earlier run (exclusive
+   * storage), or by this daemon when an outcome's write failed: each delivery still without a record
+   * is written pending, due now, with its id, for any daemon's pass to claim; the batch goes.
+   */
+  private async takeOverHandOffs(now: number): Promise<void> {
+    const store = this.webhooks.store;
+    const ended = await store.endedHandOffs(leasesTakenOver(this.storage, now), TAKEOVER_BATCHES);
+    for (const id of ended.filter((id) => !this.batches.has(id)))
+      await this.storage.transaction({ locks: [handOffLock(id)] }, async (tx) => {
+        const batch = await tx.get(store.handoffs, id);
+        // One of this daemon's own is known here until every attempt of it is settled.
+        if (batch === undefined || this.batches.has(id)) return;
+        const running = Date.parse(batch.lease_until) > now;
+        if (running && batch.lease_owner !== this.instanceId && !this.storage.exclusive) return;
+        const records = await tx.getMany(
+          store.deliveries,
+          batch.deliveries.map((d) => d.id),
+        );
+        const at = new Date(now).toISOString();
+        batch.deliveries.forEach((h, n) => {
+          if (records[n] !== undefined) return;
+          tx.insert(store.deliveries, {
+            ...handedDelivery(batch, h),
+            lease_owner: null,
+            lease_until: null,
+            next_attempt_at: at,
+            updated_at: at,
+          });
+        });
+        await tx.delete(store.handoffs, id);
+        tx.wake(DELIVERIES_TOPIC);
+        this.log.info({ batch_id: id, deliveries: batch.deliveries.length }, 'webhook hand-off taken over');
+      });
   }
 
   /** Deliveries whose lease ended (a daemon died mid-attempt) or, on exclusive storage, every lease not running here. */
@@ -315,7 +374,7 @@ export class WebhookSender {
           }
           const webhookId = next.value;
           this.rotation = webhookId;
-          const room = Math.min(this.settings.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0), budget);
+          const room = Math.min(this.roomFor(webhookId), budget);
           if (room <= 0) continue;
           // On exclusive storage what this daemon claimed (in memory) stays in the due queue until its
           // outcome is written, answered or not: read past it.
@@ -481,10 +540,44 @@ export class WebhookSender {
    * its webhook (it is then created due, for any daemon's pass). A transaction that does not commit
    * gives the slot back (cancelHandOff).
    */
-  reserveHandOff(delivery: Delivery): Pick<Delivery, 'lease_owner' | 'lease_until'> | undefined {
-    if (this.stopping.signal.aborted || !this.mayTake(delivery.webhook_id)) return undefined;
+  reserveHandOff(delivery: Delivery): boolean {
+    if (this.stopping.signal.aborted || !this.mayTake(delivery.webhook_id)) return false;
     this.hold(delivery.id, delivery.webhook_id);
-    return { lease_owner: this.instanceId, lease_until: new Date(Date.now() + this.leaseMs).toISOString() };
+    return true;
+  }
+
+  /** The record a fan-out step's handed-off deliveries are written as: leased to this daemon. */
+  handOffBatch(deliveries: Delivery[], now: string): HandOffBatch {
+    const record: HandOffBatch = {
+      id: newSortableId('hof_'),
+      lease_owner: this.instanceId,
+      lease_until: new Date(Date.now() + this.leaseMs).toISOString(),
+      created_at: now,
+      deliveries: deliveries.map((d) => ({
+        id: d.id,
+        webhook_id: d.webhook_id,
+        organization_id: d.organization_id,
+        event_id: d.event_id,
+        event_kind: d.event_kind,
+      })),
+    };
+    // Known here before its transaction commits, so a takeover never mistakes it for an abandoned one.
+    this.batches.set(record.id, { record, open: deliveries.length, abandoned: false });
+    return record;
+  }
+
+  /**
+   * Whether a batch of this daemon's is still its own without reading it: nothing else takes it over
+   * on exclusive storage while it is known here, and elsewhere a daemon takes it only once its lease has
+   * ended (by that daemon's clock: a third of the lease is left for clocks that differ). An outcome's
+   * transaction holds the batch's lock, so a takeover that starts meanwhile waits for it and finds the
+   * outcome written.
+   */
+  private surelyOurs(batchId: string): HandOffBatch | undefined {
+    const batch = this.batches.get(batchId);
+    if (batch === undefined) return undefined;
+    const left = Date.parse(batch.record.lease_until) - Date.now();
+    return this.storage.exclusive || left > this.leaseMs / 3 ? batch.record : undefined;
   }
 
   /**
@@ -515,9 +608,14 @@ export class WebhookSender {
     this.wakeListener();
   }
 
-  /** A reserved delivery, committed leased to this daemon: its attempt starts now. */
-  handOff(delivery: Delivery, webhook: Webhook, event: DomainEvent): void {
-    this.launch(delivery, webhook, this.remember(event));
+  /** A hand-off batch whose transaction did not commit (its deliveries were each cancelHandOff'd). */
+  dropBatch(batch: HandOffBatch): void {
+    this.batches.delete(batch.id);
+  }
+
+  /** A hand-off batch committed, leased to this daemon: its attempts start now. */
+  handOff(batch: HandOffBatch, handed: Handed[]): void {
+    for (const { delivery, webhook, event } of handed) this.launch(delivery, webhook, this.remember(event), batch.id);
   }
 
   /** Slots came free at a refill mark: a pass if due work may be waiting for them, and the fan-out if it waits. */
@@ -551,7 +649,7 @@ export class WebhookSender {
    * answer is in (or the attempt ended without one), and the delivery leaves `sending` once its outcome
    * is written.
    */
-  private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined): void {
+  private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined, batch?: string): void {
     let released = false;
     const launched = Date.now();
     const answered = (): void => {
@@ -580,8 +678,11 @@ export class WebhookSender {
       )
         this.slotsFreed();
     };
-    const run = this.attempt(delivery, webhook, event, answered)
-      .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly'))
+    const run = this.attempt(delivery, webhook, event, answered, batch)
+      .catch((err: unknown) => {
+        this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly');
+        if (batch !== undefined) this.abandon(batch);
+      })
       .finally(() => {
         answered();
         this.forget(delivery.id, webhook.id);
@@ -597,7 +698,13 @@ export class WebhookSender {
    * that claimed the delivery, just before its claim: a pause or delete committed before that pass
    * (through any daemon) holds or fails the delivery instead of sending it.
    */
-  private async attempt(leased: Delivery, webhook: Webhook, event: SentEvent | undefined, answered: () => void): Promise<void> {
+  private async attempt(
+    leased: Delivery,
+    webhook: Webhook,
+    event: SentEvent | undefined,
+    answered: () => void,
+    batch: string | undefined,
+  ): Promise<void> {
     const number = leased.attempt + 1;
     const started = Date.now();
     let outcome: Outcome;
@@ -627,7 +734,7 @@ export class WebhookSender {
       error: outcome.error === null ? null : this.scrub(outcome.error, secrets),
       response: outcome.response === null ? null : this.scrub(outcome.response, secrets, RESPONSE_BYTES),
     };
-    const next = await this.record(leased, (d, tx) => {
+    const next = await this.record(leased, batch, (d, tx) => {
       const attempts = [...d.attempts, attempt];
       const base = {
         ...d,
@@ -676,12 +783,17 @@ export class WebhookSender {
   }
 
   /**
-   * Writes the outcome under the delivery's lock, if the lease is still this daemon's. Outcomes that
+   * Writes the outcome under the delivery's lock, if the lease is still this daemon's (a handed-off
+   * delivery's first: under its batch's lock, if the batch is still this daemon's). Outcomes that
    * finish while another batch commits are written together, in one transaction.
    */
-  private record(leased: Delivery, change: (current: Delivery, tx: Tx) => Delivery): Promise<Delivery | undefined> {
+  private record(
+    leased: Delivery,
+    batch: string | undefined,
+    change: (current: Delivery, tx: Tx) => Delivery,
+  ): Promise<Delivery | undefined> {
     return new Promise((resolve, reject) => {
-      this.outcomes.push({ leased, change, resolve, reject });
+      this.outcomes.push({ leased, batch, change, resolve, reject });
       if (!this.recording) void this.recordQueued();
     });
   }
@@ -691,36 +803,79 @@ export class WebhookSender {
     this.recording = true;
     try {
       while (this.outcomes.length > 0) {
-        const batch = this.outcomes.splice(0, RECORD_BATCH);
+        const queued = this.outcomes.splice(0, RECORD_BATCH);
+        const storedIds = queued.flatMap((o) => (o.batch === undefined ? [o.leased.id] : []));
+        const batchIds = [...new Set(queued.flatMap((o) => (o.batch === undefined ? [] : [o.batch])))];
+        // Per hand-off batch still this daemon's: the outcomes this transaction writes.
+        let recorded = new Map<string, number>();
         try {
-          const results = await this.storage.transaction({ locks: batch.map((o) => deliveryLock(o.leased.id)) }, async (tx) => {
+          const locks = [...storedIds.map(deliveryLock), ...batchIds.map(handOffLock)];
+          const results = await this.storage.transaction({ locks }, async (tx) => {
+            recorded = new Map();
+            // A batch is read only when it may have been taken over: usually it is known (surelyOurs).
+            for (const id of batchIds) {
+              const known = this.surelyOurs(id);
+              if (known !== undefined) tx.saw(store.handoffs, id, known);
+            }
+            const [records, batches] = await Promise.all([
+              storedIds.length === 0 ? [] : tx.getMany(store.deliveries, storedIds),
+              batchIds.length === 0 ? [] : tx.getMany(store.handoffs, batchIds),
+            ]);
+            const stored = new Map(storedIds.map((id, n) => [id, records[n]]));
+            const ours = new Set(batchIds.filter((_, n) => batches[n]?.lease_owner === this.instanceId));
             const written: (Delivery | undefined)[] = [];
-            const records = await tx.getMany(
-              store.deliveries,
-              batch.map((o) => o.leased.id),
-            );
-            for (const [n, { leased, change }] of batch.entries()) {
-              const current = records[n];
-              if (!this.stillClaimed(current, leased)) {
+            for (const { leased, batch, change } of queued) {
+              // A handed-off delivery has no record before this one: it is as its attempt began.
+              const current = batch === undefined ? stored.get(leased.id) : ours.has(batch) ? leased : undefined;
+              if (batch === undefined ? !this.stillClaimed(current, leased) : current === undefined) {
                 this.log.warn({ delivery_id: leased.id }, 'webhook delivery lease lost before the attempt was recorded');
                 written.push(undefined);
                 continue;
               }
-              const next = change(current, tx);
-              await tx.put(store.deliveries, next);
+              const next = change(current!, tx);
+              if (batch === undefined) await tx.put(store.deliveries, next);
+              else {
+                tx.insert(store.deliveries, next);
+                recorded.set(batch, (recorded.get(batch) ?? 0) + 1);
+              }
               if (next.status === 'pending' && !next.held) tx.wake(DELIVERIES_TOPIC);
               written.push(next);
             }
+            // A batch goes with its last outcome (unless one was given up: a takeover writes that one).
+            for (const [id, n] of recorded) {
+              const batch = this.batches.get(id);
+              if (batch !== undefined && !batch.abandoned && n >= batch.open) await tx.delete(store.handoffs, id);
+            }
             return written;
           });
-          batch.forEach((o, n) => o.resolve(results[n]));
+          for (const id of batchIds) {
+            const batch = this.batches.get(id);
+            const n = recorded.get(id);
+            if (batch === undefined) continue;
+            if (n === undefined)
+              this.batches.delete(id); // no longer this daemon's
+            else if ((batch.open -= n) <= 0) this.batches.delete(id);
+          }
+          queued.forEach((o, n) => o.resolve(results[n]));
         } catch (err) {
-          for (const o of batch) o.reject(err);
+          for (const o of queued) o.reject(err);
         }
       }
     } finally {
       this.recording = false;
     }
+  }
+
+  /**
+   * A handed-off delivery whose outcome could not be written: its batch stays stored, and once none of
+   * its attempts runs here a takeover writes the deliveries without a record pending (at once on
+   * exclusive storage, after the lease elsewhere).
+   */
+  private abandon(batchId: string): void {
+    const batch = this.batches.get(batchId);
+    if (batch === undefined) return;
+    batch.abandoned = true;
+    if (--batch.open <= 0) this.batches.delete(batchId);
   }
 
   /** POST within the timeout; a 2xx is success, a 3xx a failure never followed. */

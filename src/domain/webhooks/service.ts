@@ -34,6 +34,11 @@ export function deliveryLock(id: string): string {
   return `webhook-delivery:${id}`;
 }
 
+/** A hand-off batch's lock: its outcomes' writes, and its takeover. */
+export function handOffLock(id: string): string {
+  return `webhook-handoff:${id}`;
+}
+
 export function viewWebhook(w: Webhook): WebhookView {
   return {
     id: w.id,
@@ -255,13 +260,13 @@ export class WebhookService {
 
   async listDeliveries(actor: Actor, webhookId: string, page: PageOptions): Promise<Page<DeliveryView>> {
     await this.authorized(actor, 'webhook.read', webhookId);
-    const found = await this.store.deliveries.listBy('webhook', webhookId, page);
+    const found = await this.store.deliveriesOf(webhookId, page);
     return { items: found.items.map(viewDelivery), nextCursor: found.nextCursor };
   }
 
   async getDelivery(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     await this.authorized(actor, 'webhook.read', webhookId);
-    const d = await this.store.deliveries.get(deliveryId);
+    const d = await this.store.delivery(deliveryId);
     if (d?.webhook_id !== webhookId) throw new AppError('not_found', 'delivery not found');
     return viewDelivery(d);
   }
@@ -273,7 +278,8 @@ export class WebhookService {
   async retryDelivery(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     await this.authorized(actor, 'webhook.update', webhookId);
     const requeued = await this.storage.transaction({ locks: [deliveryLock(deliveryId)] }, async (tx) => {
-      const d = await tx.get(this.store.deliveries, deliveryId);
+      // A handed-off delivery whose first attempt runs has no record yet: it is pending too.
+      const d = await this.store.delivery(deliveryId, tx);
       if (d?.webhook_id !== webhookId) throw new AppError('not_found', 'delivery not found');
       if (d.status === 'pending')
         throw new AppError('invalid_state', 'this delivery is still pending: it will be attempted', {

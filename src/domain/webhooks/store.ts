@@ -1,6 +1,7 @@
-import { Collection, type Page } from '../../storage/collection.js';
+import { clampLimit, Collection, type Page, type PageOptions } from '../../storage/collection.js';
+import { decodeCursor, encodeCursor } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
-import type { Delivery, Webhook } from './types.js';
+import type { Delivery, HandedDelivery, HandOffBatch, Webhook } from './types.js';
 
 /** The storage wake-up topic of deliveries that became due: every daemon's sender. */
 export const DELIVERIES_TOPIC = 'webhook-deliveries';
@@ -18,10 +19,39 @@ function dueOf(d: Delivery): { webhook: string; at: string } | undefined {
   return queue?.value === 'due' ? { webhook: d.webhook_id, at: queue.sort } : undefined;
 }
 
+/** Hand-off batches read at most per page (each holds up to a fan-out step's deliveries). */
+const BATCH_PAGE = 100;
+
+/**
+ * A handed-off delivery as its record reads before its first outcome is written: pending, being
+ * attempted under its batch's lease.
+ */
+export function handedDelivery(
+  batch: Pick<HandOffBatch, 'lease_owner' | 'lease_until' | 'created_at'>,
+  h: HandedDelivery,
+): Delivery {
+  return {
+    ...h,
+    status: 'pending',
+    attempt: 0,
+    budget_from: 0,
+    status_code: null,
+    error_message: null,
+    attempts: [],
+    next_attempt_at: batch.created_at,
+    held: false,
+    lease_owner: batch.lease_owner,
+    lease_until: batch.lease_until,
+    created_at: batch.created_at,
+    updated_at: batch.created_at,
+  };
+}
+
 /** Webhooks and their deliveries, with the named queries of the fan-out and the sender. */
 export class WebhookStore {
   readonly webhooks: Collection<Webhook>;
   readonly deliveries: Collection<Delivery>;
+  readonly handoffs: Collection<HandOffBatch>;
 
   constructor(storage: Storage) {
     this.webhooks = new Collection<Webhook>(storage, 'webhooks', (w) => w.id, [
@@ -38,6 +68,66 @@ export class WebhookStore {
       { name: 'held', value: (d) => (d.status === 'pending' && d.held ? d.webhook_id : undefined) },
       { name: 'webhook_failed', value: (d) => (d.status === 'failed' ? d.webhook_id : undefined), sort: (d) => d.created_at },
     ]);
+    this.handoffs = new Collection<HandOffBatch>(storage, 'webhook_handoffs', (b) => b.id, [
+      { name: 'leases', value: () => 'leased', sort: (b) => b.lease_until },
+    ]);
+  }
+
+  /** Every hand-off batch (there are about as many as fan-out steps with attempts in flight). */
+  async handOffBatches(tx?: Tx): Promise<HandOffBatch[]> {
+    const all: HandOffBatch[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page<HandOffBatch> = await this.handoffs.in(tx).list({ cursor, limit: BATCH_PAGE });
+      all.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return all;
+  }
+
+  /** Hand-off batches whose lease ended by `upTo` (ISO; undefined: all), oldest lease first. */
+  async endedHandOffs(upTo: string | undefined, limit: number): Promise<string[]> {
+    return (await this.handoffs.range('leases', 'leased', { upTo, limit })).map((e) => e.id);
+  }
+
+  /** A delivery by id: its record, or as it reads while its first attempt runs (handed off, no record yet). */
+  async delivery(id: string, tx?: Tx): Promise<Delivery | undefined> {
+    const stored = await this.deliveries.in(tx).get(id);
+    if (stored !== undefined) return stored;
+    for (const batch of await this.handOffBatches(tx)) {
+      const h = batch.deliveries.find((d) => d.id === id);
+      if (h !== undefined) return handedDelivery(batch, h);
+    }
+    return undefined;
+  }
+
+  /**
+   * A webhook's deliveries in creation order, one page at a time: the records, and the handed-off
+   * deliveries whose first attempt runs (no record yet) merged in by the same index key, so a cursor
+   * resumes past both.
+   */
+  async deliveriesOf(webhookId: string, page: PageOptions): Promise<Page<Delivery>> {
+    const limit = clampLimit(page.limit);
+    const [stored, batches] = await Promise.all([this.deliveries.listBy('webhook', webhookId, page), this.handOffBatches()]);
+    const seen = new Set(stored.items.map((d) => d.id));
+    const handed = batches.flatMap((b) =>
+      b.deliveries.filter((h) => h.webhook_id === webhookId && !seen.has(h.id)).map((h) => handedDelivery(b, h)),
+    );
+    if (handed.length === 0) return stored;
+    const keyOf = (d: Delivery): string => this.deliveries.indexKeyOf('webhook', d)!;
+    const reverse = page.reverse === true;
+    const before = (a: string, b: string): boolean => (reverse ? a > b : a < b);
+    // Within the page listBy read: past the cursor, and up to its last record when more follow.
+    const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+    const last = stored.nextCursor === null ? undefined : keyOf(stored.items[stored.items.length - 1]);
+    const within = handed.filter((d) => {
+      const key = keyOf(d);
+      return (after === undefined || before(after, key)) && (last === undefined || !before(last, key));
+    });
+    const merged = [...stored.items, ...within].sort((a, b) => (before(keyOf(a), keyOf(b)) ? -1 : 1));
+    const items = merged.slice(0, limit);
+    const more = merged.length > limit || stored.nextCursor !== null;
+    return { items, nextCursor: more && items.length > 0 ? encodeCursor(keyOf(items[items.length - 1])) : null };
   }
 
   /** The organization's live webhooks, all of them (fan-out matches each event against every one): one read. */
@@ -73,11 +163,15 @@ export class WebhookStore {
     );
   }
 
-  /** How many deliveries are waiting (due or leased), counted up to `max`; and the oldest due time. */
+  /**
+   * How many deliveries are waiting (due, leased, or handed off with no outcome yet), counted up to
+   * about `max`; and the oldest due time.
+   */
   async backlog(max: number): Promise<{ pending: number; oldestDue: string | undefined }> {
     const due = await this.deliveries.countRange('queue', 'due', { limit: max });
     const leased = await this.deliveries.countRange('queue', 'leased', { limit: max });
     const [oldest] = await this.deliveries.range('queue', 'due', { limit: 1 });
-    return { pending: due + leased, oldestDue: oldest?.sort };
+    const handed = (await this.handOffBatches()).reduce((n, b) => n + b.deliveries.length, 0);
+    return { pending: due + leased + handed, oldestDue: oldest?.sort };
   }
 }

@@ -85,6 +85,24 @@ export interface Delivery {
   updated_at: string;
 }
 
+/** What a handed-off delivery's record is made from (the rest is its batch's, or a new delivery's). */
+export type HandedDelivery = Pick<Delivery, 'id' | 'webhook_id' | 'organization_id' | 'event_id' | 'event_kind'>;
+
+/**
+ * The deliveries one fan-out step handed to free slots of its own daemon, written as one record in the
+ * step's transaction (docs/webhooks.md, "Handed-off deliveries"): each delivery's own record is written
+ * once, with its first attempt's outcome, and the batch is deleted with the last of them. A daemon that
+ * dies leaves its batch, and whoever takes it over (its restart, or another daemon once the lease has
+ * ended) writes the deliveries still missing, pending, with the same ids.
+ */
+export interface HandOffBatch {
+  id: string;
+  lease_owner: string;
+  lease_until: string;
+  created_at: string;
+  deliveries: HandedDelivery[];
+}
+
 export interface DeliveryView {
   id: string;
   webhook_id: string;

@@ -322,6 +322,18 @@ CREATE INDEX jobs__queue ON jobs (ix_queue) WHERE ix_queue IS NOT NULL;
 CREATE INDEX jobs__leases ON jobs (ix_leases) WHERE ix_leases IS NOT NULL;
 `,
   },
+  {
+    version: 12,
+    name: 'webhook deliveries handed off by a fan-out step, one record per step',
+    sql: `
+CREATE TABLE webhook_handoffs (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_leases bytea
+);
+CREATE INDEX webhook_handoffs__leases ON webhook_handoffs (ix_leases) WHERE ix_leases IS NOT NULL;
+`,
+  },
 ];
 
 /**
