@@ -742,6 +742,43 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.equal(woken, 1, 'an unsubscribed listener hears nothing');
   });
 
+  if (engine.name === 'postgres')
+    t.test("PostgreSQL: BEGIN goes with a transaction's first statement; one that sends nothing sends no BEGIN", async (t) => {
+      const s = await engine.open(t);
+      const { items, log } = tablesOf(s);
+      await s.transaction({}, async (tx) => void (await tx.put(items, { id: 'x', group: 'g', created_at: iso(1) })));
+      // Every statement the engine sends while one transaction runs (nothing else runs on this engine).
+      const sent: string[] = [];
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as it was, called with its `this`
+      const query = pg.Client.prototype.query;
+      const spy = function (this: pg.Client, ...args: unknown[]) {
+        const text = args[0];
+        sent.push((typeof text === 'string' ? text : (text as { text: string }).text).slice(0, 60));
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      };
+      const counted = async (fn: () => Promise<unknown>): Promise<string[]> => {
+        sent.length = 0;
+        pg.Client.prototype.query = spy as typeof query;
+        try {
+          await fn();
+        } finally {
+          pg.Client.prototype.query = query;
+        }
+        return [...sent];
+      };
+      const append = await counted(() =>
+        s.transaction({}, async (tx) => tx.append(log, 'evt_', (id) => ({ id, kind: 'k', organization_id: 'p', n: 1 }))),
+      );
+      t.equal(append.length, 3, `an append alone: its lock with BEGIN, its rows, its notice with COMMIT (${append.join(' | ')})`);
+      t.match(append[0], /^BEGIN; INSERT INTO meta/);
+      t.same(await counted(() => s.transaction({}, async () => undefined)), [], 'nothing to do: nothing sent');
+      const read = await counted(() => s.transaction({}, async (tx) => void (await tx.read(items).get('x'))));
+      t.equal(read[0], 'BEGIN', 'a read first: BEGIN just before it');
+      t.equal(read[read.length - 1], 'COMMIT');
+      const ids = (await log.range('organization', 'p')).map((e) => e.id);
+      t.equal(ids.length, 1, 'the append committed once');
+    });
+
   if (engine.openTwin !== undefined) {
     const openTwin = engine.openTwin;
     t.test('two daemons on one database', async (t) => {

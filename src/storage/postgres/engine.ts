@@ -396,61 +396,83 @@ export class PostgresStorage implements Storage {
   }
 
   transaction<R>(options: TransactionOptions, fn: (tx: BufferedTx) => Promise<R>): Promise<R> {
-    return this.transactionIn('foreground', options, fn);
+    return this.transactionIn('foreground', options, fn, true);
   }
 
   /**
    * A transaction on `lane`'s connections; `fn` gets the engine's own transaction type and the
-   * connection, so the engine's own callers (claims, imports) reach its internals.
+   * connection, so the engine's own callers (claims, imports) reach its internals. `deferBegin`: `fn`
+   * sends nothing on the connection itself (only through `tx`), so BEGIN may wait for the first
+   * statement (below).
    */
   async transactionIn<R>(
     lane: Lane,
     options: TransactionOptions,
     fn: (tx: BufferedTx, client: pg.PoolClient) => Promise<R>,
+    deferBegin = false,
   ): Promise<R> {
     checkNotNested();
     const locks = [...new Set((options.locks ?? []).map(lockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const metaKeys = options.meta ?? [];
     for (let attempt = 1; ; attempt++) {
       const client = await this.connect(lane);
       let broken: Error | undefined;
       let acks: { settled: Promise<void>; cancel: () => void } | undefined;
+      // Without locks or meta values to read, BEGIN waits for the transaction's first statement and
+      // goes with it: in the same round trip when that statement has no parameters (an append's lock),
+      // else just before it. A transaction that sends nothing sends no BEGIN and has nothing to commit.
+      let beginPending = deferBegin && locks.length === 0 && metaKeys.length === 0;
+      const send: Query = async (sql, values) => {
+        if (!beginPending) return client.query(sql, values);
+        beginPending = false;
+        if (values === undefined) {
+          const results = (await client.query(`BEGIN; ${sql}`)) as unknown as pg.QueryResult[];
+          return results[results.length - 1];
+        }
+        await client.query('BEGIN');
+        return client.query(sql, values);
+      };
       try {
-        // BEGIN, every lock and the meta values asked for in one round trip, the locks in the sorted
-        // order of the array (two transactions never deadlock on them). Lock ids are integers made
-        // here, so they are written inline; meta keys are escaped literals.
-        const metaKeys = options.meta ?? [];
-        let first =
-          locks.length === 0
-            ? 'BEGIN'
-            : `BEGIN; SELECT pg_advisory_xact_lock(k) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k`;
-        if (metaKeys.length > 0)
-          first += `; SELECT key, value FROM meta WHERE key IN (${metaKeys.map((k) => client.escapeLiteral(k)).join(', ')})`;
-        const begun: pg.QueryResult | pg.QueryResult[] = await client.query(first);
         let prefetched: Map<string, unknown> | undefined;
-        if (metaKeys.length > 0) {
-          const { rows } = (Array.isArray(begun) ? begun[begun.length - 1] : begun) as pg.QueryResult<{
-            key: string;
-            value: unknown;
-          }>;
-          prefetched = new Map(metaKeys.map((k) => [k, undefined]));
-          for (const row of rows) prefetched.set(row.key, row.value ?? undefined);
+        if (!beginPending) {
+          // BEGIN, every lock and the meta values asked for in one round trip, the locks in the sorted
+          // order of the array (two transactions never deadlock on them). Lock ids are integers made
+          // here, so they are written inline; meta keys are escaped literals.
+          let first =
+            locks.length === 0
+              ? 'BEGIN'
+              : `BEGIN; SELECT pg_advisory_xact_lock(k) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k`;
+          if (metaKeys.length > 0)
+            first += `; SELECT key, value FROM meta WHERE key IN (${metaKeys.map((k) => client.escapeLiteral(k)).join(', ')})`;
+          const begun: pg.QueryResult | pg.QueryResult[] = await client.query(first);
+          if (metaKeys.length > 0) {
+            const { rows } = (Array.isArray(begun) ? begun[begun.length - 1] : begun) as pg.QueryResult<{
+              key: string;
+              value: unknown;
+            }>;
+            prefetched = new Map(metaKeys.map((k) => [k, undefined]));
+            for (const row of rows) prefetched.set(row.key, row.value ?? undefined);
+          }
         }
         // One statement at a time on the transaction's connection, whoever reads through it (a
         // collection's getMany reads in parallel): pg queues overlapping queries but deprecates it.
         let last: Promise<unknown> = Promise.resolve();
         const serial: Query = (sql, values) => {
           const next = last.then(
-            () => client.query(sql, values),
-            () => client.query(sql, values),
+            () => send(sql, values),
+            () => send(sql, values),
           );
           last = next;
           return next;
         };
         const tx = new BufferedTx(this.makeReader(serial, false), prefetched);
         const result = await runChecked(() => fn(tx, client));
-        const flushed = await this.flush(client, tx.commitSet);
+        const flushed = await this.flush(serial, (literal) => client.escapeLiteral(literal), tx.commitSet);
         const notice = flushed?.notice;
-        if (flushed === undefined) await client.query('COMMIT');
+        if (beginPending) {
+          // Nothing was sent, so nothing to commit; a notice (wake-ups only) goes on its own.
+          if (flushed !== undefined) await client.query('SELECT pg_notify($1, $2)', [CHANNEL, flushed.payload]);
+        } else if (flushed === undefined) await client.query('COMMIT');
         else if (flushed.notice.n !== undefined) {
           // Peers acknowledge the notice once it is delivered (at COMMIT): count them before committing.
           await client.query('SELECT pg_notify($1, $2)', [CHANNEL, flushed.payload]);
@@ -470,7 +492,7 @@ export class PostgresStorage implements Storage {
         return result;
       } catch (err) {
         acks?.cancel();
-        await client.query('ROLLBACK').catch((e: unknown) => (broken = e as Error));
+        if (!beginPending) await client.query('ROLLBACK').catch((e: unknown) => (broken = e as Error));
         const code = (err as { code?: string }).code;
         if (code !== undefined && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
           await sleep(Math.random() * 10 * attempt);
@@ -645,7 +667,8 @@ export class PostgresStorage implements Storage {
   async importRows(table: TableDef, rows: { id: string; value: unknown; keys: Map<string, string> }[]): Promise<void> {
     await this.transactionIn('foreground', {}, async (_tx, client) => {
       const all = rows.map((row) => ({ id: row.id, value: row.value as object, keys: row.keys }));
-      for (let i = 0; i < all.length; i += UPSERT_ROWS) await this.upsert(client, table, all.slice(i, i + UPSERT_ROWS));
+      for (let i = 0; i < all.length; i += UPSERT_ROWS)
+        await this.upsert((sql, values) => client.query(sql, values), table, all.slice(i, i + UPSERT_ROWS));
     });
   }
 
@@ -701,7 +724,11 @@ export class PostgresStorage implements Storage {
   }
 
   /** Writes the commit set on the transaction's connection; returns the notice to send (if any) and its payload. */
-  private async flush(client: pg.PoolClient, set: CommitSet): Promise<{ notice: Notice; payload: string } | undefined> {
+  private async flush(
+    query: Query,
+    escape: (literal: string) => string,
+    set: CommitSet,
+  ): Promise<{ notice: Notice; payload: string } | undefined> {
     const notice: Notice = { i: this.instance, c: {}, w: set.wakes };
     const touch = (table: TableDef, id: string, keys: Iterable<[string, string]>): void => {
       if (!table.cache) return;
@@ -727,23 +754,25 @@ export class PostgresStorage implements Storage {
       };
     }
     for (const { table, rows, deleted } of lastWrites(set.writes)) {
-      if (deleted.length > 0) await client.query(`DELETE FROM ${ident(table.name)} WHERE id = ANY($1)`, [deleted.map(bytes)]);
+      if (deleted.length > 0) await query(`DELETE FROM ${ident(table.name)} WHERE id = ANY($1)`, [deleted.map(bytes)]);
       for (let i = 0; i < rows.length; i += UPSERT_ROWS) {
-        await this.upsert(client, table, rows.slice(i, i + UPSERT_ROWS), meta);
+        await this.upsert(query, table, rows.slice(i, i + UPSERT_ROWS), meta);
         meta = undefined;
       }
     }
-    if (meta !== undefined) await client.query(meta.sql, meta.values);
+    if (meta !== undefined) await query(meta.sql, meta.values);
     // Last, so the append row lock is held for as short a time as possible: taken here, released at
     // COMMIT. A second appender waits for it and takes a greater id after this one commits.
     const tables = [...new Set(set.appends.map((a) => a.table.name))].sort();
     for (const name of tables) {
       const metaKey = appendMetaKey(name);
-      await client.query("INSERT INTO meta (key, value) VALUES ($1, 'null'::jsonb) ON CONFLICT (key) DO NOTHING", [metaKey]);
-      const { rows } = await client.query<{ value: string | null }>('SELECT value FROM meta WHERE key = $1 FOR UPDATE', [
-        metaKey,
-      ]);
-      let last = rows[0].value ?? undefined;
+      // The row is made if missing, locked and read in one statement (an upsert that changes nothing
+      // returns the value as it stands once any other appender has committed). Its key is written
+      // inline, so BEGIN can go with it when it is the transaction's first statement.
+      const { rows } = await query(
+        `INSERT INTO meta (key, value) VALUES (${escape(metaKey)}, 'null'::jsonb) ON CONFLICT (key) DO UPDATE SET value = meta.value RETURNING value`,
+      );
+      let last = (rows[0] as { value: string | null }).value ?? undefined;
       const appends = set.appends.filter((a) => a.table.name === name);
       const table = appends[0].table;
       const built: Row[] = [];
@@ -756,7 +785,7 @@ export class PostgresStorage implements Storage {
       // The new last id goes with the first rows, in one statement: a round trip less under the lock.
       const moveLast = { sql: 'UPDATE meta SET value = $1::jsonb WHERE key = $2', values: [JSON.stringify(last), metaKey] };
       for (let i = 0; i < built.length; i += UPSERT_ROWS)
-        await this.upsert(client, table, built.slice(i, i + UPSERT_ROWS), i === 0 ? moveLast : undefined);
+        await this.upsert(query, table, built.slice(i, i + UPSERT_ROWS), i === 0 ? moveLast : undefined);
     }
     if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return undefined;
     if (Object.keys(notice.c).length > 0) notice.n = `${this.instance}:${++this.notices}`;
@@ -773,7 +802,7 @@ export class PostgresStorage implements Storage {
    * with its own parameters ($1 up), runs in the same statement (a WITH clause).
    */
   private async upsert(
-    client: pg.PoolClient,
+    query: Query,
     table: TableDef,
     rows: readonly Row[],
     alongside?: { sql: string; values: unknown[] },
@@ -792,7 +821,7 @@ export class PostgresStorage implements Storage {
       return `(${values.map((_, n) => `$${first + n + 1}${n === 1 ? '::jsonb' : ''}`).join(', ')})`;
     });
     const updates = ['data = EXCLUDED.data', ...cols.map((c) => `${c} = EXCLUDED.${c}`)];
-    await client.query(
+    await query(
       `${alongside === undefined ? '' : `WITH alongside AS (${alongside.sql}) `}INSERT INTO ${ident(table.name)} (id, data${cols.map((c) => `, ${c}`).join('')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
       params,
     );
@@ -965,7 +994,7 @@ class BackgroundLane implements Storage {
   }
 
   transaction<R>(options: TransactionOptions, fn: (tx: Tx) => Promise<R>): Promise<R> {
-    return this.storage.transactionIn('background', options, fn);
+    return this.storage.transactionIn('background', options, fn, true);
   }
 
   claim<T extends object>(collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
