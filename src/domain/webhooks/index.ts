@@ -17,12 +17,14 @@ export interface WebhookServices {
 const WEBHOOK_SEAL_KEY = 'webhook_seal_key';
 /**
  * Attempts in flight at once, all webhooks together and to one webhook (a quarter of them, so one
- * slow receiver cannot take every slot), and keep-alive connections per origin (several webhooks may
- * share one). Why these figures: docs/webhooks.md.
+ * slow receiver cannot take every slot; one that answers quickly may borrow idle ones), and keep-alive
+ * connections per origin: one per attempt that may be in flight, so an attempt never waits in the
+ * client for a connection while its timeout runs (several webhooks may share an origin, and one may
+ * borrow up to MAX_IN_FLIGHT - MAX_PER_WEBHOOK). Why these figures: docs/webhooks.md.
  */
 export const MAX_IN_FLIGHT = 256;
 export const MAX_PER_WEBHOOK = 64;
-const CONNECTIONS_PER_ORIGIN = 128;
+const CONNECTIONS_PER_ORIGIN = MAX_IN_FLIGHT;
 /** Loops also run this often without being woken (a lost wake-up costs at most this much). */
 const POLL_MS = 1_000;
 
