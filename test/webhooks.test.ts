@@ -886,6 +886,24 @@ t.test('a webhook created while a fan-out step runs receives every event committ
   t.equal(new Set(records.items.map((d) => d.event_id)).size, records.items.length, 'one delivery record per event');
 });
 
+t.test('stopping the daemon cuts the attempts on the wire at once, long before their timeout', async (t) => {
+  const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '120000' });
+  w.receiver.setDefault({ kind: 'hang' });
+  await w.create({ event_filter: ['workflow.node.progress'] });
+  await w.d.storage.transaction({}, async (tx) => {
+    for (let i = 0; i < 3; i++)
+      w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i } });
+  });
+  await waitFor(() => w.receiver.inFlight.now === 3, { what: 'three attempts hanging' });
+  // The stop waits for its attempts: it returns once they are cut, not after the 120 s timeout.
+  const stopped = await Promise.race([
+    w.d.stop().then(() => 'stopped'),
+    new Promise((resolve) => setTimeout(() => resolve('still waiting'), 30_000).unref()),
+  ]);
+  t.equal(stopped, 'stopped', 'the daemon stopped');
+  await waitFor(() => w.receiver.inFlight.now === 0, { what: 'the receiver to see the connections closed' });
+});
+
 t.test('a webhook whose receiver stops answering has its backlog queued due, not kept waiting in the log', async (t) => {
   // No attempt may end while the test looks (one that timed out would fail and free its slot): the
   // timeout is far longer than the test, whose daemon's stop aborts the hanging attempts.

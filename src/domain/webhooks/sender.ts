@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
+import { EventEmitter } from 'node:events';
 import type { Dispatcher, request } from 'undici';
 import { setBounded } from '../../bounded-map.js';
-import { deadline } from '../../deadline.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
 import { Loop } from '../../loops/loop.js';
@@ -63,6 +62,24 @@ interface Outcome {
   statusCode: number | null;
   error: string | null;
   response: string | null;
+}
+
+/**
+ * An attempt's abort signal as undici takes one (an EventEmitter with `aborted` and `reason`), fired
+ * at the attempt's deadline or at shutdown. Not an AbortController per attempt listening on the
+ * sender's shutdown signal: Node 20 builds every AbortSignal slowly, and with hundreds of attempts in
+ * flight each removal walked that signal's list of listeners.
+ */
+class AttemptSignal extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort', reason);
+  }
 }
 
 /** How attempts reach receivers: undici's request on the guarded dispatcher (loaded on first use). */
@@ -133,6 +150,8 @@ export class WebhookSender {
   /** Deliveries in `sending` per webhook: on the wire or their outcome not yet written. */
   private readonly claimedPerWebhook = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
+  /** The abort signals of the attempts on the wire (shutdown fires them all). */
+  private readonly attemptSignals = new Set<AttemptSignal>();
   /** Outcomes waiting to be written, and whether a batch of them is being written now. */
   private readonly outcomes: QueuedOutcome[] = [];
   private recording = false;
@@ -154,6 +173,8 @@ export class WebhookSender {
   private wakeListener: () => void = () => {};
   /** When the last pass looked for ended leases (epoch ms). */
   private lastTakeOver = -Infinity;
+  /** The transport, once loaded (an attempt does not wait a turn of the event loop for it). */
+  private loaded: Transport | undefined;
   /** Events are never changed once appended, so their JSON is kept (oldest out first). */
   private readonly events = new Map<string, SentEvent>();
   /**
@@ -180,10 +201,7 @@ export class WebhookSender {
     private readonly settings: SenderSettings,
     private readonly log: Logger,
     private readonly metrics: Pick<Metrics, 'webhookAttempt'>,
-  ) {
-    // Every attempt in flight listens for shutdown on this one signal.
-    setMaxListeners(settings.maxInFlight + 8, this.stopping.signal);
-  }
+  ) {}
 
   /** A lease outlives the longest attempt, with room for its record. */
   private get leaseMs(): number {
@@ -202,6 +220,7 @@ export class WebhookSender {
   /** Shutdown: stops attempts in flight (their leases are taken over, as after a crash) and waits for them. */
   async drain(): Promise<void> {
     this.stopping.abort();
+    for (const signal of this.attemptSignals) signal.abort(this.stopping.signal.reason);
     while (this.attempts.size > 0) await Promise.allSettled([...this.attempts]);
   }
 
@@ -880,9 +899,14 @@ export class WebhookSender {
 
   /** POST within the timeout; a 2xx is success, a 3xx a failure never followed. */
   private async post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
-    const { signal, clear } = deadline(this.settings.timeoutMs, this.stopping.signal);
+    const ms = this.settings.timeoutMs;
+    const signal = new AttemptSignal();
+    // A real timer holds the signal until it fires or is cleared (deadline.ts: not AbortSignal.timeout).
+    const timer = setTimeout(() => signal.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
+    this.attemptSignals.add(signal);
+    if (this.stopping.signal.aborted) signal.abort(this.stopping.signal.reason);
     try {
-      const { request, dispatcher } = await this.transport();
+      const { request, dispatcher } = this.loaded ?? (this.loaded = await this.transport());
       const res = await request(url, { method: 'POST', body, headers, dispatcher, signal });
       const response = await readSome(res.body, RESPONSE_BYTES);
       const code = res.statusCode;
@@ -890,9 +914,10 @@ export class WebhookSender {
       const error = code >= 300 && code < 400 ? `redirect (${code}) not followed` : `receiver answered ${code}`;
       return { ok: false, statusCode: code, error, response };
     } catch (err) {
-      return { ok: false, statusCode: null, error: describeFailure(err, this.settings.timeoutMs), response: null };
+      return { ok: false, statusCode: null, error: describeFailure(err, ms), response: null };
     } finally {
-      clear();
+      clearTimeout(timer);
+      this.attemptSignals.delete(signal);
     }
   }
 
@@ -903,23 +928,33 @@ export class WebhookSender {
   }
 }
 
-/** Up to `max` bytes of a body as text; the rest is not read (the connection is not kept). */
-async function readSome(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-      chunks.push(buf);
-      size += buf.length;
-      if (size >= max) break;
-    }
-  } catch {
-    // A body cut short (reset, timeout) keeps what arrived.
-  } finally {
-    if (!body.destroyed) body.destroy();
-  }
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+/**
+ * Up to `max` bytes of a body as text. A longer body is not read on (its connection is not kept); one
+ * cut short (a reset, the deadline) keeps what arrived. Read by its events, not `for await`: an async
+ * iterator per answer cost more than the two-byte bodies receivers usually send.
+ */
+function readSome(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (): void => {
+      body.off('data', onData);
+      body.off('end', finish);
+      body.off('error', finish);
+      body.off('close', finish);
+      if (!body.readableEnded && !body.destroyed) body.destroy();
+      resolve(Buffer.concat(chunks).subarray(0, max).toString('utf8'));
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= max) finish();
+    };
+    body.on('data', onData);
+    body.on('end', finish);
+    body.on('error', finish);
+    body.on('close', finish);
+  });
 }
 
 /** The sender loop: woken by new deliveries (any daemon) and finished attempts, and when a retry falls due. */

@@ -37,7 +37,8 @@ export function serviceSignature(secret: string, body: string): string {
 export function standardSignature(secrets: string[], id: string, timestamp: number, body: string): string {
   return secrets
     .map(
-      (secret) => `v1,${createHmac('sha256', secretBytes(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`,
+      (secret) =>
+        `v1,${createHmac('sha256', secretBytes(secret)).update(`${id}.${timestamp}.`, 'utf8').update(body, 'utf8').digest('base64')}`,
     )
     .join(' ');
 }
