@@ -234,10 +234,17 @@ const appendSteady: Append = async (daemon, orgId, events, commitAt) => {
   await Promise.all(commits);
 };
 
-/** Whether no delivery is waiting or leased any more (every one has an outcome recorded). */
+/**
+ * Whether no delivery is waiting, leased or handed off any more (every one has an outcome recorded):
+ * a handed-off delivery's record is written with its outcome, and its batch goes with the last one.
+ */
 async function queueEmpty(daemon: Daemon): Promise<boolean> {
-  const { deliveries } = daemon.services.webhooks.store;
-  return !(await deliveries.hasAny('queue', 'due')) && !(await deliveries.hasAny('queue', 'leased'));
+  const { deliveries, handoffs } = daemon.services.webhooks.store;
+  return (
+    !(await deliveries.hasAny('queue', 'due')) &&
+    !(await deliveries.hasAny('queue', 'leased')) &&
+    (await handoffs.list({ limit: 1 })).items.length === 0
+  );
 }
 
 /**

@@ -250,7 +250,7 @@ export class WebhookFanout {
           for (const webhook of await hooksFor(event.organization_id)) {
             if (!matches(webhook, event)) continue;
             const delivery = newDelivery(webhook, event, now);
-            const leased = !delivery.held && this.handOff?.reserveHandOff(delivery) === true;
+            let leased = !delivery.held && this.handOff?.reserveHandOff(delivery) === true;
             if (!leased && !delivery.held && mayWait !== false) {
               const until = this.handOff?.paceUntil(webhook.id);
               if (until !== undefined && (mayWait ?? (await waitAllowed(done, webhook.id)))) {
@@ -258,6 +258,9 @@ export class WebhookFanout {
                 this.paced = { webhookId: webhook.id, until };
                 break;
               }
+              // Not to wait: a slot may have come free while the wait was weighed (it read the log), and
+              // a delivery queued due waits for a pass, behind the hand-offs that take every slot freed.
+              if (until !== undefined) leased = this.handOff?.reserveHandOff(delivery) === true;
             }
             made.push({ delivery, webhook, leased });
           }

@@ -682,10 +682,11 @@ export class WebhookSender {
       // Kept while the webhook has no attempt on the wire too: the fan-out's next hand-offs to it read it.
       const last = this.answers.get(webhook.id);
       const took = now - launched;
-      this.answers.set(webhook.id, {
-        at: now,
-        averageMs: last === undefined ? took : last.averageMs + (took - last.averageMs) / 8,
-      });
+      if (last === undefined) this.answers.set(webhook.id, { at: now, averageMs: took });
+      else {
+        last.at = now;
+        last.averageMs += (took - last.averageMs) / 8;
+      }
       // A pass when this webhook's or all slots come down to a refill mark (or the webhook has none
       // busy): its own bound's, and the borrowing cap's for a webhook that borrows.
       if (
