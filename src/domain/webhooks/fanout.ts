@@ -5,7 +5,7 @@ import type { Storage } from '../../storage/port.js';
 import { cursorKey, EVENTS_TOPIC, type EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
 import { FanoutBacklog } from './backlog.js';
-import { DELIVERIES_TOPIC, type WebhookStore } from './store.js';
+import { DELIVERIES_TOPIC, pendingDelivery, type WebhookStore } from './store.js';
 import { resourceFilterFields, type Delivery, type HandOffBatch, type ResourceFilterKey, type Webhook } from './types.js';
 
 /** The fan-out's position in the event log (a durable consumer cursor). */
@@ -87,33 +87,23 @@ export function newDelivery(
   event: Pick<DomainEvent, 'id' | 'kind' | 'organization_id'>,
   now: string,
 ): Delivery {
-  return {
+  const fields = {
     id: newSortableId('dlv_'),
     webhook_id: webhook.id,
     organization_id: event.organization_id,
     event_id: event.id,
     event_kind: event.kind,
-    status: 'pending',
-    attempt: 0,
-    budget_from: 0,
-    status_code: null,
-    error_message: null,
-    attempts: [],
-    next_attempt_at: now,
-    held: !webhook.active,
-    lease_owner: null,
-    lease_until: null,
-    created_at: now,
-    updated_at: now,
   };
+  return pendingDelivery(fields, now, !webhook.active);
 }
 
 /**
  * Fan-out that cannot lose: a consumer of the event log, which is gap-free in commit order, so it
  * sees every committed event once. For each event it writes one delivery per matching webhook (live
  * or paused; the handed-off ones in their batch's record) in the same transaction that moves its
- * cursor past the event: a crash either did both or neither. A step reads its events before the webhooks it matches them with, so a webhook created
- * before an event committed always receives it, whichever daemon wrote the event.
+ * cursor past the event: a crash either did both or neither. A step reads its events before the
+ * webhooks it matches them with, so a webhook created before an event committed always receives it,
+ * whichever daemon wrote the event.
  */
 export class WebhookFanout {
   constructor(

@@ -16,7 +16,7 @@ import type { Handed } from './fanout.js';
 import { deliveryLock, failedByDeletion, handOffLock, heldWhilePaused, type WebhookService } from './service.js';
 import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
-import { DELIVERIES_TOPIC, handedDelivery } from './store.js';
+import { DELIVERIES_TOPIC, pendingDelivery } from './store.js';
 import type { Delivery, DeliveryAttempt, HandOffBatch, Webhook } from './types.js';
 
 export interface SenderSettings {
@@ -341,13 +341,8 @@ export class WebhookSender {
         const at = new Date(now).toISOString();
         batch.deliveries.forEach((h, n) => {
           if (records[n] !== undefined) return;
-          tx.insert(store.deliveries, {
-            ...handedDelivery(batch, h),
-            lease_owner: null,
-            lease_until: null,
-            next_attempt_at: at,
-            updated_at: at,
-          });
+          // Created when its batch was; due now, for whichever pass claims it first.
+          tx.insert(store.deliveries, { ...pendingDelivery(h, batch.created_at, false), next_attempt_at: at, updated_at: at });
         });
         await tx.delete(store.handoffs, id);
         tx.wake(DELIVERIES_TOPIC);

@@ -23,28 +23,38 @@ function dueOf(d: Delivery): { webhook: string; at: string } | undefined {
 const BATCH_PAGE = 100;
 
 /**
- * A handed-off delivery as its record reads before its first outcome is written: pending, being
- * attempted under its batch's lease.
+ * A delivery as first made: pending, due at `at`, no attempt yet; held while its webhook is paused;
+ * leased when it is attempted before any record of it is written (a handed-off one).
  */
-export function handedDelivery(
-  batch: Pick<HandOffBatch, 'lease_owner' | 'lease_until' | 'created_at'>,
-  h: HandedDelivery,
+export function pendingDelivery(
+  fields: HandedDelivery,
+  at: string,
+  held: boolean,
+  lease?: Pick<HandOffBatch, 'lease_owner' | 'lease_until'>,
 ): Delivery {
   return {
-    ...h,
+    ...fields,
     status: 'pending',
     attempt: 0,
     budget_from: 0,
     status_code: null,
     error_message: null,
     attempts: [],
-    next_attempt_at: batch.created_at,
-    held: false,
-    lease_owner: batch.lease_owner,
-    lease_until: batch.lease_until,
-    created_at: batch.created_at,
-    updated_at: batch.created_at,
+    next_attempt_at: at,
+    held,
+    lease_owner: lease?.lease_owner ?? null,
+    lease_until: lease?.lease_until ?? null,
+    created_at: at,
+    updated_at: at,
   };
+}
+
+/** A handed-off delivery as it reads before its first outcome is written: being attempted under its batch's lease. */
+export function handedDelivery(
+  batch: Pick<HandOffBatch, 'lease_owner' | 'lease_until' | 'created_at'>,
+  h: HandedDelivery,
+): Delivery {
+  return pendingDelivery(h, batch.created_at, false, batch);
 }
 
 /** Webhooks and their deliveries, with the named queries of the fan-out and the sender. */
