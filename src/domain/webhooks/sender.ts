@@ -548,11 +548,11 @@ export class WebhookSender {
   }
 
   /**
-   * The fan-out's hand-off: a slot for `delivery`, which the fan-out leases to this daemon in the
-   * transaction that creates it, so its attempt starts as that commits (handOff), with no pass and no
-   * claim of its own. Answers the lease to write, or undefined when this daemon has no free slot for
-   * its webhook (it is then created due, for any daemon's pass). A transaction that does not commit
-   * gives the slot back (cancelHandOff).
+   * The fan-out's hand-off: a slot for `delivery`, which the fan-out writes into a batch leased to
+   * this daemon (handOffBatch) in the transaction that creates it, so its attempt starts as that
+   * commits (handOff), with no pass and no claim of its own. False when this daemon has no slot its
+   * webhook may take (it is then created due, for any daemon's pass, or the fan-out waits). A
+   * transaction that does not commit gives the slot back (cancelHandOff).
    */
   reserveHandOff(delivery: Delivery): boolean {
     if (this.stopping.signal.aborted || !this.mayTake(delivery.webhook_id)) return false;
