@@ -235,16 +235,11 @@ const appendSteady: Append = async (daemon, orgId, events, commitAt) => {
 };
 
 /**
- * Whether no delivery is waiting, leased or handed off any more (every one has an outcome recorded):
- * a handed-off delivery's record is written with its outcome, and its batch goes with the last one.
+ * Whether no delivery is waiting any more (due, leased, or handed off with no record yet): every one
+ * has an outcome recorded. The store's own count of what waits (the pending metric's).
  */
 async function queueEmpty(daemon: Daemon): Promise<boolean> {
-  const { deliveries, handoffs } = daemon.services.webhooks.store;
-  return (
-    !(await deliveries.hasAny('queue', 'due')) &&
-    !(await deliveries.hasAny('queue', 'leased')) &&
-    (await handoffs.list({ limit: 1 })).items.length === 0
-  );
+  return (await daemon.services.webhooks.store.backlog(1)).pending === 0;
 }
 
 /**

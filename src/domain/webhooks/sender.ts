@@ -259,10 +259,7 @@ export class WebhookSender {
    * and nobody else to serve is not held to a quarter of the slots; docs/webhooks.md).
    */
   private mayTake(webhookId: string): boolean {
-    if (this.free <= 0) return false;
-    const held = this.perWebhook.get(webhookId) ?? 0;
-    if (held < this.settings.maxPerWebhook) return true;
-    return this.inFlight < this.borrowCap && this.answersQuickly(webhookId);
+    return this.free > 0 && this.roomFor(webhookId) > 0;
   }
 
   /**

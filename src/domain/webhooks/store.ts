@@ -102,7 +102,8 @@ export class WebhookStore {
 
   /** A delivery by id: its record, or as it reads while its first attempt runs (handed off, no record yet). */
   async delivery(id: string, tx?: Tx): Promise<Delivery | undefined> {
-    const stored = await this.deliveries.in(tx).get(id);
+    // Through tx.get in a transaction: it keeps what it read, so a put of the same record reads it no more.
+    const stored = await (tx === undefined ? this.deliveries.get(id) : tx.get(this.deliveries, id));
     if (stored !== undefined) return stored;
     for (const batch of await this.handOffBatches(tx)) {
       const h = batch.deliveries.find((d) => d.id === id);
