@@ -424,6 +424,56 @@ t.test(
 );
 
 t.test(
+  "PostgreSQL: outcomes held past their batch's lease are written by the daemon that holds the batch, each delivery sent once",
+  { skip: testPostgres === undefined ? 'PostgreSQL only (the database holds the outcome writes)' : false },
+  async (t) => {
+    // A 500 ms attempt timeout: the batches' leases end 1.5 s after the fan-out, and an outcome written
+    // in the last third of its lease reads its batch instead of knowing it (sender.ts surelyOurs).
+    const env = await withTestEngine({ SERVICE_WEBHOOK_TIMEOUT_MS: '500' });
+    const w = await world(t, env);
+    const hook = (await w.create({ event_filter: ['workflow.node.progress'] })).body.data;
+    const db = new pg.Client({ connectionString: env.SERVICE_DATABASE_URL });
+    await db.connect();
+    t.teardown(() => db.end());
+    await db.query(`
+      CREATE FUNCTION hold_delivered() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.data->>'status' = 'delivered' THEN PERFORM pg_advisory_xact_lock_shared(4343); END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER hold_delivered BEFORE INSERT OR UPDATE ON webhook_deliveries
+        FOR EACH ROW EXECUTE FUNCTION hold_delivered();`);
+    await db.query('SELECT pg_advisory_lock(4343)');
+    let held = true;
+    const release = async () => {
+      if (held) await db.query('SELECT pg_advisory_unlock(4343)');
+      held = false;
+    };
+    t.teardown(release);
+    for (let n = 0; n < 2; n++)
+      await w.d.storage.transaction({}, async (tx) => {
+        for (let i = 0; i < 10; i++)
+          w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i: n * 10 + i } });
+      });
+    await waitFor(() => w.receiver.received.length === 20, { what: 'twenty attempts answered' });
+    // Every lease ends while the outcomes wait; the sender looks for ended batches once a second meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await release();
+    await waitFor(async () => (await w.d.services.webhooks.store.backlog(100)).pending === 0, { what: 'every outcome written' });
+    const ids = w.receiver.received.map((r) => r.headers['x-service-delivery']);
+    t.equal(new Set(ids).size, 20, 'twenty deliveries');
+    t.equal(ids.length, 20, 'none sent twice: a batch this daemon holds is never taken over by it');
+    const records = await w.deliveries(hook.id);
+    t.same(
+      records.map((d) => d.status),
+      Array.from({ length: 20 }, () => 'delivered'),
+      'each recorded once, delivered',
+    );
+    t.same(await w.d.services.webhooks.store.handOffBatches(), [], 'the batches went with their last outcomes');
+  },
+);
+
+t.test(
   'LevelDB: a claimed delivery is not written until its outcome (the one daemon holds its claims in memory); a handed-off one is written once',
   { skip: testPostgres === undefined ? false : 'LevelDB only' },
   async (t) => {
