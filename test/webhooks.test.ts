@@ -46,6 +46,34 @@ async function world(t: Test, env: Record<string, string> = {}): Promise<World> 
   return { d, owner, org, receiver, create, invite, deliveries };
 }
 
+/**
+ * A world on PostgreSQL whose `delivered` delivery records pass through `onDelivered` (PL/pgSQL run
+ * by a BEFORE INSERT OR UPDATE trigger, before `RETURN NEW`): the database holds or refuses outcomes.
+ * Answers the world and a client of the test's own on the same database.
+ */
+async function outcomesTrapped(
+  t: Test,
+  timeoutMs: number,
+  onDelivered: string,
+  setup = '',
+): Promise<{ w: World; db: pg.Client }> {
+  const env = await withTestEngine({ SERVICE_WEBHOOK_TIMEOUT_MS: String(timeoutMs) });
+  const w = await world(t, env);
+  const db = new pg.Client({ connectionString: env.SERVICE_DATABASE_URL });
+  await db.connect();
+  t.teardown(() => db.end());
+  await db.query(`
+    ${setup}
+    CREATE FUNCTION trap_outcome() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.data->>'status' = 'delivered' THEN ${onDelivered} END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER trap_outcome BEFORE INSERT OR UPDATE ON webhook_deliveries
+      FOR EACH ROW EXECUTE FUNCTION trap_outcome();`);
+  return { w, db };
+}
+
 t.test('create, read, change, delete: the secret shown once; other organizations see 404', async (t) => {
   const w = await world(t);
   const created = await w.create({ description: 'ci', event_filter: ['invitation.created', 'invitation.created'] });
@@ -277,19 +305,7 @@ t.test(
   `PostgreSQL: while outcomes cannot be written, ${2 * MAX_IN_FLIGHT} attempts are sent (${MAX_IN_FLIGHT} in flight, as many waiting for their record), then the rest`,
   { skip: testPostgres === undefined ? 'PostgreSQL only (the database holds the outcome writes)' : false },
   async (t) => {
-    const env = await withTestEngine({ SERVICE_WEBHOOK_TIMEOUT_MS: '5000' });
-    const w = await world(t, env);
-    const db = new pg.Client({ connectionString: env.SERVICE_DATABASE_URL });
-    await db.connect();
-    t.teardown(() => db.end());
-    await db.query(`
-      CREATE FUNCTION hold_outcomes() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.data->>'status' = 'delivered' THEN PERFORM pg_advisory_xact_lock_shared(4242); END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER hold_outcomes BEFORE INSERT OR UPDATE ON webhook_deliveries
-        FOR EACH ROW EXECUTE FUNCTION hold_outcomes();`);
+    const { w, db } = await outcomesTrapped(t, 5000, 'PERFORM pg_advisory_xact_lock_shared(4242);');
     await db.query('SELECT pg_advisory_lock(4242)');
     const delivered = async (): Promise<number> =>
       (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE data->>'status' = 'delivered'"))
@@ -383,25 +399,15 @@ t.test(
   { skip: testPostgres === undefined ? 'PostgreSQL only (the database refuses the write)' : false },
   async (t) => {
     // A 1 s attempt timeout: the batch's lease (3 x) ends 3 s after the fan-out.
-    const env = await withTestEngine({ SERVICE_WEBHOOK_TIMEOUT_MS: '1000' });
-    const w = await world(t, env);
-    const hook = (await w.create({ event_filter: ['workflow.node.progress'] })).body.data;
-    const db = new pg.Client({ connectionString: env.SERVICE_DATABASE_URL });
-    await db.connect();
-    t.teardown(() => db.end());
     // The first `delivered` record written fails its transaction, once (a sequence's count outlives
     // the rollback).
-    await db.query(`
-      CREATE SEQUENCE outcomes_seen;
-      CREATE FUNCTION refuse_outcome() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.data->>'status' = 'delivered' AND nextval('outcomes_seen') = 1 THEN
-          RAISE EXCEPTION 'outcome refused by the test';
-        END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER refuse_outcome BEFORE INSERT OR UPDATE ON webhook_deliveries
-        FOR EACH ROW EXECUTE FUNCTION refuse_outcome();`);
+    const { w, db } = await outcomesTrapped(
+      t,
+      1000,
+      "IF nextval('outcomes_seen') = 1 THEN RAISE EXCEPTION 'outcome refused by the test'; END IF;",
+      'CREATE SEQUENCE outcomes_seen;',
+    );
+    const hook = (await w.create({ event_filter: ['workflow.node.progress'] })).body.data;
     await w.d.storage.transaction({}, async (tx) =>
       w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: {} }),
     );
@@ -429,20 +435,8 @@ t.test(
   async (t) => {
     // A 500 ms attempt timeout: the batches' leases end 1.5 s after the fan-out, and an outcome written
     // in the last third of its lease reads its batch instead of knowing it (sender.ts surelyOurs).
-    const env = await withTestEngine({ SERVICE_WEBHOOK_TIMEOUT_MS: '500' });
-    const w = await world(t, env);
+    const { w, db } = await outcomesTrapped(t, 500, 'PERFORM pg_advisory_xact_lock_shared(4343);');
     const hook = (await w.create({ event_filter: ['workflow.node.progress'] })).body.data;
-    const db = new pg.Client({ connectionString: env.SERVICE_DATABASE_URL });
-    await db.connect();
-    t.teardown(() => db.end());
-    await db.query(`
-      CREATE FUNCTION hold_delivered() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.data->>'status' = 'delivered' THEN PERFORM pg_advisory_xact_lock_shared(4343); END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER hold_delivered BEFORE INSERT OR UPDATE ON webhook_deliveries
-        FOR EACH ROW EXECUTE FUNCTION hold_delivered();`);
     await db.query('SELECT pg_advisory_lock(4343)');
     let held = true;
     const release = async () => {
