@@ -515,6 +515,23 @@ t.test(
   },
 );
 
+t.test('a long answer is kept to its first 1 KB, never half a character, on failure and success alike', async (t) => {
+  const w = await world(t);
+  // 256 KB, with a two-byte character across the 1 KB mark: the kept text never ends in half a character.
+  const long = `${'x'.repeat(1023)}é${'y'.repeat(256 * 1024)}`;
+  w.receiver.enqueue({ kind: 'status', status: 500, body: long }, { kind: 'status', status: 200, body: long });
+  const hook = (await w.create({ event_filter: ['invitation.created'] })).body.data;
+  await w.invite();
+  await waitFor(async () => (await w.deliveries(hook.id))[0]?.status === 'delivered', { what: 'the retry delivered' });
+  const [d] = await w.deliveries(hook.id);
+  t.same(
+    d.attempts.map((a: any) => a.status_code),
+    [500, 200],
+  );
+  for (const a of d.attempts)
+    t.equal(a.response, 'x'.repeat(1023), 'the first 1 KB, less the character it would cut in two, and nothing past it');
+});
+
 t.test('receiver faults: 404, 302 (never followed), a hang past the timeout, a reset, a slow body, refused', async (t) => {
   // A longer attempt window than the other tests: on a loaded machine a 1 s window can also cut off
   // the slow body or the refused connection's attempt, and this test counts every attempt.

@@ -47,8 +47,8 @@ export async function createWebhooks({
   // undici loads with the first attempt: a daemon without webhooks never holds it.
   let transport: Promise<Transport> | undefined;
   const openTransport = (): Promise<Transport> =>
-    (transport ??= import('./dispatcher.js').then(({ createGuardedDispatcher, request }) => ({
-      request,
+    (transport ??= import('./dispatcher.js').then(({ createGuardedDispatcher, post }) => ({
+      post,
       dispatcher: createGuardedDispatcher({
         allowPrivate: config.webhookAllowPrivate,
         connectTimeoutMs: config.webhookTimeoutMs,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { setBounded } from '../../bounded-map.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics.js';
@@ -13,6 +13,7 @@ import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
 import type { Handed } from './fanout.js';
+import type { post } from './dispatcher.js';
 import { deliveryLock, failedByDeletion, handOffLock, heldWhilePaused, type WebhookService } from './service.js';
 import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
@@ -65,16 +66,16 @@ interface Outcome {
 }
 
 /**
- * An attempt's abort signal as undici takes one (an EventEmitter with `aborted` and `reason`), fired
+ * An attempt's abort signal as dispatcher.ts's post takes one (an EventEmitter with `aborted` and `reason`), fired
  * at the attempt's deadline or at shutdown. Not an AbortController per attempt listening on the
  * sender's shutdown signal: Node 20 builds every AbortSignal slowly, and with hundreds of attempts in
  * flight each removal walked that signal's list of listeners.
  */
 class AttemptSignal extends EventEmitter {
   aborted = false;
-  reason: unknown = undefined;
+  reason: Error | undefined = undefined;
 
-  abort(reason: unknown): void {
+  abort(reason: Error): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
@@ -82,9 +83,9 @@ class AttemptSignal extends EventEmitter {
   }
 }
 
-/** How attempts reach receivers: undici's request on the guarded dispatcher (loaded on first use). */
+/** How attempts reach receivers: dispatcher.ts's POST on the guarded dispatcher (loaded on first use). */
 export interface Transport {
-  request: typeof request;
+  post: typeof post;
   dispatcher: Dispatcher;
 }
 
@@ -220,7 +221,7 @@ export class WebhookSender {
   /** Shutdown: stops attempts in flight (their leases are taken over, as after a crash) and waits for them. */
   async drain(): Promise<void> {
     this.stopping.abort();
-    for (const signal of this.attemptSignals) signal.abort(this.stopping.signal.reason);
+    for (const signal of this.attemptSignals) signal.abort(this.stopping.signal.reason as Error);
     while (this.attempts.size > 0) await Promise.allSettled([...this.attempts]);
   }
 
@@ -897,12 +898,10 @@ export class WebhookSender {
     // A real timer holds the signal until it fires or is cleared (deadline.ts: not AbortSignal.timeout).
     const timer = setTimeout(() => signal.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
     this.attemptSignals.add(signal);
-    if (this.stopping.signal.aborted) signal.abort(this.stopping.signal.reason);
+    if (this.stopping.signal.aborted) signal.abort(this.stopping.signal.reason as Error);
     try {
-      const { request, dispatcher } = this.loaded ?? (this.loaded = await this.transport());
-      const res = await request(url, { method: 'POST', body, headers, dispatcher, signal });
-      const response = await readSome(res.body, RESPONSE_BYTES);
-      const code = res.statusCode;
+      const { post, dispatcher } = this.loaded ?? (this.loaded = await this.transport());
+      const { statusCode: code, body: response } = await post(dispatcher, url, body, headers, signal, RESPONSE_BYTES);
       if (code >= 200 && code < 300) return { ok: true, statusCode: code, error: null, response };
       const error = code >= 300 && code < 400 ? `redirect (${code}) not followed` : `receiver answered ${code}`;
       return { ok: false, statusCode: code, error, response };
@@ -919,35 +918,6 @@ export class WebhookSender {
     for (const secret of secrets) out = out.replaceAll(secret, '[redacted]');
     return scrubErrorText(out, max);
   }
-}
-
-/**
- * Up to `max` bytes of a body as text. A longer body is not read on (its connection is not kept); one
- * cut short (a reset, the deadline) keeps what arrived. Read by its events, not `for await`: an async
- * iterator per answer cost more than the two-byte bodies receivers usually send.
- */
-function readSome(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (): void => {
-      body.off('data', onData);
-      body.off('end', finish);
-      body.off('error', finish);
-      body.off('close', finish);
-      if (!body.readableEnded && !body.destroyed) body.destroy();
-      resolve(Buffer.concat(chunks).subarray(0, max).toString('utf8'));
-    };
-    const onData = (chunk: Buffer): void => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= max) finish();
-    };
-    body.on('data', onData);
-    body.on('end', finish);
-    body.on('error', finish);
-    body.on('close', finish);
-  });
 }
 
 /** The sender loop: woken by new deliveries (any daemon) and finished attempts, and when a retry falls due. */
