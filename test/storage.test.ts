@@ -4,7 +4,8 @@ import type { ApiKeyRecord, Organization, Team } from '../src/domain/identity/ty
 import { AppError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { NewerSchemaError, StorageLockedError } from '../src/storage/errors.js';
-import { newId, newSortableId } from '../src/storage/keys.js';
+import { decodeTime, ulid } from 'ulid';
+import { isoAt, newId, newSortableId, nowIso, sortableIdAfter } from '../src/storage/keys.js';
 import { LevelStorage, READ_CACHE_MAX_ENTRIES } from '../src/storage/leveldb/engine.js';
 import { KeyedLock } from '../src/storage/leveldb/lock.js';
 import { migrate, readSchemaVersion, type Migration } from '../src/storage/leveldb/migrate.js';
@@ -538,6 +539,36 @@ t.test('newSortableId is monotonic, also within one millisecond', async (t) => {
     ids.every((id) => /^evt_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)),
     'prefix + 26-character ULID',
   );
+});
+
+t.test(
+  'sortableIdAfter: greater than the last id whatever the clock says, and of its millisecond when it moves on',
+  async (t) => {
+    const at = Date.parse('2026-11-28T12:00:00.000Z');
+    const first = sortableIdAfter('evt_', undefined, at);
+    t.equal(decodeTime(first.slice(4)), at, 'a first id carries the time');
+    // Made just before (known), then one from elsewhere (decoded), both with the clock standing still or back.
+    const same = sortableIdAfter('evt_', first, at);
+    const back = sortableIdAfter('evt_', same, at - 5_000);
+    const elsewhere = `evt_${ulid(at + 10)}`;
+    const afterElsewhere = sortableIdAfter('evt_', elsewhere, at);
+    t.ok(same > first && back > same, 'the same millisecond and a clock gone back still go up');
+    t.equal(decodeTime(back.slice(4)), at, "at the last id's time");
+    t.ok(afterElsewhere > elsewhere, 'after an id this process did not make');
+    t.equal(decodeTime(afterElsewhere.slice(4)), at + 10);
+    const later = sortableIdAfter('evt_', afterElsewhere, at + 50);
+    t.equal(decodeTime(later.slice(4)), at + 50, 'a clock that moved on is the new time');
+    t.equal(decodeTime(sortableIdAfter('dlv_', later, at).slice(4)), at, "another prefix's id is not a last id");
+  },
+);
+
+t.test('isoAt and nowIso write what toISOString writes', async (t) => {
+  for (const ms of [0, 1, Date.parse('2026-11-28T12:00:00.123Z'), Date.parse('2026-11-28T12:00:00.123Z') + 1])
+    for (let twice = 0; twice < 2; twice++) t.equal(isoAt(ms), new Date(ms).toISOString());
+  const before = Date.now();
+  const now = Date.parse(nowIso());
+  t.ok(now >= before && now <= Date.now(), 'nowIso is now');
+  t.equal(nowIso(new Date(5)), new Date(5).toISOString());
 });
 
 t.test('a second open of the same data dir is refused with a clear message', async (t) => {

@@ -8,7 +8,7 @@ import { Loop } from '../../loops/loop.js';
 import { scrubErrorText } from '../../redact.js';
 import { describeSocketError } from '../../socket-errors.js';
 import type { Page } from '../../storage/collection.js';
-import { newSortableId, nowIso } from '../../storage/keys.js';
+import { isoAt, newSortableId, nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
@@ -336,7 +336,7 @@ export class WebhookSender {
           store.deliveries,
           batch.deliveries.map((d) => d.id),
         );
-        const at = new Date(now).toISOString();
+        const at = isoAt(now);
         batch.deliveries.forEach((h, n) => {
           if (records[n] !== undefined) return;
           // Created when its batch was; due now, for whichever pass claims it first.
@@ -369,7 +369,7 @@ export class WebhookSender {
    * than that leaves its rest to the next round's webhooks.
    */
   private async claimDue(now: number): Promise<void> {
-    const nowIso = new Date(now).toISOString();
+    const nowIso = isoAt(now);
     const free = this.free;
     const picked: string[] = [];
     const hooks = new Map<string, Webhook | null>();
@@ -495,7 +495,7 @@ export class WebhookSender {
           return {
             ...d,
             lease_owner: this.instanceId,
-            lease_until: new Date(now + this.leaseMs).toISOString(),
+            lease_until: isoAt(now + this.leaseMs),
             updated_at: nowIso(),
           };
         },
@@ -563,7 +563,7 @@ export class WebhookSender {
     const record: HandOffBatch = {
       id: newSortableId('hof_'),
       lease_owner: this.instanceId,
-      lease_until: new Date(Date.now() + this.leaseMs).toISOString(),
+      lease_until: isoAt(Date.now() + this.leaseMs),
       created_at: now,
       deliveries: deliveries.map((d) => ({
         id: d.id,
@@ -741,7 +741,7 @@ export class WebhookSender {
     if (this.stopping.signal.aborted) return;
     const attempt: DeliveryAttempt = {
       attempt: number,
-      at: new Date(started).toISOString(),
+      at: isoAt(started),
       status_code: outcome.statusCode,
       duration_ms: Date.now() - started,
       error: outcome.error === null ? null : this.scrub(outcome.error, secrets),
@@ -761,7 +761,7 @@ export class WebhookSender {
       if (outcome.ok) return { ...base, status: 'delivered' as const, error_message: null, next_attempt_at: null };
       const k = number - d.budget_from;
       if (k <= webhook.max_retries) {
-        const due = new Date(Date.now() + retryDelayMs(k, this.settings.retryBaseMs)).toISOString();
+        const due = isoAt(Date.now() + retryDelayMs(k, this.settings.retryBaseMs));
         return { ...base, status: 'pending' as const, error_message: attempt.error, next_attempt_at: due };
       }
       // Spent: failed, and (unless this was itself about an exhaustion) the event that says so.
