@@ -74,14 +74,6 @@ export interface Answer {
   body: string;
 }
 
-/** What stops a POST early (the attempt's deadline, shutdown): undici's EventEmitter-style signal. */
-export interface PostSignal {
-  readonly aborted: boolean;
-  readonly reason: Error | undefined;
-  once(event: 'abort', listener: (reason: Error) => void): unknown;
-  off(event: 'abort', listener: (reason: Error) => void): unknown;
-}
-
 /** Up to `max` bytes of `bytes` as UTF-8 text, never ending in part of a character. */
 function firstBytes(bytes: Buffer, max: number): string {
   return bytes.length <= max ? bytes.toString('utf8') : new StringDecoder('utf8').write(bytes.subarray(0, max));
@@ -101,66 +93,76 @@ function targetOf(url: string): { origin: string; path: string } {
 }
 
 /**
- * POSTs `body` to `url` through `dispatcher`, with undici's dispatch API rather than its request API:
- * no response stream per answer, half the CPU per POST (docs/benchmarks.md). Resolves once the answer
- * ended, broke off after its status (a reset, the signal), or sent `max` bytes (the rest is not read
- * and its connection is closed); rejects when no status came, with the error or the signal's reason.
- * A redirect is an answer like any other, never followed.
+ * One POST on the wire, and undici's handler of its answer: `answer` resolves once the answer ended,
+ * broke off after its status (a reset, abort), or sent its first `max` bytes (the rest is not read and
+ * its connection is closed); it rejects when no status came, with the error or abort's reason. A
+ * redirect is an answer like any other, never followed. One object per attempt, its methods shared:
+ * hundreds are on the wire at once, and what each holds lives as long as its attempt.
  */
-export function post(
-  dispatcher: Dispatcher,
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-  signal: PostSignal,
-  max: number,
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    let statusCode: number | undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let controller: Dispatcher.DispatchController | undefined;
-    let settled = false;
-    const settle = (err?: Error): void => {
-      if (settled) return;
-      settled = true;
-      signal.off('abort', onAbort);
-      if (statusCode === undefined) reject(err ?? new Error('the answer ended without a status'));
-      else resolve({ statusCode, body: firstBytes(Buffer.concat(chunks, size), max) });
-    };
-    // Fired while the request waits for a connection, the POST ends at once and the request when it starts.
-    const onAbort = (reason: Error): void => {
-      if (controller === undefined) settle(reason);
-      else controller.abort(reason);
-    };
-    if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
-    signal.once('abort', onAbort);
-    const { origin, path } = targetOf(url);
-    dispatcher.dispatch(
-      { origin, path, method: 'POST', body, headers },
-      {
-        onRequestStart(c) {
-          controller = c;
-          if (settled) c.abort(signal.reason ?? new Error('aborted'));
-        },
-        onResponseStart(_c, code) {
-          // 1xx answers are informational: the real one follows.
-          if (code >= 200) statusCode = code;
-        },
-        onResponseData(c, chunk) {
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size < max) return;
-          settle();
-          c.abort(new Error('answer read no further'));
-        },
-        onResponseEnd() {
-          settle();
-        },
-        onResponseError(_c, err) {
-          settle(err);
-        },
-      },
-    );
-  });
+export class Post implements Dispatcher.DispatchHandler {
+  readonly answer: Promise<Answer>;
+  private resolve!: (answer: Answer) => void;
+  private reject!: (err: Error) => void;
+  private statusCode: number | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private controller: Dispatcher.DispatchController | undefined;
+  private settled: Error | true | undefined;
+
+  constructor(private readonly max: number) {
+    this.answer = new Promise<Answer>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  /** Ends the POST now (its deadline, shutdown): at once, also while it waits for a connection. */
+  abort(reason: Error): void {
+    this.settle(reason);
+    this.controller?.abort(reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled instanceof Error) controller.abort(this.settled);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    // 1xx answers are informational: the real one follows.
+    if (statusCode >= 200) this.statusCode = statusCode;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    if (this.size < this.max) return;
+    this.settle();
+    controller.abort(new Error('answer read no further'));
+  }
+
+  onResponseEnd(): void {
+    this.settle();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.settle(err);
+  }
+
+  private settle(err?: Error): void {
+    if (this.settled !== undefined) return;
+    this.settled = err ?? true;
+    if (this.statusCode === undefined) this.reject(err ?? new Error('the answer ended without a status'));
+    else this.resolve({ statusCode: this.statusCode, body: firstBytes(Buffer.concat(this.chunks, this.size), this.max) });
+  }
+}
+
+/**
+ * POSTs `body` to `url` through `dispatcher`, with undici's dispatch API rather than its request API:
+ * no response stream per answer, half the CPU per POST (docs/benchmarks.md).
+ */
+export function post(dispatcher: Dispatcher, url: string, body: string, headers: Record<string, string>, max: number): Post {
+  const sent = new Post(max);
+  const { origin, path } = targetOf(url);
+  dispatcher.dispatch({ origin, path, method: 'POST', body, headers }, sent);
+  return sent;
 }

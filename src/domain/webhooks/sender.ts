@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { setBounded } from '../../bounded-map.js';
 import type { Logger } from '../../log.js';
@@ -13,7 +12,7 @@ import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
 import type { Handed } from './fanout.js';
-import type { post } from './dispatcher.js';
+import type { Post, post } from './dispatcher.js';
 import { deliveryLock, failedByDeletion, handOffLock, heldWhilePaused, type WebhookService } from './service.js';
 import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
@@ -65,22 +64,9 @@ interface Outcome {
   response: string | null;
 }
 
-/**
- * An attempt's abort signal as dispatcher.ts's post takes one (an EventEmitter with `aborted` and `reason`), fired
- * at the attempt's deadline or at shutdown. Not an AbortController per attempt listening on the
- * sender's shutdown signal: Node 20 builds every AbortSignal slowly, and with hundreds of attempts in
- * flight each removal walked that signal's list of listeners.
- */
-class AttemptSignal extends EventEmitter {
-  aborted = false;
-  reason: Error | undefined = undefined;
-
-  abort(reason: Error): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.emit('abort', reason);
-  }
+/** An attempt's deadline: its POST ends, with what `describeFailure` reads as a timeout. */
+function timeOut(sent: Post, ms: number): void {
+  sent.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'));
 }
 
 /** How attempts reach receivers: dispatcher.ts's POST on the guarded dispatcher (loaded on first use). */
@@ -151,8 +137,8 @@ export class WebhookSender {
   /** Deliveries in `sending` per webhook: on the wire or their outcome not yet written. */
   private readonly claimedPerWebhook = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
-  /** The abort signals of the attempts on the wire (shutdown fires them all). */
-  private readonly attemptSignals = new Set<AttemptSignal>();
+  /** The POSTs on the wire (shutdown ends them all). */
+  private readonly onWire = new Set<Post>();
   /** Outcomes waiting to be written, and whether a batch of them is being written now. */
   private readonly outcomes: QueuedOutcome[] = [];
   private recording = false;
@@ -221,7 +207,7 @@ export class WebhookSender {
   /** Shutdown: stops attempts in flight (their leases are taken over, as after a crash) and waits for them. */
   async drain(): Promise<void> {
     this.stopping.abort();
-    for (const signal of this.attemptSignals) signal.abort(this.stopping.signal.reason as Error);
+    for (const sent of this.onWire) sent.abort(this.stopping.signal.reason as Error);
     while (this.attempts.size > 0) await Promise.allSettled([...this.attempts]);
   }
 
@@ -894,14 +880,16 @@ export class WebhookSender {
   /** POST within the timeout; a 2xx is success, a 3xx a failure never followed. */
   private async post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
     const ms = this.settings.timeoutMs;
-    const signal = new AttemptSignal();
-    // A real timer holds the signal until it fires or is cleared (deadline.ts: not AbortSignal.timeout).
-    const timer = setTimeout(() => signal.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
-    this.attemptSignals.add(signal);
-    if (this.stopping.signal.aborted) signal.abort(this.stopping.signal.reason as Error);
+    let sent: Post | undefined;
+    let timer: NodeJS.Timeout | undefined;
     try {
       const { post, dispatcher } = this.loaded ?? (this.loaded = await this.transport());
-      const { statusCode: code, body: response } = await post(dispatcher, url, body, headers, signal, RESPONSE_BYTES);
+      sent = post(dispatcher, url, body, headers, RESPONSE_BYTES);
+      // A real timer holds the attempt until it fires or is cleared (deadline.ts: not AbortSignal.timeout).
+      timer = setTimeout(timeOut, ms, sent, ms);
+      this.onWire.add(sent);
+      if (this.stopping.signal.aborted) sent.abort(this.stopping.signal.reason as Error);
+      const { statusCode: code, body: response } = await sent.answer;
       if (code >= 200 && code < 300) return { ok: true, statusCode: code, error: null, response };
       const error = code >= 300 && code < 400 ? `redirect (${code}) not followed` : `receiver answered ${code}`;
       return { ok: false, statusCode: code, error, response };
@@ -909,7 +897,7 @@ export class WebhookSender {
       return { ok: false, statusCode: null, error: describeFailure(err, ms), response: null };
     } finally {
       clearTimeout(timer);
-      this.attemptSignals.delete(signal);
+      if (sent !== undefined) this.onWire.delete(sent);
     }
   }
 
