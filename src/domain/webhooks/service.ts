@@ -93,6 +93,8 @@ export class WebhookService {
    * CPU. They stay in this process's memory only, as they must to sign.
    */
   private readonly unsealed = new Map<string, string>();
+  /** The secrets of a webhook record as read (records are never changed in place: a change is a new one). */
+  private readonly secretsOfRecord = new WeakMap<Webhook, { current: string; previous?: string }>();
 
   constructor(
     private readonly storage: Storage,
@@ -123,14 +125,19 @@ export class WebhookService {
 
   /** The secrets a delivery is signed with now: the current one, and a rotated one in its grace window. */
   secretsOf(webhook: Webhook, now = Date.now()): string[] {
-    const current = this.unseal(webhook, webhook.secret_sealed, 'current');
+    // Asked once per attempt, with the same record for a step's attempts: kept with the record.
+    let kept = this.secretsOfRecord.get(webhook);
+    if (kept === undefined) {
+      kept = { current: this.unseal(webhook, webhook.secret_sealed, 'current') };
+      this.secretsOfRecord.set(webhook, kept);
+    }
     const previous =
       webhook.previous_secret_sealed !== null &&
       webhook.previous_secret_expires_at !== null &&
       Date.parse(webhook.previous_secret_expires_at) > now
-        ? this.unseal(webhook, webhook.previous_secret_sealed, 'previous')
+        ? (kept.previous ??= this.unseal(webhook, webhook.previous_secret_sealed, 'previous'))
         : undefined;
-    return previous === undefined ? [current] : [current, previous];
+    return previous === undefined ? [kept.current] : [kept.current, previous];
   }
 
   // -- subscriptions -----------------------------------------------------------------------------
