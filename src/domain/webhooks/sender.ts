@@ -734,24 +734,10 @@ export class WebhookSender {
       response: outcome.response === null ? null : this.scrub(outcome.response, secrets, RESPONSE_BYTES),
     };
     const next = await this.record(leased, batch, (d, tx) => {
-      const attempts = [...d.attempts, attempt];
-      const base = {
-        ...d,
-        attempt: number,
-        attempts,
-        status_code: attempt.status_code,
-        lease_owner: null,
-        lease_until: null,
-        updated_at: nowIso(),
-      };
-      if (outcome.ok) return { ...base, status: 'delivered' as const, error_message: null, next_attempt_at: null };
       const k = number - d.budget_from;
-      if (k <= webhook.max_retries) {
-        const due = isoAt(Date.now() + retryDelayMs(k, this.settings.retryBaseMs));
-        return { ...base, status: 'pending' as const, error_message: attempt.error, next_attempt_at: due };
-      }
+      const status = outcome.ok ? 'delivered' : k <= webhook.max_retries ? 'pending' : 'failed';
       // Spent: failed, and (unless this was itself about an exhaustion) the event that says so.
-      if (d.event_kind !== 'webhook.delivery.exhausted')
+      if (status === 'failed' && d.event_kind !== 'webhook.delivery.exhausted')
         this.eventLog.append(tx, {
           kind: 'webhook.delivery.exhausted',
           organization_id: d.organization_id,
@@ -765,7 +751,19 @@ export class WebhookSender {
             error_message: attempt.error,
           },
         });
-      return { ...base, status: 'failed' as const, error_message: attempt.error, next_attempt_at: null };
+      // One copy of the record (its own keys only after the spread: V8 keeps that literal fast).
+      return {
+        ...d,
+        status,
+        attempt: number,
+        attempts: [...d.attempts, attempt],
+        status_code: attempt.status_code,
+        error_message: outcome.ok ? null : attempt.error,
+        next_attempt_at: status === 'pending' ? isoAt(Date.now() + retryDelayMs(k, this.settings.retryBaseMs)) : null,
+        lease_owner: null,
+        lease_until: null,
+        updated_at: nowIso(),
+      };
     });
     if (next === undefined) return;
     this.metrics.webhookAttempt(
