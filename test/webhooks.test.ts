@@ -532,6 +532,18 @@ t.test('a long answer is kept to its first 1 KB, never half a character, on fail
     t.equal(a.response, 'x'.repeat(1023), 'the first 1 KB, less the character it would cut in two, and nothing past it');
 });
 
+t.test('an answer past 1 KB is not read to its end: the attempt ends once 1 KB is in', async (t) => {
+  const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '20000' });
+  // 1,100 bytes at once, then nothing for 10 s: an attempt that read on would take those 10 s.
+  w.receiver.setDefault({ kind: 'slow-body', status: 200, chunks: ['z'.repeat(1100), 'late'], gapMs: 10_000 });
+  const hook = (await w.create({ event_filter: ['invitation.created'] })).body.data;
+  await w.invite();
+  await waitFor(async () => (await w.deliveries(hook.id))[0]?.status === 'delivered', { what: 'the delivery' });
+  const [attempt] = (await w.deliveries(hook.id))[0].attempts;
+  t.ok(attempt.duration_ms < 5000, `ended when its first 1 KB was in (${attempt.duration_ms} ms)`);
+  t.equal(attempt.response, 'z'.repeat(1024), 'that 1 KB is kept');
+});
+
 t.test('receiver faults: 404, 302 (never followed), a hang past the timeout, a reset, a slow body, refused', async (t) => {
   // A longer attempt window than the other tests: on a loaded machine a 1 s window can also cut off
   // the slow body or the refused connection's attempt, and this test counts every attempt.
