@@ -35,6 +35,8 @@ export class WebhookReceiver {
   readonly received: Received[] = [];
   /** This receiver's requests in flight; `counts` (shared by several receivers, if given) counts them too. */
   readonly inFlight = new OpenRequests();
+  /** TCP connections accepted so far (a client that keeps them alive opens few). */
+  connections = 0;
   private readonly script: Answer[] = [];
   private fallback: Answer = { kind: 'status', status: 200, body: 'ok' };
   private readonly open = new Set<http.ServerResponse>();
@@ -48,6 +50,7 @@ export class WebhookReceiver {
     const server = http.createServer();
     const receiver = new WebhookReceiver(server, counts);
     server.on('request', (req, res) => receiver.handle(req, res));
+    server.on('connection', () => receiver.connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t.teardown(() => receiver.close());
     return receiver;
