@@ -471,6 +471,35 @@ function suite(t: Test, engine: EngineUnderTest): void {
     t.equal(await s.readMeta('m'), 'v2');
   });
 
+  t.test('tx.saw: a record the caller knows is taken as told, not read; a delete of it goes by it', async (t) => {
+    const s = await engine.open(t);
+    const { items } = tablesOf(s);
+    const stored: Item = { id: 'k', group: 'g', created_at: iso(1) };
+    await s.transaction({}, async (tx) => void (await tx.put(items, stored)));
+    // Told something else than what is stored (only to show it): the transaction answers what it was told.
+    const told: Item = { ...stored, group: 'told' };
+    const read = await s.transaction({}, async (tx) => {
+      tx.saw(items, 'k', told);
+      return [await tx.get(items, 'k'), (await tx.getMany(items, ['k']))[0]];
+    });
+    t.same(read, [told, told], 'tx.get and tx.getMany answer the record as told');
+    t.same(await items.get('k'), stored, 'nothing was written');
+    // Told as it is: deleted, with its index entry.
+    await s.transaction({}, async (tx) => {
+      tx.saw(items, 'k', stored);
+      await tx.delete(items, 'k');
+    });
+    t.equal(await items.get('k'), undefined, 'deleted');
+    t.same((await items.listBy('organization', 'g')).items, [], 'its index entry with it');
+    // Told it is missing: a delete of it is a no-op, whatever is stored.
+    await s.transaction({}, async (tx) => void (await tx.put(items, stored)));
+    await s.transaction({}, async (tx) => {
+      tx.saw(items, 'k', undefined);
+      await tx.delete(items, 'k');
+    });
+    t.same(await items.get('k'), stored, 'a record said to be missing is not deleted');
+  });
+
   t.test('a range bound left undefined means no bound: countAfter from the start counts every record', async (t) => {
     const s = await engine.open(t);
     const { log } = tablesOf(s);
