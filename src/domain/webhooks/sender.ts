@@ -85,7 +85,7 @@ interface SentEvent {
 interface QueuedOutcome {
   leased: Delivery;
   /** The hand-off batch of a handed-off delivery's first attempt (its record is written now, once). */
-  batch: string | undefined;
+  batchId: string | undefined;
   change: (current: Delivery, tx: Tx) => Delivery;
   resolve: (written: Delivery | undefined) => void;
   reject: (err: unknown) => void;
@@ -647,7 +647,7 @@ export class WebhookSender {
    * answer is in (or the attempt ended without one), and the delivery leaves `sending` once its outcome
    * is written.
    */
-  private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined, batch?: string): void {
+  private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined, batchId?: string): void {
     let released = false;
     const launched = Date.now();
     const answered = (): void => {
@@ -677,10 +677,10 @@ export class WebhookSender {
       )
         this.slotsFreed();
     };
-    const run = this.attempt(delivery, webhook, event, answered, batch)
+    const run = this.attempt(delivery, webhook, event, answered, batchId)
       .catch((err: unknown) => {
         this.log.error({ err, delivery_id: delivery.id }, 'webhook attempt failed unexpectedly');
-        if (batch !== undefined) this.abandon(batch);
+        if (batchId !== undefined) this.abandon(batchId);
       })
       .finally(() => {
         answered();
@@ -702,7 +702,7 @@ export class WebhookSender {
     webhook: Webhook,
     event: SentEvent | undefined,
     answered: () => void,
-    batch: string | undefined,
+    batchId: string | undefined,
   ): Promise<void> {
     const number = leased.attempt + 1;
     const started = Date.now();
@@ -733,7 +733,7 @@ export class WebhookSender {
       error: outcome.error === null ? null : this.scrub(outcome.error, secrets),
       response: outcome.response === null ? null : this.scrub(outcome.response, secrets, RESPONSE_BYTES),
     };
-    const next = await this.record(leased, batch, (d, tx) => {
+    const next = await this.record(leased, batchId, (d, tx) => {
       const k = number - d.budget_from;
       const status = outcome.ok ? 'delivered' : k <= webhook.max_retries ? 'pending' : 'failed';
       // Spent: failed, and (unless this was itself about an exhaustion) the event that says so.
@@ -786,11 +786,11 @@ export class WebhookSender {
    */
   private record(
     leased: Delivery,
-    batch: string | undefined,
+    batchId: string | undefined,
     change: (current: Delivery, tx: Tx) => Delivery,
   ): Promise<Delivery | undefined> {
     return new Promise((resolve, reject) => {
-      this.outcomes.push({ leased, batch, change, resolve, reject });
+      this.outcomes.push({ leased, batchId, change, resolve, reject });
       if (!this.recording) void this.recordQueued();
     });
   }
@@ -801,8 +801,8 @@ export class WebhookSender {
     try {
       while (this.outcomes.length > 0) {
         const queued = this.outcomes.splice(0, RECORD_BATCH);
-        const storedIds = queued.flatMap((o) => (o.batch === undefined ? [o.leased.id] : []));
-        const batchIds = [...new Set(queued.flatMap((o) => (o.batch === undefined ? [] : [o.batch])))];
+        const storedIds = queued.flatMap((o) => (o.batchId === undefined ? [o.leased.id] : []));
+        const batchIds = [...new Set(queued.flatMap((o) => (o.batchId === undefined ? [] : [o.batchId])))];
         // Per hand-off batch still this daemon's: the outcomes this transaction writes.
         let recorded = new Map<string, number>();
         try {
@@ -821,19 +821,19 @@ export class WebhookSender {
             const stored = new Map(storedIds.map((id, n) => [id, records[n]]));
             const ours = new Set(batchIds.filter((_, n) => batches[n]?.lease_owner === this.instanceId));
             const written: (Delivery | undefined)[] = [];
-            for (const { leased, batch, change } of queued) {
+            for (const { leased, batchId, change } of queued) {
               // A handed-off delivery has no record before this one: it is as its attempt began.
-              const current = batch === undefined ? stored.get(leased.id) : ours.has(batch) ? leased : undefined;
-              if (batch === undefined ? !this.stillClaimed(current, leased) : current === undefined) {
+              const current = batchId === undefined ? stored.get(leased.id) : ours.has(batchId) ? leased : undefined;
+              if (batchId === undefined ? !this.stillClaimed(current, leased) : current === undefined) {
                 this.log.warn({ delivery_id: leased.id }, 'webhook delivery lease lost before the attempt was recorded');
                 written.push(undefined);
                 continue;
               }
               const next = change(current!, tx);
-              if (batch === undefined) await tx.put(store.deliveries, next);
+              if (batchId === undefined) await tx.put(store.deliveries, next);
               else {
                 tx.insert(store.deliveries, next);
-                recorded.set(batch, (recorded.get(batch) ?? 0) + 1);
+                recorded.set(batchId, (recorded.get(batchId) ?? 0) + 1);
               }
               if (next.status === 'pending' && !next.held) tx.wake(DELIVERIES_TOPIC);
               written.push(next);
