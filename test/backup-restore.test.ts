@@ -16,6 +16,7 @@ import {
   spawnDaemon,
   spawnSwitchyard,
   testPostgres,
+  waitFor,
   withTestEngine,
   type ChildDaemon,
 } from './helpers.js';
@@ -71,7 +72,7 @@ t.test(`a backup taken under load restores every acknowledged write (${engine})`
     }
   };
   const writers = [writer(), writer(), writer(), writer()];
-  while (written.length < 40) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(() => written.length >= 40, { intervalMs: 10, what: '40 acknowledged writes' });
   // What was acknowledged when the backup began: counted, not compared by time (a write acknowledged in
   // the same millisecond as the backup's start was read as after it, and the test saw 39 of 40).
   const acknowledged = written.length;

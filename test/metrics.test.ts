@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { FakeOpenAI } from './fakes/openai.js';
-import { asPrincipal, bearer, createOrganizationAs, request, spawnSwitchyard, startTestDaemon, untilStatus } from './helpers.js';
+import {
+  asPrincipal,
+  bearer,
+  createOrganizationAs,
+  request,
+  spawnSwitchyard,
+  startTestDaemon,
+  untilStatus,
+  waitFor,
+} from './helpers.js';
 
 // GET /metrics on its own listener, read with a parser of the Prometheus text format: after a known
 // mix of requests, the counters moved by exactly what was done.
@@ -186,7 +195,7 @@ t.test('workflow metrics: runs and jobs by outcome, queue depth, queue wait, nod
   });
   openai.enqueue({ kind: 'hang' });
   const first = (await post2('/v1/workflows/run?name=slow', { organization_id: org2.id })).body.data;
-  for (let i = 0; i < 300 && openai.calls('/v1/chat/completions').length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => openai.calls('/v1/chat/completions').length > 0, { what: 'the first run to call its provider' });
   const second = (await post2('/v1/workflows/run?name=slow', { organization_id: org2.id })).body.data;
   const busy = parsePrometheus(await (await fetch(`http://${d2.metricsAddress!}/metrics`)).text());
   t.equal(depth(busy, 'run', 'running'), 1, 'one run in progress');
