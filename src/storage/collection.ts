@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import type { KeyRange, Reader, TableDef } from './engine.js';
-import { collections, type CollectionName } from './keyspace.js';
+import { collections, type CollectionLayout, type CollectionName } from './keyspace.js';
 import { compositeKey, decodeCursor, encodeCursor, lastPart, prefixRange, SEP } from './keys.js';
 import type { Storage, Tx } from './port.js';
 import { checkOutsideTx } from './tx-check.js';
@@ -111,10 +111,11 @@ export class Collection<T extends object> {
     readonly indexes: IndexSpec<T>[] = [],
     options: CollectionOptions = {},
   ) {
-    const declaredIndexes: readonly string[] = collections[name].indexes;
+    const layout: CollectionLayout = collections[name];
     for (const index of indexes) {
-      if (!declaredIndexes.includes(index.name))
-        throw new TypeError(`index ${name}.${index.name} is not declared in keyspace.ts`);
+      if (!layout.indexes.includes(index.name)) throw new TypeError(`index ${name}.${index.name} is not declared in keyspace.ts`);
+      if ((index.unique === true) !== (layout.unique ?? []).includes(index.name))
+        throw new TypeError(`index ${name}.${index.name}: unique here and in keyspace.ts must agree`);
     }
     this.table = {
       name,

@@ -1,5 +1,14 @@
 // Every sublevel of the database is named here, so the whole layout can be read in one place.
 // A collection `name` owns sublevel `name`; each of its indexes owns sublevel `name~index`.
+// The PostgreSQL migrations lay out the same thing as tables (test/postgres-keyspace.test.ts holds
+// a migrated database against this file), and a store's Collection must declare the same indexes
+// and the same unique ones (storage/collection.ts checks at construction).
+
+/** A collection's secondary indexes, and which of them are unique (a second holder is `conflict`). */
+export interface CollectionLayout {
+  indexes: readonly string[];
+  unique?: readonly string[];
+}
 
 // Every list a client pages through is a range read of one index (a compound one when the list is
 // filtered), so a page is never thinned after the read and a cursor means more items exist.
@@ -7,14 +16,14 @@
 export const collections = {
   /** By organization; by kind; by organization and kind; by run; all in append (id) order. */
   events: { indexes: ['organization', 'kind', 'organization_kind', 'run'] },
-  principals: { indexes: ['email'] },
-  organizations: { indexes: ['slug'] },
+  principals: { indexes: ['email'], unique: ['email'] },
+  organizations: { indexes: ['slug'], unique: ['slug'] },
   teams: { indexes: ['organization'] },
   /**
    * By principal (organization order); by organization; one per scope (unique); by organization and
    * team; the organization-level owners of each organization.
    */
-  memberships: { indexes: ['principal', 'organization', 'scope', 'team', 'owner'] },
+  memberships: { indexes: ['principal', 'organization', 'scope', 'team', 'owner'], unique: ['scope'] },
   /**
    * By organization; by principal (organization order: the per-organization cap); by the resource
    * granted on (type and id); by principal and resource, in action order (permission checks).
@@ -24,10 +33,13 @@ export const collections = {
    * By prefix (unique); active (unrevoked) keys by organization, and by organization and principal;
    * every key by organization.
    */
-  api_keys: { indexes: ['prefix', 'organization', 'organization_principal', 'organization_all'] },
+  api_keys: { indexes: ['prefix', 'organization', 'organization_principal', 'organization_all'], unique: ['prefix'] },
   // Invitations (docs/invitations.md): list by org; by org and status; pending by org in expiry order
   // (limit count, Retry-After); one pending per org and email (unique); all pending by expiry (sweep).
-  invitations: { indexes: ['organization', 'org_status', 'org_pending', 'pending_email', 'expiry'] },
+  invitations: {
+    indexes: ['organization', 'org_status', 'org_pending', 'pending_email', 'expiry'],
+    unique: ['pending_email'],
+  },
   /** Per-organization sliding-hour log of invitation sends, by organization in time order. */
   invitation_sends: { indexes: ['subject'] },
   /** Per-address sliding-hour log of invitation mail, all organizations together, by address in time order. */
@@ -62,7 +74,7 @@ export const collections = {
    */
   asset_chunks: { indexes: [] },
   /** Workflow definitions (live ones) by organization in name order; by organization and name (unique). */
-  workflow_definitions: { indexes: ['organization', 'name'] },
+  workflow_definitions: { indexes: ['organization', 'name'], unique: ['name'] },
   /**
    * Workflow runs: by organization, by definition, by organization and status (creation order); the
    * queue per organization and the organizations that have one; runs in progress per organization
@@ -76,7 +88,7 @@ export const collections = {
    * next fire time (`due`) or, while a daemon has claimed one, by lease end (`leased`).
    */
   workflow_schedules: { indexes: ['workflow', 'due'] },
-} as const satisfies Record<string, { indexes: readonly string[] }>;
+} as const satisfies Record<string, CollectionLayout>;
 
 export type CollectionName = keyof typeof collections;
 
