@@ -79,7 +79,14 @@ export function isAppError(err: unknown): err is AppError {
 }
 
 /** The public shape of an error, for HTTP bodies, gRPC details and CLI output. */
-export function describeError(err: unknown): { code: ErrorCode; message: string; details?: Record<string, unknown> } {
+/** An error as answers describe it: its code, message and details. */
+export interface ErrorDescription {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export function describeError(err: unknown): ErrorDescription {
   if (isAppError(err)) {
     return err.details === undefined
       ? { code: err.code, message: err.message }

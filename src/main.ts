@@ -18,6 +18,7 @@ import { createWebhooks } from './domain/webhooks/index.js';
 import { createWorkflows } from './domain/workflows/index.js';
 import { startGrpcServer, type RunningGrpcServer } from './grpc/server.js';
 import { rawHeader } from './http/headers.js';
+import { anthropicKeyHeader } from './http/routes/anthropic-compat.js';
 import { healthRoutes } from './http/routes/health.js';
 import { routeModules } from './http/routes/index.js';
 import { createHttpApp, listenHttp, type Authenticator, type RunningHttpServer } from './http/server.js';
@@ -128,7 +129,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     const authenticate: Authenticator = (req) =>
       services.authentication.authenticate({
-        authorization: rawHeader(req, 'authorization', 'first'),
+        authorization: rawHeader(req, 'authorization', 'first') ?? anthropicKeyHeader(req),
         principalId: rawHeader(req, 'x-principal-id', 'join'),
       });
     const routes = [

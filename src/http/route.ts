@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { ApiKeyScope, Caller } from '../domain/identity/caller.js';
+import type { ErrorDescription } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Page } from '../storage/collection.js';
 import { idSchema } from '../domain/schemas.js';
@@ -114,6 +115,11 @@ export interface RouteDef<
   status?: number;
   /** Health probes are logged at debug level only. */
   quiet?: boolean;
+  /**
+   * The body of this route's error answers (status and headers unchanged); default the contract's
+   * envelope. The gateway's routes answer in their protocol's own shape (OpenAI's, Anthropic's).
+   */
+  errorBody?: (status: number, error: ErrorDescription) => unknown;
   /** Plain data (or a Reply), or a promise of it; a handler that needs no I/O may answer synchronously. */
   handler: (ctx: RouteContext<Out<P>, Out<Q>, Out<B>, CallerOf<A>>) => unknown;
 }

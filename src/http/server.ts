@@ -54,7 +54,7 @@ function sendJson(
 /** The same unexpected failure (a failing disk fails every request alike) is logged once per 10 s. */
 const unhandledErrors = createLogThrottle(10_000);
 
-function sendError(res: ServerResponse, requestId: string, err: unknown, log: Logger): void {
+function sendError(res: ServerResponse, requestId: string, err: unknown, log: Logger, shape?: RouteDef['errorBody']): void {
   if (!isAppError(err)) {
     const e = err as { message?: unknown; code?: unknown };
     unhandledErrors.error(log, { err }, `unhandled error: ${String(e.message)}`, typeof e.code === 'string' ? e.code : undefined);
@@ -65,7 +65,7 @@ function sendError(res: ServerResponse, requestId: string, err: unknown, log: Lo
   if (error.code === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
   if (isAppError(err) && err.retryAfterSeconds !== undefined)
     headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
-  sendJson(res, requestId, status, { meta: { status }, error }, headers);
+  sendJson(res, requestId, status, shape === undefined ? { meta: { status }, error } : shape(status, error), headers);
 }
 
 // Generated request ids: this process's random prefix and a counter. Unique across restarts and
@@ -242,7 +242,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           if (res.headersSent) {
             ctx.log.error({ err }, 'error after response started');
             res.destroy();
-          } else sendError(res, ctx.requestId, err, ctx.log);
+          } else sendError(res, ctx.requestId, err, ctx.log, route.errorBody);
         } finally {
           inFlight--;
           metrics.httpInFlight(-1);

@@ -1,12 +1,14 @@
 import type { Config } from '../../config/schema.js';
 import type { Services } from '../../main.js';
 import type { RouteDef } from '../route.js';
+import { anthropicCompatRoutes } from './anthropic-compat.js';
 import { assetRoutes } from './assets.js';
 import { auditRoutes } from './audit.js';
 import { eventRoutes } from './events.js';
 import { identityRoutes } from './identity.js';
 import { invitationRoutes } from './invitations.js';
 import { jobRoutes } from './jobs.js';
+import { openaiCompatRoutes } from './openai-compat.js';
 import { providerRoutes } from './providers.js';
 import { settingsRoutes } from './settings.js';
 import { webhookRoutes } from './webhooks.js';
@@ -27,4 +29,6 @@ export const routeModules: readonly RouteModule[] = [
   auditRoutes,
   workflowRoutes,
   jobRoutes,
+  openaiCompatRoutes,
+  anthropicCompatRoutes,
 ];

@@ -15,7 +15,7 @@ import type { Services } from '../../main.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
 /** A signal that aborts when the client goes away before the answer is finished (cancels the upstream call). */
-function clientGone(res: ServerResponse): AbortSignal {
+export function clientGone(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   // 'close' comes with the end of the answer too; only before it does it mean the client left.
   res.once('close', () => {
