@@ -1,21 +1,9 @@
-import { Composition } from './compose.js';
+import { composeAreas, type Services } from './areas.js';
 import type { Config } from './config/schema.js';
 import { devBanner } from './dev-banner.js';
 import { bootstrapDev, type DevBootstrap } from './dev-bootstrap.js';
-import type { AreaBase } from './domain/area.js';
-import { createAssets } from './domain/assets/index.js';
-import { createAudit } from './domain/audit/index.js';
 import { AuditLog } from './domain/audit/service.js';
-import { createEmail } from './domain/email/index.js';
-import { createEvents } from './domain/events/index.js';
 import { EventLog } from './domain/events/service.js';
-import { createJobs } from './domain/jobs/index.js';
-import { createIdentity } from './domain/identity/index.js';
-import { createInvitations } from './domain/invitations/index.js';
-import { createProviders } from './domain/providers/index.js';
-import { createSettings } from './domain/settings/index.js';
-import { createWebhooks } from './domain/webhooks/index.js';
-import { createWorkflows } from './domain/workflows/index.js';
 import { startGrpcServer, type RunningGrpcServer } from './grpc/server.js';
 import { rawHeader } from './http/headers.js';
 import { anthropicKeyHeader } from './http/routes/anthropic-compat.js';
@@ -30,25 +18,8 @@ import { openStorage } from './storage/open.js';
 import type { Storage } from './storage/port.js';
 import { version } from './version.js';
 
-/** The areas in dependency order. Adding an area is one `.add(create<Area>)` line here, plus its own files. */
-function composeAreas(base: AreaBase) {
-  return Composition.of(base)
-    .add(createIdentity)
-    .add(createSettings)
-    .add(createEmail)
-    .add(createInvitations)
-    .add(createEvents)
-    .add(createWebhooks)
-    .add(createProviders)
-    .add(createAssets)
-    .add(createWorkflows)
-    .add(createJobs)
-    .add(createAudit)
-    .done();
-}
-
-/** Every area's services in one typed object: what HTTP routes, gRPC services and loops are handed. */
-export type Services = Awaited<ReturnType<typeof composeAreas>>['services'];
+/** Kept for code written against the old home of the type; new code imports it from areas.ts. */
+export type { Services };
 
 export type DaemonState = 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -90,31 +61,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   let scrape: MetricsServer | undefined;
   let closeAreas: () => Promise<void> = async () => {};
   try {
-    // Scraped figures are read from the services, which exist once the areas are composed.
-    const late: { services?: Services } = {};
     scrape =
-      config.metricsAddr === undefined
-        ? undefined
-        : await startMetrics(
-            config.metricsAddr,
-            {
-              outbox: async () =>
-                late.services ? late.services.outbox.outboxFigures() : { byStatus: {}, oldestDueAgeSeconds: 0 },
-              pendingInvitations: async () => (late.services ? late.services.invitations.countPendingInvitations() : 0),
-              webhooks: async () =>
-                late.services
-                  ? {
-                      ...(await late.services.webhooks.backlogFigures()),
-                      fanoutLag: await late.services.webhookFanout.lag(100_000),
-                    }
-                  : { pending: 0, oldestDueAgeSeconds: 0, fanoutLag: 0 },
-              workflows: async () => ({
-                ...(late.services ? await late.services.workflows.queueFigures() : { runsQueued: 0, runsRunning: 0 }),
-                ...(late.services ? await late.services.jobs.queueFigures() : { jobsQueued: 0, jobsRunning: 0 }),
-              }),
-            },
-            log.child({ module: 'metrics' }),
-          );
+      config.metricsAddr === undefined ? undefined : await startMetrics(config.metricsAddr, log.child({ module: 'metrics' }));
     const metrics = scrape?.metrics ?? noMetrics;
     const eventLog = new EventLog(storage, log.child({ module: 'events' }), metrics);
     const publicUrl = () => config.publicUrl ?? http?.url ?? `http://${config.httpAddr}`;
@@ -122,7 +70,17 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const areas = await composeAreas({ config, storage, eventLog, audit, log, publicUrl, metrics });
     closeAreas = areas.close;
     const { services } = areas;
-    late.services = services;
+    // Scraped figures are read from the services, which exist once the areas are composed; a scrape
+    // before that reports zeros.
+    scrape?.readFrom({
+      outbox: () => services.outbox.outboxFigures(),
+      pendingInvitations: () => services.invitations.countPendingInvitations(),
+      webhooks: async () => ({
+        ...(await services.webhooks.backlogFigures()),
+        fanoutLag: await services.webhookFanout.lag(100_000),
+      }),
+      workflows: async () => ({ ...(await services.workflows.queueFigures()), ...(await services.jobs.queueFigures()) }),
+    });
     services.permissions.observeDenials((denial) => metrics.permissionDenied(denial));
     const loops = new LoopSet((name, seconds, ok) => metrics.loopTick(name, seconds, ok));
     for (const loop of areas.loops) loops.add(loop);

@@ -61,8 +61,18 @@ export interface ScrapedFigures {
   workflows: () => Promise<{ runsQueued: number; runsRunning: number; jobsQueued: number; jobsRunning: number }>;
 }
 
+/** What the gauges read before the areas exist: nothing yet. */
+const noFigures: ScrapedFigures = {
+  outbox: () => Promise.resolve({ byStatus: {}, oldestDueAgeSeconds: 0 }),
+  pendingInvitations: () => Promise.resolve(0),
+  webhooks: () => Promise.resolve({ pending: 0, oldestDueAgeSeconds: 0, fanoutLag: 0 }),
+  workflows: () => Promise.resolve({ runsQueued: 0, runsRunning: 0, jobsQueued: 0, jobsRunning: 0 }),
+};
+
 export interface MetricsServer {
   metrics: Metrics;
+  /** Where the scraped gauges read from from now on (the areas' services, once composed). */
+  readFrom(scraped: ScrapedFigures): void;
   /** host:port the scrape listener is bound to. */
   address: string;
   close(): Promise<void>;
@@ -81,13 +91,8 @@ function sharedWhileRunning<T>(read: () => Promise<T>): () => Promise<T> {
 }
 
 /** Builds the registry and its instruments, and serves GET /metrics on `addr`. */
-export async function startMetrics(addr: string, scraped: ScrapedFigures, log: Logger): Promise<MetricsServer> {
-  const figures: ScrapedFigures = {
-    outbox: sharedWhileRunning(scraped.outbox),
-    pendingInvitations: scraped.pendingInvitations,
-    webhooks: sharedWhileRunning(scraped.webhooks),
-    workflows: scraped.workflows,
-  };
+export async function startMetrics(addr: string, log: Logger): Promise<MetricsServer> {
+  let figures: ScrapedFigures = noFigures;
   const client = await import('prom-client');
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'switchyard_' });
@@ -313,6 +318,14 @@ export async function startMetrics(addr: string, scraped: ScrapedFigures, log: L
   log.info({ address }, 'metrics listening');
   return {
     metrics,
+    readFrom: (scraped) => {
+      figures = {
+        outbox: sharedWhileRunning(scraped.outbox),
+        pendingInvitations: scraped.pendingInvitations,
+        webhooks: sharedWhileRunning(scraped.webhooks),
+        workflows: scraped.workflows,
+      };
+    },
     address,
     close: () =>
       new Promise<void>((resolve) => {

@@ -7,7 +7,7 @@ import { noMetrics } from '../src/metrics.js';
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { OutboxService } from '../src/domain/email/outbox.js';
-import { SecretSealer } from '../src/domain/email/seal.js';
+import { SecretSealer } from '../src/domain/secret-sealer.js';
 import { OutboxStore } from '../src/domain/email/store.js';
 import type { EmailTransport, OutboxEntry } from '../src/domain/email/types.js';
 import { AuditLog } from '../src/domain/audit/service.js';

@@ -7,7 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import t from 'tap';
 import { createEmail } from '../src/domain/email/index.js';
 import { OutboxService } from '../src/domain/email/outbox.js';
-import { SecretSealer } from '../src/domain/email/seal.js';
+import { SecretSealer } from '../src/domain/secret-sealer.js';
 import { selectTransport } from '../src/domain/email/transports.js';
 import type { EmailTransport, OutgoingMail } from '../src/domain/email/types.js';
 import { AuditLog } from '../src/domain/audit/service.js';

@@ -6,7 +6,10 @@ import { fromStruct, fromValue } from '../grpc/json-value.js';
 import { ADMIN_PACKAGE, adminProtoFileOf, loadProtos } from '../grpc/proto.js';
 import { socketAddress, type SocketAddress } from '../grpc/socket-path.js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../grpc/status.js';
+import { CliError } from './cli-error.js';
 import { permissionDenied } from './socket-access.js';
+
+export { CliError };
 
 // The CLI's only way into the daemon: calls on the admin API (unary, and server streams such as the
 // event tail), answers turned into the same JSON shapes as the HTTP API (unset optional fields are
@@ -17,18 +20,6 @@ export type Target =
   | { kind: 'unix'; socketPath: string; tried?: string[] }
   /** `tlsCa`: a PEM file; the daemon's TLS listener must present a certificate it verifies. */
   | { kind: 'tcp'; address: string; token: string | undefined; tlsCa?: string };
-
-/** What a command prints on failure: the daemon's error code and message, or the client's own. */
-export class CliError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-    this.name = 'CliError';
-  }
-}
 
 /**
  * A message as JSON: virtual oneof fields dropped, unset `optional` fields null, maps as they are,

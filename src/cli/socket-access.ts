@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CliError } from './client.js';
+import { CliError } from './cli-error.js';
 
 // A socket the caller may not reach (EACCES): the daemon's data dir is 0700 and the socket 0600,
 // so only the daemon's user gets in. Saying whose they are tells the operator what to run as.

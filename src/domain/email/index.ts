@@ -4,7 +4,7 @@ import { deriveKey, INVITE_TOKEN_KEY, openSecretKey } from '../secrets.js';
 import { parseMailbox } from './address.js';
 import { createOutboxLoop } from './outbox-loop.js';
 import { OutboxService } from './outbox.js';
-import { SecretSealer } from './seal.js';
+import { SecretSealer } from '../secret-sealer.js';
 import { selectTransport } from './transports.js';
 
 export interface EmailServices {

@@ -9,7 +9,7 @@ import { scrubErrorText } from '../../redact.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
 import { formatMailbox, headerText, type Mailbox } from './address.js';
 import { acceptLink, invitationSubject, renderInvitationMail } from './render.js';
-import type { SecretSealer } from './seal.js';
+import type { SecretSealer } from '../secret-sealer.js';
 import { OutboxStore } from './store.js';
 import {
   outboxStatuses,

@@ -1,5 +1,5 @@
 import type { Area, AreaBase } from '../area.js';
-import { SecretSealer } from '../email/seal.js';
+import { SecretSealer } from '../secret-sealer.js';
 import type { IdentityServices } from '../identity/index.js';
 import { deriveKey, openSecretKey } from '../secrets.js';
 import { createFanoutLoop, WebhookFanout } from './fanout.js';

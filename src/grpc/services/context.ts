@@ -2,7 +2,7 @@ import type { UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../log.js';
 import type { LoopSet } from '../../loops/loop.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import type { Metrics } from '../../metrics.js';
 
 /** What the daemon hands the admin API: its services and facts about itself. */

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { assetIdParams, downloadQuery } from '../../domain/assets/schemas.js';
 import type { Asset } from '../../domain/assets/types.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { defineRoute, Reply } from '../route.js';
 
 /** Content types a browser may show in place; anything else (SVG and HTML among them) is downloaded. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditQuery, auditRecordSchema } from '../../domain/audit/schemas.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
 export function auditRoutes({ auditReads }: Services) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventIdSchema, eventKindSchema } from '../../domain/events/schemas.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { defineRoute, idParams, pageQuery, Reply } from '../route.js';
 
 const eventSchema = z.object({

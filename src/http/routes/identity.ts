@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import {
   addMemberBody,
   apiKeySchema,

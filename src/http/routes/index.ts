@@ -1,5 +1,5 @@
 import type { Config } from '../../config/schema.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import type { RouteDef } from '../route.js';
 import { anthropicCompatRoutes } from './anthropic-compat.js';
 import { assetRoutes } from './assets.js';

@@ -8,7 +8,7 @@ import {
 } from '../../domain/invitations/schemas.js';
 import { acceptFailures, type AcceptFailure } from '../../domain/invitations/types.js';
 import { isAppError } from '../../errors.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import type { Caller } from '../../domain/identity/caller.js';
 import { acceptPageHeaders, renderAcceptPage } from '../accept-page.js';
 import { defineRoute, idParams, pageQuery, Reply, uuidParam } from '../route.js';

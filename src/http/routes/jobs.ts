@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createJobBody, jobListQuery, jobSchema } from '../../domain/jobs/schemas.js';
 import { EXECUTE_BODY_LIMIT } from '../../domain/providers/schemas.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
 /** Contract 12: jobs, one provider call each, in the background. */

@@ -11,7 +11,7 @@ import {
 } from '../../domain/providers/schemas.js';
 import { CallCancelled, type StreamSink } from '../../domain/providers/service.js';
 import type { StreamFormat } from '../../domain/providers/types.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
 /** A signal that aborts when the client goes away before the answer is finished (cancels the upstream call). */

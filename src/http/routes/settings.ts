@@ -1,5 +1,5 @@
 import { settingsPatchSchema, settingsSchema } from '../../domain/settings/schemas.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { defineRoute, idParams } from '../route.js';
 
 export function settingsRoutes({ settings }: Services) {

@@ -10,7 +10,7 @@ import {
   webhookSchema,
   webhookWithSecretSchema,
 } from '../../domain/webhooks/schemas.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { defineRoute, idParams, pageQuery, Reply } from '../route.js';
 
 const deliveryParams = idParams('id').extend({ delivery_id: deliveryIdSchema });

@@ -15,7 +15,7 @@ import {
   workflowSchema,
 } from '../../domain/workflows/schemas.js';
 import { expiresInQuery } from '../../domain/assets/index.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { idSchema } from '../../domain/schemas.js';
 import { AppError } from '../../errors.js';
 import { rawHeader } from '../headers.js';

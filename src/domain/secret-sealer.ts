@@ -2,7 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
  * AES-256-GCM for a secret that must survive a restart without being stored in clear (the accept
- * token of a queued mail). The associated data binds a sealed value to its record.
+ * token of a queued mail, a webhook's signing secret). The associated data binds a sealed value to
+ * its record.
  */
 export class SecretSealer {
   constructor(private readonly key: Buffer) {
