@@ -10,7 +10,7 @@ import {
 } from '../../domain/providers/anthropic-wire.js';
 import { withOrganization } from '../../domain/providers/openai-wire.js';
 import type { StreamSink } from '../../domain/providers/service.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { rawHeader } from '../headers.js';
 import { defineRoute, Reply } from '../route.js';
 import { executeOnce, GATEWAY_JSON_LIMIT, gatewayOrganization, openSse, streamOnce } from './openai-compat.js';

@@ -22,7 +22,7 @@ import {
 import { EXECUTE_BODY_LIMIT, MAX_AUDIO_BYTES } from '../../domain/providers/schemas.js';
 import { CallCancelled, type ExecuteResult, type StreamSink } from '../../domain/providers/service.js';
 import type { ExecuteBody } from '../../domain/providers/schemas.js';
-import type { Services } from '../../main.js';
+import type { Services } from '../../areas.js';
 import { rawHeader } from '../headers.js';
 import { defineRoute, Reply, type RouteContext } from '../route.js';
 import { clientGone } from './providers.js';
