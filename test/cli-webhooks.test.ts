@@ -3,7 +3,7 @@
 // webhook verbs with their --json shapes (the HTTP API's objects) and exit codes; `events tail`
 // printing the backlog after --since and then live events until SIGINT (exit 0); `listen` forwarding
 // each event signed with the secret it printed, as a real delivery is signed.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { verify as verifyGithub } from '@octokit/webhooks-methods';
@@ -140,12 +140,8 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
     description: 'ci',
     deleted_at: null,
   });
-  t.match(created.secret, /^whsec_[0-9a-f]{64}$/, 'the secret');
-  t.equal(
-    created.standard_secret,
-    `whsec_${Buffer.from(created.secret.slice(6), 'hex').toString('base64')}`,
-    'and its base64 form',
-  );
+  t.match(created.secret, /^whsec_[A-Za-z0-9+/]{43}=$/, 'the secret');
+  t.equal(created.standard_secret, created.secret, 'the same string for Standard Webhooks libraries');
   const { secret, standard_secret: _standard, ...hook } = created;
   t.same(await http(hook.id), hook, 'the webhook as the HTTP API shows it');
   t.same(await json(t, w, 'webhook', 'list', '--org', 'acme'), [hook], 'list: an array, no secret');
@@ -199,7 +195,7 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
 
   // Rotation: the new secret, shown once, signs the next delivery.
   const rotated = await json(t, w, 'webhook', 'rotate-secret', hook.id, '--grace-seconds', '0');
-  t.match(rotated, { id: hook.id, secret: /^whsec_[0-9a-f]{64}$/, standard_secret: String });
+  t.match(rotated, { id: hook.id, secret: /^whsec_[A-Za-z0-9+/]{43}=$/, standard_secret: String });
   t.not(rotated.secret, secret, 'a new secret');
   const next = await w.invite();
   // The webhook has state: the body is {event, state}.
@@ -306,7 +302,8 @@ t.test(
     );
     await waitFor(() => lines(listen).length === 1, { what: 'the signing secret' });
     const first = JSON.parse(lines(listen)[0]);
-    t.match(first, { secret: /^whsec_[0-9a-f]{64}$/, standard_secret: /^whsec_/, forward_to: receiver.url }, 'the secret first');
+    t.match(first, { secret: /^whsec_[A-Za-z0-9+/]{43}=$/, forward_to: receiver.url }, 'the secret first');
+    t.equal(first.standard_secret, first.secret, 'one secret for both headers');
 
     const invitationId = await w.invite();
     await waitFor(() => receiver.received.length === 1, { what: 'the forwarded event' });
@@ -319,8 +316,8 @@ t.test(
       'X-Service-Signature verifies (octokit)',
     );
     t.ok(
-      new StandardWebhook(first.standard_secret).verify(got.body, got.headers as Record<string, string>),
-      'so does webhook-signature',
+      new StandardWebhook(first.secret).verify(got.body, got.headers as Record<string, string>),
+      'so does webhook-signature, with the secret as printed',
     );
     t.match(got.headers, {
       'content-type': 'application/json',
@@ -360,12 +357,12 @@ t.test(
     const closed = receiver.url;
     await receiver.close();
     const plain = w.spawn('listen', '--org', 'acme', '--forward-to', closed);
-    await waitFor(() => lines(plain).length === 3, { what: 'the plain header' });
-    t.match(lines(plain)[0], /^Signing secret: whsec_[0-9a-f]{64}$/);
-    t.match(lines(plain)[2], `Forwarding events of acme to ${closed}`);
+    await waitFor(() => lines(plain).length === 2, { what: 'the plain header' });
+    t.match(lines(plain)[0], /^Signing secret: whsec_[A-Za-z0-9+/]{43}=$/);
+    t.match(lines(plain)[1], `Forwarding events of acme to ${closed}`);
     await w.invite();
-    await waitFor(() => lines(plain).length === 4, { what: 'the failed forward line' });
-    t.match(lines(plain)[3], /^\S+Z {2}invitation\.created {2}evt_\S+ {2}-> failed: ECONNREFUSED$/, 'the failure, one line');
+    await waitFor(() => lines(plain).length === 3, { what: 'the failed forward line' });
+    t.match(lines(plain)[2], /^\S+Z {2}invitation\.created {2}evt_\S+ {2}-> failed: ECONNREFUSED$/, 'the failure, one line');
     await interrupt(t, plain, 'listen (plain)');
 
     const usage = await w.sy('listen', '--org', 'acme', '--forward-to', 'not a url');
@@ -373,8 +370,32 @@ t.test(
     const kinds = await w.sy('listen', '--org', 'acme', '--forward-to', closed, '--events', 'invitation.created,nope');
     t.equal(kinds.code, 2, 'so is an unknown kind');
     t.match(kinds.stderr, /unknown nope/);
+    const secret = await w.sy('listen', '--org', 'acme', '--forward-to', closed, '--secret', 'whsec_short');
+    t.equal(secret.code, 2, 'so is a malformed --secret');
+    t.match(secret.stderr, /base64 of 32 bytes/);
   },
 );
+
+t.test('listen --secret: a receiver keeps its secret across runs (either format)', async (t) => {
+  const w = await world(t);
+  const receiver = await WebhookReceiver.start(t);
+  const kept = `whsec_${randomBytes(32).toString('base64')}`;
+  const hex = randomBytes(32);
+  for (const [n, secret, standard] of [
+    [1, kept, kept],
+    [2, `whsec_${hex.toString('hex')}`, `whsec_${hex.toString('base64')}`],
+  ] as const) {
+    const listen = w.spawn('listen', '--org', 'acme', '--forward-to', receiver.url, '--secret', secret, '--json');
+    await waitFor(() => lines(listen).length === 1, { what: 'the signing secret' });
+    t.same(JSON.parse(lines(listen)[0]), { secret, standard_secret: standard, forward_to: receiver.url }, 'the one given');
+    await w.invite();
+    await waitFor(() => receiver.received.length === n, { what: 'the forwarded event' });
+    const got = receiver.received[n - 1];
+    t.ok(await verifyGithub(secret, got.body, String(got.headers['x-service-signature'])), 'X-Service-Signature with it');
+    t.ok(new StandardWebhook(standard).verify(got.body, got.headers as Record<string, string>), 'webhook-signature with it');
+    await interrupt(t, listen, `listen ${n}`);
+  }
+});
 
 t.test('completion knows the webhook verbs, their --reset fields and the event kinds', async (t) => {
   const scriptFile = path.join(t.testdir(), 'switchyard.bash');

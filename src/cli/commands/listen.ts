@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { InvalidArgumentError, type Command } from 'commander';
 import { deadline } from '../../deadline.js';
 import { eventKinds } from '../../domain/events/types.js';
+import { isWellFormedSecret, SECRET_FORMAT } from '../../domain/webhooks/secret-format.js';
 import { orgOption } from '../options.js';
 import { executeStream } from '../output.js';
 import { tailEvents, type Event } from './events.js';
@@ -29,6 +30,11 @@ function parseKinds(text: string): string[] {
       `${unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : ''}allowed: ${eventKinds.join(', ')}`,
     );
   return kinds;
+}
+
+function parseSecret(text: string): string {
+  if (!isWellFormedSecret(text)) throw new InvalidArgumentError(`expected ${SECRET_FORMAT}`);
+  return text;
 }
 
 interface Forwarded {
@@ -63,7 +69,12 @@ export function registerListen(program: Command): void {
     .addOption(orgOption())
     .requiredOption('--forward-to <url>', 'where to POST each event (a local receiver under development)', parseUrl)
     .option('--events <kinds>', 'only these kinds, comma-separated (default: every kind)', parseKinds)
-    .action((opts: { org: string; forwardTo: string; events?: string[] }, command: Command) =>
+    .option(
+      '--secret <whsec>',
+      'sign with this secret, so a receiver keeps its secret across runs (default: a new one)',
+      parseSecret,
+    )
+    .action((opts: { org: string; forwardTo: string; events?: string[]; secret?: string }, command: Command) =>
       executeStream(command, {
         run: async (client, print, signal) => {
           // Loaded here, not at start-up: only `listen` signs and makes ids.
@@ -71,8 +82,9 @@ export function registerListen(program: Command): void {
             import('../../domain/webhooks/signing.js'),
             import('ulid'),
           ]);
-          // A secret of its own, in the format and with the signatures of a real webhook's.
-          const secret = generateSecret();
+          // The given secret, or one of its own: in the format and with the signatures of a real webhook's.
+          const secret = opts.secret ?? generateSecret();
+          const standard = standardSecret(secret);
           const kinds = opts.events;
           const url = opts.forwardTo;
           const forward = async (event: Event): Promise<Forwarded | undefined> => {
@@ -111,10 +123,11 @@ export function registerListen(program: Command): void {
           };
           const onOpen = (): void =>
             print(
-              { secret, standard_secret: standardSecret(secret), forward_to: url },
+              { secret, standard_secret: standard, forward_to: url },
               [
                 `Signing secret: ${secret}`,
-                `Standard Webhooks secret: ${standardSecret(secret)}`,
+                // Only an older hex secret has another spelling for Standard Webhooks libraries.
+                ...(standard === secret ? [] : [`Standard Webhooks secret: ${standard}`]),
                 `Forwarding events of ${opts.org} to ${url} (Ctrl-C to stop)`,
               ].join('\n'),
             );

@@ -67,11 +67,18 @@ function webhookRecord(w: Webhook): RecordView {
 }
 
 function secretViews({ secret, standard_secret }: WithSecret): View[] {
-  return [
-    { kind: 'message', text: 'The signing secret, shown this once (X-Service-Signature):' },
+  const views: View[] = [
+    { kind: 'message', text: 'The signing secret, shown this once (X-Service-Signature and webhook-signature):' },
     { kind: 'message', text: secret, tone: 'accent' },
-    { kind: 'message', text: `The same for Standard Webhooks libraries (webhook-signature): ${standard_secret}`, tone: 'muted' },
   ];
+  // Only a webhook made with an older hex secret has a different spelling for Standard Webhooks libraries.
+  if (standard_secret !== secret)
+    views.push({
+      kind: 'message',
+      text: `Standard Webhooks libraries (webhook-signature) take it as: ${standard_secret}`,
+      tone: 'muted',
+    });
+  return views;
 }
 
 /** The creation and rotation answer as HTTP shows it: the webhook with its secrets. */

@@ -37,7 +37,7 @@ export const createWebhookBody = z.object({
   max_retries: z.number().int().min(0).max(MAX_RETRIES).optional(),
   description: cleanText(500).nullable().optional(),
   active: z.boolean().optional(),
-  /** A secret of the caller's own, `whsec_` + 64 hex; generated when absent. */
+  /** A secret of the caller's own, `whsec_` + base64 of 32 bytes (or the older 64 hex); generated when absent. */
   secret: z.string().max(200).optional(),
 });
 export type CreateWebhookInput = z.infer<typeof createWebhookBody>;

@@ -9,6 +9,7 @@ import type { SecretSealer } from '../secret-sealer.js';
 import type { Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { DEFAULT_MAX_RETRIES, MAX_STATE_BYTES, type CreateWebhookInput, type UpdateWebhookInput } from './schemas.js';
+import { SECRET_FORMAT } from './secret-format.js';
 import { generateSecret, isWellFormedSecret, standardSecret } from './signing.js';
 import { DELIVERIES_TOPIC, WebhookStore } from './store.js';
 import { validateWebhookUrl } from './target-guard.js';
@@ -146,7 +147,7 @@ export class WebhookService {
     await this.permissions.authorize(actor, 'webhook.create', organizationRef(organizationId));
     const url = this.checkUrl(input.url);
     if (input.secret !== undefined && !isWellFormedSecret(input.secret))
-      throw validationFailed({ secret: 'bad format' }, 'secret must be whsec_ followed by 64 lower-case hex characters');
+      throw validationFailed({ secret: 'bad format' }, `secret must be ${SECRET_FORMAT}`);
     this.checkState(input.state);
     const secret = input.secret ?? generateSecret();
     const id = newId();

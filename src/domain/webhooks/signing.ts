@@ -1,28 +1,22 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { version } from '../../version.js';
+import { isHexSecret, secretBytes } from './secret-format.js';
 
-// Contract 7 and spec 5.5: the secret format and the two signatures every delivery carries.
+export { isWellFormedSecret } from './secret-format.js';
 
-const SECRET = /^whsec_[0-9a-f]{64}$/;
+// Contracts 7 and 13 and spec 5.5: the secret formats and the two signatures every delivery carries.
 
-/** A new secret: `whsec_` + 64 hex characters (32 random bytes). */
+/** A new secret: `whsec_` + base64 of 32 random bytes (one secret for both signature headers). */
 export function generateSecret(): string {
-  return `whsec_${randomBytes(32).toString('hex')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/** Whether a supplied secret has the service's format (lower-case hex, as generated ones have). */
-export function isWellFormedSecret(secret: string): boolean {
-  return SECRET.test(secret);
-}
-
-/** The secret's 32 bytes. */
-function secretBytes(secret: string): Buffer {
-  return Buffer.from(secret.slice('whsec_'.length), 'hex');
-}
-
-/** The same 32 bytes as Standard Webhooks libraries take them: `whsec_` + base64. */
+/**
+ * The secret as Standard Webhooks libraries take it: `whsec_` + base64 of its 32 bytes. A new secret
+ * already is; an older hex one is shown converted (its signatures do not change).
+ */
 export function standardSecret(secret: string): string {
-  return `whsec_${secretBytes(secret).toString('base64')}`;
+  return isHexSecret(secret) ? `whsec_${secretBytes(secret).toString('base64')}` : secret;
 }
 
 /** `X-Service-Signature`: `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the whole secret string. */
