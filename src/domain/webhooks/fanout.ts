@@ -1,12 +1,12 @@
 import type { Logger } from '../../log.js';
 import { Loop } from '../../loops/loop.js';
 import { newSortableId, nowIso } from '../../storage/keys.js';
-import type { Storage } from '../../storage/port.js';
+import type { Storage, Tx } from '../../storage/port.js';
 import { cursorKey, EVENTS_TOPIC, type EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
 import { FanoutBacklog } from './backlog.js';
 import { DELIVERIES_TOPIC, pendingDelivery, type WebhookStore } from './store.js';
-import { resourceFilterFields, type Delivery, type HandOffBatch, type ResourceFilterKey, type Webhook } from './types.js';
+import { resourceFilterFields, type Delivery, type ResourceFilterKey, type Webhook } from './types.js';
 
 /** The fan-out's position in the event log (a durable consumer cursor). */
 const CONSUMER = 'webhook-fanout';
@@ -47,19 +47,22 @@ export interface Handed {
  * written once, with its first outcome. The rest are created due, for any daemon's sender.
  */
 export interface HandOff {
-  /** Whether this daemon has a free slot for `delivery` (it then holds it until handOff or cancelHandOff). */
-  reserveHandOff(delivery: Delivery): boolean;
-  cancelHandOff(delivery: Delivery): void;
-  /** The record a step's handed-off deliveries are written as, leased to this daemon. */
-  handOffBatch(deliveries: Delivery[], now: string): HandOffBatch;
-  /** A batch whose transaction did not commit. */
-  dropBatch(batch: HandOffBatch): void;
-  /** The batch committed: its attempts start now. */
-  handOff(batch: HandOffBatch, handed: Handed[]): void;
+  /** A step's hand-offs, from its transaction's start to its end (begun again if the transaction runs again). */
+  begin(): HandOffStep;
   /** Until when (epoch ms) the fan-out should wait for a slot of the webhook, rather than create its delivery due. */
   paceUntil(webhookId: string): number | undefined;
-  /** Told when slots come free (the fan-out goes on if it waits). */
-  onSlotsFree(listener: () => void): void;
+}
+
+/** One transaction's hand-offs: the slots it holds, its batch record, and what happens as it ends. */
+export interface HandOffStep {
+  /** Whether this daemon has a free slot for the delivery (it then holds it until the step ends). */
+  take(handed: Handed): boolean;
+  /** A taken delivery that is not made after all (its event waits): its slot is free again. */
+  giveBack(delivery: Delivery): void;
+  /** Writes the taken deliveries as one batch leased to this daemon, in `tx`; answers how many. */
+  write(tx: Tx, now: string): number;
+  /** The transaction committed (the attempts start now) or did not (the slots are free again). */
+  end(committed: boolean): void;
 }
 
 /** One fan-out step's result: events fanned out; whether to step again; until when it waits for a slot. */
@@ -112,11 +115,7 @@ export class WebhookFanout {
     private readonly store: WebhookStore,
     private readonly log: Logger,
     private readonly handOff?: HandOff,
-  ) {
-    handOff?.onSlotsFree(() => {
-      if (this.paced !== undefined) this.resumeListener();
-    });
-  }
+  ) {}
 
   /** The events past the cursor this daemon has read: kept for the next steps, counted for waits. */
   private readonly backlog = new FanoutBacklog(
@@ -132,6 +131,11 @@ export class WebhookFanout {
   /** An event was committed (any daemon): the next catch-up reads it, waiting or not. */
   noteCommit(): void {
     this.committedSince = true;
+  }
+
+  /** Slots came free (the hand-off's sender): a fan-out waiting for one goes on. */
+  noteSlotsFree(): void {
+    if (this.paced !== undefined) this.resumeListener();
   }
 
   /** Told when the fan-out should go on before the time it answered (slots came free). */
@@ -183,20 +187,14 @@ export class WebhookFanout {
    * fanned out. Deliveries handed off to this daemon's sender start once it commits.
    */
   async step(): Promise<StepResult> {
-    let handed: Handed[] = [];
-    let batch: HandOffBatch | undefined;
-    const giveBack = (): void => {
-      for (const { delivery } of handed) this.handOff?.cancelHandOff(delivery);
-      if (batch !== undefined) this.handOff?.dropBatch(batch);
-      handed = [];
-      batch = undefined;
-    };
+    let handOff: HandOffStep | undefined;
     let result: StepResult;
     let fannedTo: string | undefined;
     try {
       // The cursor is read with the lock (one round trip on PostgreSQL).
       result = await this.storage.transaction({ locks: [FANOUT_LOCK], meta: [cursorKey(CONSUMER)] }, async (tx) => {
-        giveBack(); // a transaction run again (PostgreSQL, after a deadlock) starts over
+        handOff?.end(false); // a transaction run again (PostgreSQL, after a deadlock) starts over
+        handOff = this.handOff?.begin();
         fannedTo = undefined;
         this.committedSince = false;
         this.backlog.align((await this.eventLog.readCursor(CONSUMER, tx)) ?? '');
@@ -236,11 +234,11 @@ export class WebhookFanout {
         for (; done < ready && created < DELIVERIES_PER_STEP; done++) {
           const event = this.backlog.peek(done)!;
           // An event's deliveries are made together, or the event waits (none of them is).
-          const made: { delivery: Delivery; webhook: Webhook; leased: boolean }[] = [];
+          const made: { delivery: Delivery; leased: boolean }[] = [];
           for (const webhook of await hooksFor(event.organization_id)) {
             if (!matches(webhook, event)) continue;
             const delivery = newDelivery(webhook, event, now);
-            let leased = !delivery.held && this.handOff?.reserveHandOff(delivery) === true;
+            let leased = !delivery.held && handOff?.take({ delivery, webhook, event }) === true;
             if (!leased && !delivery.held && mayWait !== false) {
               const until = this.handOff?.paceUntil(webhook.id);
               if (until !== undefined && (mayWait ?? (await waitAllowed(done, webhook.id)))) {
@@ -250,18 +248,17 @@ export class WebhookFanout {
               }
               // Not to wait: a slot may have come free while the wait was weighed (it read the log), and
               // a delivery queued due waits for a pass, behind the hand-offs that take every slot freed.
-              if (until !== undefined) leased = this.handOff?.reserveHandOff(delivery) === true;
+              if (until !== undefined) leased = handOff?.take({ delivery, webhook, event }) === true;
             }
-            made.push({ delivery, webhook, leased });
+            made.push({ delivery, leased });
           }
           if (pacedUntil !== undefined) {
-            for (const m of made) if (m.leased) this.handOff?.cancelHandOff(m.delivery);
+            for (const m of made) if (m.leased) handOff?.giveBack(m.delivery);
             break;
           }
-          for (const { delivery, webhook, leased } of made) {
+          for (const { delivery, leased } of made) {
             // A handed-off delivery is written with its batch below, its own record once it has an outcome.
-            if (leased) handed.push({ delivery, webhook, event });
-            else {
+            if (!leased) {
               if (!delivery.held) due++;
               tx.insert(this.store.deliveries, delivery);
             }
@@ -270,28 +267,21 @@ export class WebhookFanout {
           last = event;
         }
         if (last === undefined) return { done: 0, more: false, pacedUntil };
-        if (handed.length > 0) {
-          batch = this.handOff!.handOffBatch(
-            handed.map((h) => h.delivery),
-            now,
-          );
-          tx.insert(this.store.handoffs, batch);
-        }
+        const handed = handOff?.write(tx, now) ?? 0;
         this.eventLog.saveCursor(tx, CONSUMER, last.id);
         fannedTo = last.id;
         // Senders (every daemon's) are woken for the deliveries nobody holds yet.
         if (due > 0) tx.wake(DELIVERIES_TOPIC);
-        if (created > 0)
-          this.log.debug({ events: done, deliveries: created, handed_off: handed.length }, 'webhook deliveries queued');
+        if (created > 0) this.log.debug({ events: done, deliveries: created, handed_off: handed }, 'webhook deliveries queued');
         // A step that ran out of events read the log to its end; one that stopped at a bound did not.
         return { done, more: pacedUntil === undefined && (done === STEP || created >= DELIVERIES_PER_STEP), pacedUntil };
       });
     } catch (err) {
-      giveBack();
+      handOff?.end(false);
       throw err;
     }
     if (fannedTo !== undefined) this.backlog.align(fannedTo);
-    if (batch !== undefined) this.handOff?.handOff(batch, handed);
+    handOff?.end(true);
     return result;
   }
 }

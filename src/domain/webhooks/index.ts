@@ -5,7 +5,7 @@ import { deriveKey, openSecretKey } from '../secrets.js';
 import { createFanoutLoop, WebhookFanout } from './fanout.js';
 import { createSenderLoop, WebhookSender } from './sender.js';
 import { WebhookService } from './service.js';
-import type { Transport } from './sender.js';
+import type { Transport } from './attempt.js';
 
 export interface WebhookServices {
   webhooks: WebhookService;
@@ -71,6 +71,7 @@ export async function createWebhooks({
     metrics,
   );
   const fanout = new WebhookFanout(storage.background, eventLog, webhooks.store, webhookLog, sender);
+  sender.onSlotsFree(() => fanout.noteSlotsFree());
   await fanout.init();
   const senderLoop = createSenderLoop(sender, storage.background, POLL_MS, webhookLog);
   return {

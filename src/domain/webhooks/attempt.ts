@@ -1,0 +1,207 @@
+import type { Dispatcher } from 'undici';
+import { scrubErrorText } from '../../redact.js';
+import { describeSocketError } from '../../socket-errors.js';
+import { isoAt, nowIso } from '../../storage/keys.js';
+import type { Tx } from '../../storage/port.js';
+import type { EventLog } from '../events/service.js';
+import type { DomainEvent } from '../events/types.js';
+import type { Post, post } from './dispatcher.js';
+import { deliveryHeaders } from './signing.js';
+import { TargetRefusedError } from './target-guard.js';
+import type { Delivery, DeliveryAttempt, Webhook } from './types.js';
+
+/** The first 1 KB of an answer is kept on the attempt. */
+const RESPONSE_BYTES = 1024;
+const MAX_BACKOFF_DOUBLINGS = 10;
+
+/** How attempts reach receivers: dispatcher.ts's POST on the guarded dispatcher (loaded on first use). */
+export interface Transport {
+  post: typeof post;
+  dispatcher: Dispatcher;
+}
+
+/** An event as the sender sends it: its kind (a header) and its JSON (the body, or its `event` field). */
+export interface SentEvent {
+  kind: DomainEvent['kind'];
+  json: string;
+}
+
+/** What a receiver answered, as the delivery records it. */
+export interface Outcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  response: string | null;
+}
+
+/** The delay before the attempt after failed attempt `k` (k = 1, 2, ...): base x 2^(k-1), capped at base x 2^10. */
+export function retryDelayMs(k: number, baseMs: number): number {
+  return baseMs * 2 ** Math.min(Math.max(0, k - 1), MAX_BACKOFF_DOUBLINGS);
+}
+
+/** An attempt's deadline: its POST ends, with what `describeFailure` reads as a timeout. */
+function timeOut(sent: Post, ms: number): void {
+  sent.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'));
+}
+
+/** What an attempt's failure is called on the delivery (never a secret: callers scrub). */
+function describeFailure(err: unknown, timeoutMs: number): string {
+  if (err instanceof TargetRefusedError) return err.message;
+  const e = err as Error & { code?: string; cause?: unknown; name?: string };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')
+    return `timed out after ${timeoutMs} ms`;
+  if (e.cause instanceof TargetRefusedError) return e.cause.message;
+  return describeSocketError(err);
+}
+
+function scrub(text: string, secrets: string[], max = 500): string {
+  let out = text;
+  for (const secret of secrets) out = out.replaceAll(secret, '[redacted]');
+  return scrubErrorText(out, max);
+}
+
+/**
+ * The POSTs of attempts: each within the timeout, on the transport loaded with the first of them;
+ * shutdown (stop) ends those on the wire and refuses new ones.
+ */
+export class AttemptPoster {
+  /** The POSTs on the wire (shutdown ends them all). */
+  private readonly onWire = new Set<Post>();
+  /** The transport, once loaded (an attempt does not wait a turn of the event loop for it). */
+  private loaded: Transport | undefined;
+  /** Aborted at shutdown: attempts in flight stop, unrecorded, and are taken over like a crash's. */
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly transport: () => Promise<Transport>,
+    readonly timeoutMs: number,
+  ) {}
+
+  get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  /** Shutdown: every POST on the wire ends now, and any started after it at once. */
+  stop(): void {
+    this.stopping.abort();
+    for (const sent of this.onWire) sent.abort(this.stopping.signal.reason as Error);
+  }
+
+  /** POST within the timeout; a 2xx is success, a 3xx a failure never followed. */
+  async post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
+    const ms = this.timeoutMs;
+    let sent: Post | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const { post, dispatcher } = this.loaded ?? (this.loaded = await this.transport());
+      sent = post(dispatcher, url, body, headers, RESPONSE_BYTES);
+      // A real timer holds the attempt until it fires or is cleared (deadline.ts: not AbortSignal.timeout).
+      timer = setTimeout(timeOut, ms, sent, ms);
+      this.onWire.add(sent);
+      if (this.stopping.signal.aborted) sent.abort(this.stopping.signal.reason as Error);
+      const { statusCode: code, body: response } = await sent.answer;
+      if (code >= 200 && code < 300) return { ok: true, statusCode: code, error: null, response };
+      const error = code >= 300 && code < 400 ? `redirect (${code}) not followed` : `receiver answered ${code}`;
+      return { ok: false, statusCode: code, error, response };
+    } catch (err) {
+      return { ok: false, statusCode: null, error: describeFailure(err, ms), response: null };
+    } finally {
+      clearTimeout(timer);
+      if (sent !== undefined) this.onWire.delete(sent);
+    }
+  }
+}
+
+/** One attempt as sent: what the receiver answered, and the attempt as the delivery records it. */
+export interface AttemptResult {
+  outcome: Outcome;
+  attempt: DeliveryAttempt;
+}
+
+/**
+ * One attempt of `delivery` (attempt number `delivery.attempt + 1`): the signed POST of its event to
+ * the webhook, timed, its error and answer scrubbed of the webhook's secrets. An event no longer stored
+ * is a failed attempt that sent nothing.
+ */
+export async function sendAttempt(
+  poster: AttemptPoster,
+  delivery: Delivery,
+  webhook: Webhook,
+  event: SentEvent | undefined,
+  secretsOf: (webhook: Webhook, at: number) => string[],
+): Promise<AttemptResult> {
+  const number = delivery.attempt + 1;
+  const started = Date.now();
+  let outcome: Outcome;
+  let secrets: string[] = [];
+  if (event === undefined) outcome = { ok: false, statusCode: null, error: 'the event is no longer stored', response: null };
+  else {
+    secrets = secretsOf(webhook, started);
+    // Byte for byte JSON.stringify({ event, state }), without serialising the event again.
+    const body = webhook.state === null ? event.json : `{"event":${event.json},"state":${JSON.stringify(webhook.state)}}`;
+    const headers = deliveryHeaders({
+      secrets,
+      deliveryId: delivery.id,
+      eventKind: event.kind,
+      body,
+      timestamp: Math.floor(started / 1000),
+      attempt: number,
+    });
+    outcome = await poster.post(webhook.url, body, headers);
+  }
+  const attempt: DeliveryAttempt = {
+    attempt: number,
+    at: isoAt(started),
+    status_code: outcome.statusCode,
+    duration_ms: Date.now() - started,
+    error: outcome.error === null ? null : scrub(outcome.error, secrets),
+    response: outcome.response === null ? null : scrub(outcome.response, secrets, RESPONSE_BYTES),
+  };
+  return { outcome, attempt };
+}
+
+/**
+ * The delivery record after an attempt (`current` as stored when its outcome is written): delivered,
+ * pending with its next attempt's time, or failed once `max_retries` retries are spent, and then
+ * (unless it was itself about an exhaustion) `webhook.delivery.exhausted` appended in `tx`.
+ */
+export function settleDelivery(
+  current: Delivery,
+  tx: Tx,
+  sent: AttemptResult,
+  maxRetries: number,
+  retryBaseMs: number,
+  eventLog: EventLog,
+): Delivery {
+  const { outcome, attempt } = sent;
+  const k = attempt.attempt - current.budget_from;
+  const status = outcome.ok ? 'delivered' : k <= maxRetries ? 'pending' : 'failed';
+  // Spent: failed, and (unless this was itself about an exhaustion) the event that says so.
+  if (status === 'failed' && current.event_kind !== 'webhook.delivery.exhausted')
+    eventLog.append(tx, {
+      kind: 'webhook.delivery.exhausted',
+      organization_id: current.organization_id,
+      payload: {
+        webhook_id: current.webhook_id,
+        delivery_id: current.id,
+        event_id: current.event_id,
+        event_kind: current.event_kind,
+        attempts: attempt.attempt,
+        status_code: attempt.status_code,
+        error_message: attempt.error,
+      },
+    });
+  // One copy of the record (its own keys only after the spread: V8 keeps that literal fast).
+  return {
+    ...current,
+    status,
+    attempt: attempt.attempt,
+    attempts: [...current.attempts, attempt],
+    status_code: attempt.status_code,
+    error_message: outcome.ok ? null : attempt.error,
+    next_attempt_at: status === 'pending' ? isoAt(Date.now() + retryDelayMs(k, retryBaseMs)) : null,
+    lease_owner: null,
+    lease_until: null,
+    updated_at: nowIso(),
+  };
+}
