@@ -188,6 +188,49 @@ t.test('an event reaches the receiver signed both ways; the state envelope', asy
   t.equal(record.attempts[0].response, 'ok', 'the answer is kept');
 });
 
+t.test("a 429's or 503's Retry-After lengthens the wait, clamped to the schedule's cap; other answers' is ignored", async (t) => {
+  // Attempts time out after 10 s: a retry that hangs leaves the record at its first outcome meanwhile.
+  const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '10000' });
+  const cap = 100 * 2 ** 10; // SERVICE_WEBHOOK_RETRY_BASE_MS x 2^10
+  const hook = async (receiver: WebhookReceiver) =>
+    (await w.create({ url: receiver.url, event_filter: ['invitation.created'] })).body.data.id as string;
+  const busy = await WebhookReceiver.start(t);
+  busy.setDefault({ kind: 'status', status: 429, headers: { 'retry-after': '3' } });
+  const down = await WebhookReceiver.start(t);
+  down.setDefault({ kind: 'status', status: 503, headers: { 'retry-after': '100000' } });
+  const broken = await WebhookReceiver.start(t);
+  broken.enqueue({ kind: 'status', status: 500, headers: { 'retry-after': '3' } });
+  broken.setDefault({ kind: 'hang' });
+  const [busyId, downId, brokenId] = [await hook(busy), await hook(down), await hook(broken)];
+  await w.invite();
+  const failedOnce = async (id: string) => {
+    let found: any;
+    await waitFor(
+      async () => {
+        found = (await w.deliveries(id))[0];
+        return found?.status === 'pending' && found.attempts.length >= 1;
+      },
+      { what: `a failed attempt recorded for ${id}` },
+    );
+    return found;
+  };
+  const waitOf = (d: any) => {
+    const next = Date.parse(d.next_attempt_at);
+    return { fromAttempt: next - Date.parse(d.attempts.at(-1).at), fromRecord: next - Date.parse(d.updated_at) };
+  };
+  const asked = waitOf(await failedOnce(busyId));
+  t.ok(asked.fromAttempt >= 3000 && asked.fromRecord <= 3000, `429, Retry-After 3: 3 s (${asked.fromAttempt} ms)`);
+  const clamped = waitOf(await failedOnce(downId));
+  t.ok(
+    clamped.fromAttempt >= cap && clamped.fromRecord <= cap,
+    `503, Retry-After past the cap: the cap (${clamped.fromAttempt} ms)`,
+  );
+  const first = await failedOnce(brokenId);
+  t.equal(first.attempts.length, 1);
+  const ignored = waitOf(first);
+  t.ok(ignored.fromRecord <= 120, `500: the schedule's 100 to 120 ms, its Retry-After ignored (${ignored.fromRecord} ms)`);
+});
+
 t.test('retries on the schedule, then exhaustion: the event goes to other webhooks, never to its own', async (t) => {
   const w = await world(t);
   w.receiver.setDefault({ kind: 'status', status: 500, body: 'boom' });

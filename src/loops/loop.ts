@@ -1,22 +1,7 @@
+import { calculateDelay } from '../backoff.js';
 import type { Logger } from '../log.js';
 
-export interface BackoffOptions {
-  baseMs: number;
-  maxMs: number;
-  /** 0..1: the share of the delay that is randomised (full jitter on that share). */
-  jitter?: number;
-  random?: () => number;
-}
-
-/** Exponential backoff with jitter: base * 2^(attempt-1), capped, for attempt >= 1. */
-export function calculateDelay(attempt: number, options: BackoffOptions): number {
-  const exp = options.baseMs * 2 ** Math.max(0, attempt - 1);
-  const capped = Math.min(options.maxMs, exp);
-  const jitter = Math.min(1, Math.max(0, options.jitter ?? 0));
-  if (jitter === 0) return capped;
-  const random = options.random ?? Math.random;
-  return Math.round(capped * (1 - jitter) + capped * jitter * random());
-}
+export { calculateDelay, type BackoffOptions } from '../backoff.js';
 
 export interface LoopOptions {
   name: string;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { honourRetryAfter } from '../../backoff.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
@@ -385,7 +386,7 @@ export class OutboxService {
     const delays = this.settings.retryDelaysMs;
     if (!retryable || failures > delays.length)
       return { ...base, status: 'failed', last_error: result.error, next_attempt_at: null };
-    const wait = Math.max(delays[failures - 1], Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+    const wait = honourRetryAfter(delays[failures - 1], result.retryAfterMs, MAX_RETRY_AFTER_MS);
     return { ...base, status: 'pending', last_error: result.error, next_attempt_at: new Date(now + wait).toISOString() };
   }
 

@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import { parseRetryAfter } from '../../backoff.js';
 import { deadline } from '../../deadline.js';
 import { formatMailbox } from './address.js';
 import type { EmailTransport, OutgoingMail, SendResult } from './types.js';
@@ -11,15 +12,6 @@ function errorText(err: unknown): string {
     return code !== undefined && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
   }
   return String(err);
-}
-
-/** Retry-After as seconds or an HTTP date, in milliseconds from now. */
-function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (v === undefined || v.trim() === '') return undefined;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 interface HttpTransportOptions {
@@ -77,7 +69,8 @@ class HttpEmailTransport implements EmailTransport {
         return { ok: true, providerMessageId: typeof parsed.id === 'string' ? parsed.id : null, statusCode: res.statusCode };
       }
       const message = typeof parsed.message === 'string' ? parsed.message : text.slice(0, 200);
-      const retryAfterMs = res.statusCode === 429 ? parseRetryAfter(res.headers['retry-after']) : undefined;
+      const retryAfterMs =
+        res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
       return {
         ok: false,
         error: `provider answered ${res.statusCode}${message === '' ? '' : `: ${message}`}`,

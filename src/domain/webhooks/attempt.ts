@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { calculateDelay, honourRetryAfter, parseRetryAfter, spreadUp } from '../../backoff.js';
 import { scrubErrorText } from '../../redact.js';
 import { describeSocketError } from '../../socket-errors.js';
 import { isoAt, nowIso } from '../../storage/keys.js';
@@ -12,7 +13,14 @@ import type { Delivery, DeliveryAttempt, Webhook } from './types.js';
 
 /** The first 1 KB of an answer is kept on the attempt. */
 const RESPONSE_BYTES = 1024;
+/** The schedule's longest wait is base x 2^10 (contract 7). */
 const MAX_BACKOFF_DOUBLINGS = 10;
+/**
+ * Retries spread over a fifth more than their wait: a retry waits between 100 % and 120 % of the
+ * contract's delay (never less, and never past the cap), so deliveries that failed together are not
+ * all retried in the same millisecond.
+ */
+export const RETRY_JITTER = 0.2;
 
 /** How attempts reach receivers: dispatcher.ts's POST on the guarded dispatcher (loaded on first use). */
 export interface Transport {
@@ -32,11 +40,19 @@ export interface Outcome {
   statusCode: number | null;
   error: string | null;
   response: string | null;
+  /** How long a 429 or 503 asked the sender to wait (its Retry-After), in ms. */
+  retryAfterMs?: number;
 }
 
-/** The delay before the attempt after failed attempt `k` (k = 1, 2, ...): base x 2^(k-1), capped at base x 2^10. */
-export function retryDelayMs(k: number, baseMs: number): number {
-  return baseMs * 2 ** Math.min(Math.max(0, k - 1), MAX_BACKOFF_DOUBLINGS);
+/**
+ * The delay before the attempt after failed attempt `k` (k = 1, 2, ...): base x 2^(k-1), capped at
+ * base x 2^10, plus up to RETRY_JITTER of it (within the cap); or the receiver's Retry-After (a 429's
+ * or 503's) when that is longer, clamped to the same cap.
+ */
+export function retryDelayMs(k: number, baseMs: number, retryAfterMs?: number, random: () => number = Math.random): number {
+  const capMs = baseMs * 2 ** MAX_BACKOFF_DOUBLINGS;
+  const scheduled = spreadUp(calculateDelay(k, { baseMs, maxMs: capMs }), RETRY_JITTER, capMs, random);
+  return honourRetryAfter(scheduled, retryAfterMs, capMs);
 }
 
 /** An attempt's deadline: its POST ends, with what `describeFailure` reads as a timeout. */
@@ -99,10 +115,13 @@ export class AttemptPoster {
       timer = setTimeout(timeOut, ms, sent, ms);
       this.onWire.add(sent);
       if (this.stopping.signal.aborted) sent.abort(this.stopping.signal.reason as Error);
-      const { statusCode: code, body: response } = await sent.answer;
+      const { statusCode: code, body: response, retryAfter } = await sent.answer;
       if (code >= 200 && code < 300) return { ok: true, statusCode: code, error: null, response };
       const error = code >= 300 && code < 400 ? `redirect (${code}) not followed` : `receiver answered ${code}`;
-      return { ok: false, statusCode: code, error, response };
+      const retryAfterMs = parseRetryAfter(retryAfter);
+      return retryAfterMs === undefined
+        ? { ok: false, statusCode: code, error, response }
+        : { ok: false, statusCode: code, error, response, retryAfterMs };
     } catch (err) {
       return { ok: false, statusCode: null, error: describeFailure(err, ms), response: null };
     } finally {
@@ -199,7 +218,7 @@ export function settleDelivery(
     attempts: [...current.attempts, attempt],
     status_code: attempt.status_code,
     error_message: outcome.ok ? null : attempt.error,
-    next_attempt_at: status === 'pending' ? isoAt(Date.now() + retryDelayMs(k, retryBaseMs)) : null,
+    next_attempt_at: status === 'pending' ? isoAt(Date.now() + retryDelayMs(k, retryBaseMs, outcome.retryAfterMs)) : null,
     lease_owner: null,
     lease_until: null,
     updated_at: nowIso(),

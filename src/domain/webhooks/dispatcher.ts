@@ -1,6 +1,7 @@
 // The undici side of the target guard, loaded on the first attempt (a daemon that sends no webhook
 // never pays undici's memory): a dispatcher whose every new connection is checked by target-guard.ts.
 import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
@@ -68,10 +69,11 @@ export function createGuardedDispatcher(options: GuardedDispatcherOptions): Agen
   });
 }
 
-/** An answer as an attempt keeps it: its status, and the first bytes of its body as text. */
+/** An answer as an attempt keeps it: its status, the first bytes of its body as text, and a 429's or 503's Retry-After. */
 export interface Answer {
   statusCode: number;
   body: string;
+  retryAfter: string | undefined;
 }
 
 /** Up to `max` bytes of `bytes` as UTF-8 text, never ending in part of a character. */
@@ -104,6 +106,7 @@ export class Post implements Dispatcher.DispatchHandler {
   private resolve!: (answer: Answer) => void;
   private reject!: (err: Error) => void;
   private statusCode: number | undefined;
+  private retryAfter: string | undefined;
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private controller: Dispatcher.DispatchController | undefined;
@@ -127,9 +130,15 @@ export class Post implements Dispatcher.DispatchHandler {
     if (this.settled instanceof Error) controller.abort(this.settled);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     // 1xx answers are informational: the real one follows.
-    if (statusCode >= 200) this.statusCode = statusCode;
+    if (statusCode < 200) return;
+    this.statusCode = statusCode;
+    // Only where it asks the sender to wait (docs/webhooks.md, "Retries"): nothing read from other answers.
+    if (statusCode === 429 || statusCode === 503) {
+      const value: unknown = headers['retry-after'];
+      this.retryAfter = typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -152,7 +161,12 @@ export class Post implements Dispatcher.DispatchHandler {
     if (this.settled !== undefined) return;
     this.settled = err ?? true;
     if (this.statusCode === undefined) this.reject(err ?? new Error('the answer ended without a status'));
-    else this.resolve({ statusCode: this.statusCode, body: firstBytes(Buffer.concat(this.chunks, this.size), this.max) });
+    else
+      this.resolve({
+        statusCode: this.statusCode,
+        body: firstBytes(Buffer.concat(this.chunks, this.size), this.max),
+        retryAfter: this.retryAfter,
+      });
   }
 }
 
