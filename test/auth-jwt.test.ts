@@ -85,7 +85,9 @@ t.test('HS256 JWTs (JWT_SECRET set)', async (t) => {
       ['missing exp', await signed({ sub })],
       ['exp not a number', handMade({ alg: 'HS256', typ: 'JWT' }, { sub, exp: String(now() + 300) }, hmacSha256(SECRET))],
       ['missing sub', await signed({ exp: now() + 300 })],
-      ['sub not a UUID', await signed({ sub: 'alice', exp: now() + 300 })],
+      ['an empty sub', await signed({ sub: '', exp: now() + 300 })],
+      ['a sub over 255 characters', await signed({ sub: 'a'.repeat(256), exp: now() + 300 })],
+      ['a sub that is not a string', handMade({ alg: 'HS256', typ: 'JWT' }, { sub: 42, exp: now() + 300 }, hmacSha256(SECRET))],
       [
         'payload altered after signing',
         (() => {

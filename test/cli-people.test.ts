@@ -149,6 +149,14 @@ t.test('principals are people: emails in member lists, --principal takes an emai
   t.match(loner, { principal: { email: null }, organizations: [{ slug: 'beta', role: 'member' }] });
   t.match(await failure(1, 'principal', 'show', 'nobody@example.com'), { code: 'not_found' });
   t.match(await failure(1, 'principal', 'show', randomUUID()), { code: 'not_found' });
+
+  // Contract 13: bound by hand to an identity provider's subject (a JWT sub).
+  t.equal(shown.principal.external_id, null, 'not bound to a subject');
+  const linked = await json('principal', 'link', '--email', 'Ann@Example.com', '--subject', 'auth0|ann');
+  t.same(linked, { ...shown.principal, external_id: 'auth0|ann' }, 'principal link: the principal, bound');
+  t.match((await sy('principal', 'show', 'ann@example.com')).stdout, /^subject:\s+auth0\|ann$/m, 'show names the subject');
+  t.match(await failure(1, 'principal', 'link', '--email', 'ann@example.com', '--subject', 'auth0|other'), { code: 'conflict' });
+  t.match(await failure(1, 'principal', 'link', '--email', 'nobody@example.com', '--subject', 'auth0|x'), { code: 'not_found' });
 });
 
 t.test('names and ids alike; team and key names unique within an organization', async (t) => {

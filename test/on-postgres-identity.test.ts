@@ -6,6 +6,7 @@ await runOnPostgres(
     'organizations',
     'auth-api-keys',
     'auth-jwt',
+    'auth-jwt-subjects',
     'permissions-matrix',
     'security-membership',
     'tenant-isolation',

@@ -175,6 +175,11 @@ export const optionSpecs = {
   ),
   jwtIssuer: opt(optionalString, 'SERVICE_JWT_ISSUER', 'when set, a JWT `iss` must match'),
   jwtAudience: opt(optionalString, 'SERVICE_JWT_AUDIENCE', 'when set, a JWT `aud` must match'),
+  jwtEmailClaim: opt(
+    z.string().min(1).default('email'),
+    'SERVICE_JWT_EMAIL_CLAIM',
+    "the JWT claim holding the email (`<claim>_verified: true` marks it verified) that binds an invitee's principal to its `sub`",
+  ),
 
   emailProviderApiKey: opt(
     z

@@ -16,7 +16,8 @@ export interface CollectionLayout {
 export const collections = {
   /** By organization; by kind; by organization and kind; by run; all in append (id) order. */
   events: { indexes: ['organization', 'kind', 'organization_kind', 'run'] },
-  principals: { indexes: ['email'], unique: ['email'] },
+  /** By email (unique); by identity-provider subject (unique). */
+  principals: { indexes: ['email', 'external_id'], unique: ['email', 'external_id'] },
   organizations: { indexes: ['slug'], unique: ['slug'] },
   teams: { indexes: ['organization'] },
   /**

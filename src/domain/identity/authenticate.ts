@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
+import { emailSchema } from '../schemas.js';
 import type { ApiKeyService } from './api-keys.js';
 import type { Caller } from './caller.js';
+import { isSubject, type PrincipalService } from './principals.js';
 import type * as Jose from 'jose';
 
 export interface AuthenticationSettings {
@@ -11,6 +13,8 @@ export interface AuthenticationSettings {
   jwtAudience?: string;
   /** SERVICE_JWT_MAX_AGE_S: when set, a JWT needs `iat` and may be at most this many seconds old. */
   jwtMaxAgeS?: number;
+  /** SERVICE_JWT_EMAIL_CLAIM: the email claim; `<claim>_verified` says whether the provider verified it. */
+  jwtEmailClaim: string;
 }
 
 /** How far in the future a JWT's `iat` may be (issuer and daemon clocks differ a little), when its age is bounded. */
@@ -50,6 +54,7 @@ export class AuthenticationService {
 
   constructor(
     private readonly apiKeys: ApiKeyService,
+    private readonly principals: PrincipalService,
     private readonly settings: AuthenticationSettings,
   ) {
     this.jwtKey = settings.jwtSecret === undefined ? undefined : new TextEncoder().encode(settings.jwtSecret);
@@ -83,9 +88,10 @@ export class AuthenticationService {
         ...(this.settings.jwtIssuer === undefined ? {} : { issuer: this.settings.jwtIssuer }),
         ...(this.settings.jwtAudience === undefined ? {} : { audience: this.settings.jwtAudience }),
       });
-      if (!uuid.safeParse(payload.sub).success) throw new AppError('unauthenticated', 'JWT sub must be a principal id (UUID)');
+      if (!isSubject(payload.sub))
+        throw new AppError('unauthenticated', 'JWT sub must be a subject of 1 to 255 characters, without control characters');
       if (this.settings.jwtMaxAgeS !== undefined) this.checkAge(payload.iat!, this.settings.jwtMaxAgeS);
-      return { principalId: payload.sub!.toLowerCase(), method: 'jwt' };
+      return { principalId: await this.principals.resolveSubject(payload.sub, this.verifiedEmail(payload)), method: 'jwt' };
     } catch (err) {
       if (err instanceof AppError) throw err;
       const reason =
@@ -98,6 +104,14 @@ export class AuthenticationService {
               : 'invalid JWT';
       throw new AppError('unauthenticated', reason, { reason: err instanceof joseErrors.JWTExpired ? 'expired' : 'invalid' });
     }
+  }
+
+  /** The token's email when the provider says it verified it (`email_verified: true`), else undefined. */
+  private verifiedEmail(payload: Record<string, unknown>): string | undefined {
+    const claim = this.settings.jwtEmailClaim;
+    const email = payload[claim];
+    if (payload[`${claim}_verified`] !== true || typeof email !== 'string') return undefined;
+    return emailSchema.safeParse(email).success ? email : undefined;
   }
 
   /**

@@ -27,7 +27,7 @@ export interface IdentityServices {
 export function createIdentity({ storage, eventLog, audit, config, log }: AreaBase): Area<IdentityServices> {
   const store = createIdentityStore(storage);
   const permissions = new PermissionEngine(store);
-  const principals = new PrincipalService(storage, store);
+  const principals = new PrincipalService(storage, store, log.child({ module: 'identity' }));
   const organizations = new OrganizationService(
     storage,
     store,
@@ -49,7 +49,7 @@ export function createIdentity({ storage, eventLog, audit, config, log }: AreaBa
     audit,
     log.child({ module: 'identity' }),
   );
-  const authentication = new AuthenticationService(apiKeys, config);
+  const authentication = new AuthenticationService(apiKeys, principals, config);
   const permissionChecks = new PermissionCheckService(permissions, principals, store);
   const tables: Pick<Collection<object>, 'name' | 'count'>[] = [
     store.principals,

@@ -34,7 +34,11 @@ export function createIdentityStore(storage: Storage): IdentityStore {
       storage,
       'principals',
       (p) => p.id,
-      [{ name: 'email', value: (p) => p.email ?? undefined, unique: true }],
+      [
+        { name: 'email', value: (p) => p.email ?? undefined, unique: true },
+        // One principal per identity-provider subject (contract 13).
+        { name: 'external_id', value: (p) => p.external_id ?? undefined, unique: true },
+      ],
       cached,
     ),
     organizations: new Collection<Organization>(

@@ -5,7 +5,24 @@ export interface Principal {
   id: string;
   /** Normalised (trimmed, lower-case); null for principals known only by id (JWT sub, dev header). */
   email: string | null;
+  /**
+   * The identity provider's subject (a JWT `sub`, contract 13) this principal is bound to; absent on
+   * records written before subjects were kept, and null until bound.
+   */
+  external_id?: string | null;
   created_at: string;
+}
+
+/** A principal as shown: `external_id` always present (null when unbound). */
+export type PrincipalView = Omit<Principal, 'external_id'> & { external_id: string | null };
+
+export function viewPrincipal(principal: Principal): PrincipalView {
+  return {
+    id: principal.id,
+    email: principal.email,
+    external_id: principal.external_id ?? null,
+    created_at: principal.created_at,
+  };
 }
 
 export interface Organization {

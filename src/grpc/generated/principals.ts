@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { GetPrincipalRequest as _switchyard_admin_v1_GetPrincipalRequest, GetPrincipalRequest__Output as _switchyard_admin_v1_GetPrincipalRequest__Output } from './switchyard/admin/v1/GetPrincipalRequest.js';
+import type { LinkPrincipalRequest as _switchyard_admin_v1_LinkPrincipalRequest, LinkPrincipalRequest__Output as _switchyard_admin_v1_LinkPrincipalRequest__Output } from './switchyard/admin/v1/LinkPrincipalRequest.js';
 import type { Principal as _switchyard_admin_v1_Principal, Principal__Output as _switchyard_admin_v1_Principal__Output } from './switchyard/admin/v1/Principal.js';
 import type { PrincipalDetails as _switchyard_admin_v1_PrincipalDetails, PrincipalDetails__Output as _switchyard_admin_v1_PrincipalDetails__Output } from './switchyard/admin/v1/PrincipalDetails.js';
 import type { PrincipalOrganization as _switchyard_admin_v1_PrincipalOrganization, PrincipalOrganization__Output as _switchyard_admin_v1_PrincipalOrganization__Output } from './switchyard/admin/v1/PrincipalOrganization.js';
@@ -17,6 +18,7 @@ export interface ProtoGrpcType {
     admin: {
       v1: {
         GetPrincipalRequest: MessageTypeDefinition<_switchyard_admin_v1_GetPrincipalRequest, _switchyard_admin_v1_GetPrincipalRequest__Output>
+        LinkPrincipalRequest: MessageTypeDefinition<_switchyard_admin_v1_LinkPrincipalRequest, _switchyard_admin_v1_LinkPrincipalRequest__Output>
         Principal: MessageTypeDefinition<_switchyard_admin_v1_Principal, _switchyard_admin_v1_Principal__Output>
         PrincipalDetails: MessageTypeDefinition<_switchyard_admin_v1_PrincipalDetails, _switchyard_admin_v1_PrincipalDetails__Output>
         PrincipalOrganization: MessageTypeDefinition<_switchyard_admin_v1_PrincipalOrganization, _switchyard_admin_v1_PrincipalOrganization__Output>

@@ -1,9 +1,12 @@
 import type { PrincipalServiceHandlers } from '../generated/switchyard/admin/v1/PrincipalService.js';
 import { parseRequest, toMessage, unary } from '../handler.js';
 import { z } from 'zod';
+import { emailSchema } from '../../domain/schemas.js';
+import { viewPrincipal } from '../../domain/identity/types.js';
 import type { AdminServiceModule, ServiceContext } from './context.js';
 
 const principalRef = z.object({ principal: z.string().trim().min(1, 'required: a principal id or email') });
+const linkRequest = z.object({ email: emailSchema, subject: z.string().min(1, 'required: the JWT sub') });
 
 function implement({ services, log }: ServiceContext): PrincipalServiceHandlers {
   return {
@@ -12,7 +15,11 @@ function implement({ services, log }: ServiceContext): PrincipalServiceHandlers 
         actor,
         parseRequest(principalRef, req).principal,
       );
-      return { principal: toMessage(principal), organizations: organizations.map(toMessage) };
+      return { principal: toMessage(viewPrincipal(principal)), organizations: organizations.map(toMessage) };
+    }),
+    LinkPrincipal: unary(log, async (req, { actor }) => {
+      const { email, subject } = parseRequest(linkRequest, req);
+      return toMessage(viewPrincipal(await services.principals.linkSubject(actor, email, subject)));
     }),
   };
 }

@@ -334,6 +334,14 @@ CREATE TABLE webhook_handoffs (
 CREATE INDEX webhook_handoffs__leases ON webhook_handoffs (ix_leases) WHERE ix_leases IS NOT NULL;
 `,
   },
+  {
+    version: 13,
+    name: 'principals by identity-provider subject (one principal per subject)',
+    sql: `
+ALTER TABLE principals ADD COLUMN ix_external_id bytea;
+ALTER TABLE principals ADD CONSTRAINT principals__external_id UNIQUE (ix_external_id) DEFERRABLE INITIALLY DEFERRED;
+`,
+  },
 ];
 
 /**
