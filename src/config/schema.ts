@@ -223,6 +223,12 @@ export const optionSpecs = {
     'HMAC key for signed asset URLs; generated and persisted when unset',
     { secret: true },
   ),
+  backupKey: opt(
+    z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
+    'SERVICE_BACKUP_KEY',
+    'key that encrypts and authenticates backups (AES-256-GCM); a restore without it refuses an encrypted backup',
+    { secret: true },
+  ),
   databaseUrl: opt(
     z.url({ protocol: /^postgres(ql)?$/, message: 'expected a postgres:// URL' }).optional(),
     'SERVICE_DATABASE_URL',

@@ -10,7 +10,8 @@ import { execute, executeLocal, type View } from '../output.js';
 /**
  * `switchyard backup --out FILE`: a consistent online snapshot through the daemon, written 0600 (it
  * holds secrets) to FILE.partial and renamed into place once whole. `switchyard restore FILE
- * --data-dir D`: offline, into an empty data dir (or an empty PostgreSQL database).
+ * --data-dir D`: offline, into an empty data dir (or an empty PostgreSQL database). A sealed backup
+ * (SERVICE_BACKUP_KEY on the daemon) is opened with SERVICE_BACKUP_KEY from the environment.
  */
 export function registerBackup(program: Command): void {
   program
@@ -26,11 +27,17 @@ export function registerBackup(program: Command): void {
           const partial = `${file}.partial`;
           const out = createWriteStream(partial, { mode: 0o600, flags: 'wx' });
           let bytes = 0;
+          let sealed = false;
+          // Only a FILE.partial this command made is removed on failure: one that was there (another
+          // run's, another user's) is left as it was.
+          let created = false;
           try {
             await once(out, 'open');
+            created = true;
             const chunks = client.streams<DaemonServiceDefinition>('DaemonService').Backup({});
             for await (const chunk of chunks) {
               const data = chunk.data as unknown as Buffer;
+              if (bytes === 0) sealed = data.subarray(0, 200).toString('utf8').includes('"sealed":');
               bytes += data.length;
               if (!out.write(data)) await once(out, 'drain');
             }
@@ -39,13 +46,23 @@ export function registerBackup(program: Command): void {
             await rename(partial, file);
           } catch (err) {
             out.destroy();
-            await rm(partial, { force: true });
+            if (created) await rm(partial, { force: true });
+            if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+              throw new CliError(
+                'invalid_request',
+                `${partial} exists (another backup under way, or left over): remove it or choose a new name`,
+              );
             throw err;
           }
-          return { file, bytes };
+          return { file, bytes, encrypted: sealed };
         },
         view: (r): View[] => [
-          { kind: 'message', text: `backup written to ${r.file} (${r.bytes} bytes, mode 0600): it holds secrets` },
+          {
+            kind: 'message',
+            text: r.encrypted
+              ? `backup written to ${r.file} (${r.bytes} bytes, mode 0600), encrypted and authenticated with SERVICE_BACKUP_KEY`
+              : `backup written to ${r.file} (${r.bytes} bytes, mode 0600): it holds secrets in clear (set SERVICE_BACKUP_KEY on the daemon to encrypt backups)`,
+          },
         ],
       }),
     );
@@ -55,7 +72,8 @@ export function registerBackup(program: Command): void {
     .description('restore a backup into an empty data dir, the daemon stopped (PostgreSQL backups: into an empty database)')
     .requiredOption('--data-dir <dir>', 'the empty data dir to restore into')
     .option('--database-url <url>', 'for a PostgreSQL backup: the empty database, postgres://...')
-    .action((file: string, opts: { dataDir: string; databaseUrl?: string }, command: Command) =>
+    .option('--allow-unencrypted', 'restore a backup that is not encrypted although SERVICE_BACKUP_KEY is set')
+    .action((file: string, opts: { dataDir: string; databaseUrl?: string; allowUnencrypted?: boolean }, command: Command) =>
       executeLocal(command, {
         label: 'restoring',
         run: async () => {
@@ -73,6 +91,7 @@ export function registerBackup(program: Command): void {
                 path.resolve(file),
                 { dataDir, ...(opts.databaseUrl === undefined ? {} : { databaseUrl: opts.databaseUrl }) },
                 createLogger('silent'),
+                backupKeyFromEnv(opts.allowUnencrypted === true),
               )),
             };
           } catch (err) {
@@ -88,4 +107,10 @@ export function registerBackup(program: Command): void {
         ],
       }),
     );
+}
+
+/** SERVICE_BACKUP_KEY as `restore` reads it: from the environment, as the daemon does. */
+function backupKeyFromEnv(allowUnencrypted: boolean): { secret?: string; allowUnencrypted: boolean } {
+  const secret = process.env.SERVICE_BACKUP_KEY;
+  return secret === undefined || secret === '' ? { allowUnencrypted } : { secret, allowUnencrypted };
 }

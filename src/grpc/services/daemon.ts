@@ -72,6 +72,15 @@ function implement(ctx: ServiceContext): DaemonServiceHandlers {
       };
     }),
     Backup: serverStream(ctx.log, ctx.closing, async (_req, { send, signal }) => {
+      // Sealed (SERVICE_BACKUP_KEY): the header line, then frames of about 64 KiB, a message each.
+      if (config.backupKey !== undefined) {
+        const { sealBackup } = await import('../../storage/backup-seal.js');
+        for await (const data of sealBackup(ctx.backup(), config.backupKey)) {
+          if (signal.aborted) return;
+          await send({ data });
+        }
+        return;
+      }
       // Lines gathered into chunks of about 64 KiB: far fewer messages than lines.
       let pending: string[] = [];
       let size = 0;
