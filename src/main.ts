@@ -102,6 +102,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version, metrics });
     http = await listenHttp(app, config.httpAddr, {
       maxConnections: config.httpMaxConnections,
+      maxConnectionsPerAddress: config.httpMaxConnectionsPerAddress,
       headersTimeoutMs: config.httpHeadersTimeoutMs,
     });
     grpc = await startGrpcServer({

@@ -251,6 +251,11 @@ export const optionSpecs = {
     'SERVICE_HTTP_MAX_CONNECTIONS',
     'open HTTP connections at most; past it a new connection is closed at once',
   ),
+  httpMaxConnectionsPerAddress: opt(
+    positiveInt.default(1000),
+    'SERVICE_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+    'open HTTP connections from one client address at most; past it a new one from there is closed at once (behind a reverse proxy every client has its address: raise it)',
+  ),
   httpHeadersTimeoutMs: opt(
     ms(20_000),
     'SERVICE_HTTP_HEADERS_TIMEOUT_MS',

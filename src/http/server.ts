@@ -5,6 +5,7 @@ import polka from 'polka';
 import type { z } from 'zod';
 import { callerAt, type Caller } from '../domain/identity/caller.js';
 import { AccessLog } from './access-log.js';
+import { ConnectionGuard } from './connection-guard.js';
 import { AppError, describeError, fieldReasons, isAppError, validationFailed } from '../errors.js';
 import { createLogThrottle } from '../log-throttle.js';
 import type { Logger } from '../log.js';
@@ -281,6 +282,8 @@ export interface RunningHttpServer {
 export interface ListenLimits {
   /** Open connections at most; past it a new connection is closed at once (server.maxConnections). */
   maxConnections?: number;
+  /** Open connections from one client address at most; past it a new one from there is closed at once. */
+  maxConnectionsPerAddress?: number;
   /**
    * How long a request's headers may take from the moment the connection opens (or the last request
    * ends): a connection that never sends a byte is answered 408 and closed after this.
@@ -297,23 +300,30 @@ export async function listenHttp(app: HttpApp, addr: string, limits: ListenLimit
   const headersTimeout = limits.headersTimeoutMs ?? 20_000;
   const server = http.createServer(
     {
-      headersTimeout,
-      requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+      // Node's own connection checker is off (both 0): ConnectionGuard keeps these deadlines, as
+      // that checker could lose a connection under load (connection-guard.ts says how).
+      headersTimeout: 0,
+      requestTimeout: 0,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-      // Node checks both timeouts on this period (default 30 s): a quarter of the headers timeout,
-      // so a silent connection lives at most 1.25 times it.
-      connectionsCheckingInterval: Math.min(5_000, Math.max(10, Math.floor(headersTimeout / 4))),
     },
     app.handle,
   );
+  const guard = new ConnectionGuard(server, {
+    headersTimeoutMs: headersTimeout,
+    requestTimeoutMs: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+    maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
+  });
   if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
   const sep = addr.lastIndexOf(':');
   const host = addr.slice(0, sep).replace(/^\[|\]$/g, '');
   const port = Number(addr.slice(sep + 1));
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => {
+      guard.stop();
+      reject(err);
+    });
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
@@ -329,6 +339,7 @@ export async function listenHttp(app: HttpApp, addr: string, limits: ListenLimit
     }
     server.closeAllConnections();
     await closed;
+    guard.stop();
   };
   return { server, app, url: `http://${urlHost}:${address.port}`, address, close };
 }
