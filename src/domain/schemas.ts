@@ -8,6 +8,14 @@ export const idSchema = z.uuid('must be a UUID');
 /** ISO 8601 UTC with milliseconds and `Z`. */
 export const timestampSchema = z.iso.datetime();
 
+/**
+ * A time given in a filter (`since`, `until`) in the one form stored times have (milliseconds and
+ * `Z`): `…56Z` and `…56.530Z` compare as strings by their characters ('Z' after '.'), not as times.
+ */
+export function canonicalTime(value: string): string {
+  return new Date(Date.parse(value)).toISOString();
+}
+
 /** Emails are matched case-insensitively after trimming (contract 3): trimmed before the format check. */
 export const emailSchema = z.string().trim().max(320, 'at most 320 characters').pipe(z.email('must be an email address'));
 

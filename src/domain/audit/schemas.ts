@@ -21,7 +21,7 @@ export const auditFilters = z
     /** Records made before this time. */
     until: timestampSchema.optional(),
   })
-  .refine((q) => q.since === undefined || q.until === undefined || q.since < q.until, {
+  .refine((q) => q.since === undefined || q.until === undefined || Date.parse(q.since) < Date.parse(q.until), {
     message: 'must be after since',
     path: ['until'],
   });

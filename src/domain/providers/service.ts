@@ -10,6 +10,7 @@ import type { PermissionEngine } from '../identity/permissions.js';
 import { costOf, recordOf, type ProviderRegistry, type Registered } from './registry.js';
 import { lostTo, rank, type Ranking } from './router.js';
 import type { ExecuteBody, ProviderSettingsInput, RouteExplanation, RouteQuery, UsageQuery, UsageRow } from './schemas.js';
+import { canonicalTime } from '../schemas.js';
 import { PROVIDER_SETTINGS_TOPIC, type ProviderStore } from './store.js';
 import type { AdapterCall, AdapterResult, ProviderRecord, StoredProviderSettings, StreamFormat, Usage } from './types.js';
 import { UpstreamFailure } from './upstream.js';
@@ -360,8 +361,14 @@ export class ProviderService {
   }
 
   /** Usage of an organization (admin), grouped by day, provider and model. */
-  async usageOf(actor: Actor, organizationId: string, query: UsageQuery): Promise<UsageRow[]> {
+  async usageOf(actor: Actor, organizationId: string, given: UsageQuery): Promise<UsageRow[]> {
     await this.permissions.authorize(actor, 'provider.usage', { type: 'organization', id: organizationId });
+    // Compared with stored times as strings: both in their one form.
+    const query = {
+      ...given,
+      since: given.since === undefined ? undefined : canonicalTime(given.since),
+      until: given.until === undefined ? undefined : canonicalTime(given.until),
+    };
     if (query.since !== undefined && query.until !== undefined && query.since > query.until)
       throw validationFailed({ since: 'must not be after until' });
     await this.usage.flush();

@@ -10,6 +10,7 @@ import type { Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { DEFAULT_MAX_RETRIES, MAX_STATE_BYTES, type CreateWebhookInput, type UpdateWebhookInput } from './schemas.js';
 import { SECRET_FORMAT } from './secret-format.js';
+import { canonicalTime } from '../schemas.js';
 import { generateSecret, isWellFormedSecret, standardSecret } from './signing.js';
 import { DELIVERIES_TOPIC, WebhookStore } from './store.js';
 import { validateWebhookUrl } from './target-guard.js';
@@ -308,9 +309,11 @@ export class WebhookService {
   }
 
   /** Re-queues every failed delivery of the webhook created in [since, until] (until: now). */
-  async recoverDeliveries(actor: Actor, webhookId: string, since: string, until?: string): Promise<{ recovered: number }> {
+  async recoverDeliveries(actor: Actor, webhookId: string, from: string, until?: string): Promise<{ recovered: number }> {
     await this.authorized(actor, 'webhook.update', webhookId);
-    const end = until ?? nowIso();
+    // Compared with stored creation times as strings: both in their one form.
+    const since = canonicalTime(from);
+    const end = until === undefined ? nowIso() : canonicalTime(until);
     if (end < since) throw validationFailed({ until: 'before since' }, 'until must not be before since');
     let recovered = 0;
     for (;;) {
