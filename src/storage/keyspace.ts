@@ -47,6 +47,11 @@ export const collections = {
   invitation_recipient_sends: { indexes: ['subject'] },
   /** Per-principal sliding-hour log of organizations created over /v1, by principal in time order. */
   organization_creates: { indexes: ['subject'] },
+  /**
+   * Counts kept in the transactions that change what they count (storage/counters.ts), id
+   * `<what>:<subject>`: an organization's pending invitations, each hourly log's entries per subject.
+   */
+  counters: { indexes: [] },
   /** Organization settings, one record per configured organization (id = organization id). */
   organization_settings: { indexes: [] },
   /** Webhooks (not deleted) by organization, in creation order. */

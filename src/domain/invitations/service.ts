@@ -168,22 +168,18 @@ export class InvitationService {
       async (tx, duplicate) => {
         const now = Date.now();
         const nowText = new Date(now).toISOString();
-        if (duplicate !== undefined) {
-          if (Date.parse(duplicate.expires_at) > now) {
-            throw new AppError('conflict', 'a pending invitation for this email already exists in the organization', {
-              details: { invitation_id: duplicate.id },
-            });
-          }
-          // Past its expiry but not yet swept: expired here, making way for the new one.
-          await this.expireInto(tx, duplicate, nowText);
+        if (duplicate !== undefined && Date.parse(duplicate.expires_at) > now) {
+          throw new AppError('conflict', 'a pending invitation for this email already exists in the organization', {
+            details: { invitation_id: duplicate.id },
+          });
         }
-
         const settings = await this.settings.resolveSettings(organizationId, tx);
-        const pending = await this.store.countLivePending(organizationId, nowText, settings.max_pending_invitations, tx);
-        if (pending.count >= settings.max_pending_invitations) {
-          // No slot frees on its own before the first pending invitation expires.
-          throw rateLimited('max_pending_invitations', settings.max_pending_invitations, Date.parse(pending.firstExpiry!) - now);
-        }
+        const max = settings.max_pending_invitations;
+        // No slot frees on its own before the first pending invitation expires.
+        const wait = await this.store.pendingLimitWait(tx, organizationId, now, max);
+        if (wait !== undefined) throw rateLimited('max_pending_invitations', max, wait);
+        // Past its expiry but not yet swept: expired here, making way for the new one.
+        if (duplicate !== undefined) await this.expireInto(tx, duplicate, nowText);
         const id = newId();
         await this.consumeSendSlots(tx, { organization_id: organizationId, id, email }, settings.max_invitations_per_hour, now);
 
@@ -209,7 +205,7 @@ export class InvitationService {
           expired_at: null,
         };
         created.outbox_entry_id = await this.queueMail(tx, created, token.raw);
-        await tx.put(this.store.invitations, created);
+        await this.store.putInvitation(tx, created, undefined);
         this.events.append(tx, {
           kind: 'invitation.created',
           organization_id: organizationId,
@@ -307,13 +303,17 @@ export class InvitationService {
         }
         const now = nowIso();
         await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
-        const revoked = await tx.put(this.store.invitations, {
-          ...invitation,
-          status: 'revoked',
-          revoked_at: now,
-          revoked_by: isOperator(actor) ? null : actor.principalId,
-          updated_at: now,
-        });
+        const revoked = await this.store.putInvitation(
+          tx,
+          {
+            ...invitation,
+            status: 'revoked',
+            revoked_at: now,
+            revoked_by: isOperator(actor) ? null : actor.principalId,
+            updated_at: now,
+          },
+          invitation,
+        );
         this.audit.recordChange(tx, actor, 'invitation.revoke', 'invitation', invitation, revoked);
         this.events.append(tx, {
           kind: 'invitation.revoked',
@@ -358,7 +358,7 @@ export class InvitationService {
         };
         resent.outbox_entry_id = await this.queueMail(tx, resent, token.raw);
         this.audit.recordChange(tx, actor, 'invitation.resend', 'invitation', invitation, resent);
-        return tx.put(this.store.invitations, resent);
+        return this.store.putInvitation(tx, resent, invitation);
       },
     );
     this.log.info({ invitation_id: id, organization_id: next.organization_id }, 'invitation re-sent');
@@ -414,7 +414,7 @@ export class InvitationService {
           membership_id: membership.id,
           updated_at: now,
         };
-        await tx.put(this.store.invitations, accepted);
+        await this.store.putInvitation(tx, accepted, invitation);
         if (caller !== null) this.audit.recordChange(tx, caller, 'invitation.accept', 'invitation', invitation, accepted);
         else
           this.audit.recordAs(tx, { type: 'principal', principal_id: principalId, method: 'invitation_link' }, origin, {
@@ -483,6 +483,6 @@ export class InvitationService {
   /** The expiry itself, and its mail cancelled: `tx` is one of withMailLocked's. */
   private async expireInto(tx: Tx, invitation: Invitation, now: string): Promise<void> {
     await this.outbox.cancelOutboxEntry(tx, invitation.outbox_entry_id);
-    await tx.put(this.store.invitations, { ...invitation, status: 'expired', expired_at: now, updated_at: now });
+    await this.store.putInvitation(tx, { ...invitation, status: 'expired', expired_at: now, updated_at: now }, invitation);
   }
 }

@@ -1,4 +1,5 @@
 import { Collection } from '../../storage/collection.js';
+import { Counters } from '../../storage/counters.js';
 import { HourlyLog } from '../../storage/hourly-log.js';
 import { compositeKey } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
@@ -12,6 +13,8 @@ export class InvitationStore {
   readonly invitations: Collection<Invitation>;
   readonly sends: HourlyLog<InvitationSend>;
   readonly recipientSends: HourlyLog<RecipientSend>;
+  /** Each organization's pending invitations (stored status), kept by putInvitation. */
+  private readonly pendingCounts: Counters;
 
   constructor(storage: Storage) {
     const pending = (i: Invitation) => i.status === 'pending';
@@ -24,24 +27,39 @@ export class InvitationStore {
     ]);
     this.sends = new HourlyLog<InvitationSend>(storage, 'invitation_sends');
     this.recipientSends = new HourlyLog<RecipientSend>(storage, 'invitation_recipient_sends');
+    this.pendingCounts = new Counters(storage, 'invitations_pending');
+  }
+
+  /** Queues the invitation in `tx` with its organization's pending count (`previous`: as read in `tx`). */
+  async putInvitation(tx: Tx, next: Invitation, previous: Invitation | undefined): Promise<Invitation> {
+    const delta = Number(next.status === 'pending') - Number(previous?.status === 'pending');
+    await this.pendingCounts.add(tx, next.organization_id, delta, () => this.recountPending(next.organization_id, tx));
+    return tx.put(this.invitations, next);
+  }
+
+  /**
+   * Whether the organization has `max` pending invitations that have not yet expired: how long until
+   * the first of them expires (ms, the latest a slot frees without anyone acting), or undefined when
+   * there is room. Reads the kept count, and past it only the overdue ones the sweep has not reached.
+   */
+  async pendingLimitWait(tx: Tx, organizationId: string, now: number, max: number): Promise<number | undefined> {
+    const stored = await this.pendingCounts.read(tx, organizationId, () => this.recountPending(organizationId, tx));
+    if (stored < max) return undefined;
+    const invitations = this.invitations.in(tx);
+    const nowText = new Date(now).toISOString();
+    const overdue = await invitations.countRange('org_pending', organizationId, { upTo: nowText, limit: stored - max + 1 });
+    if (stored - overdue < max) return undefined;
+    const [first] = await invitations.range('org_pending', organizationId, { after: nowText, limit: 1 });
+    return first === undefined ? undefined : Date.parse(first.sort) - now;
+  }
+
+  /** The organization's pending invitations counted from their index: data from before counts were kept. */
+  private recountPending(organizationId: string, tx: Tx): Promise<number> {
+    return this.invitations.in(tx).countBy('org_pending', organizationId);
   }
 
   async findPending(organizationId: string, email: string, tx?: Tx): Promise<Invitation | undefined> {
     return this.invitations.in(tx).findUnique('pending_email', compositeKey(organizationId, email));
-  }
-
-  /**
-   * Pending invitations of the organization that have not yet expired, counted up to `max`, and
-   * when the first of them expires (the latest a slot frees without anyone acting).
-   */
-  async countLivePending(
-    organizationId: string,
-    nowIso: string,
-    max: number,
-    tx?: Tx,
-  ): Promise<{ count: number; firstExpiry: string | undefined }> {
-    const live = await this.invitations.in(tx).range('org_pending', organizationId, { after: nowIso, limit: max });
-    return { count: live.length, firstExpiry: live[0]?.sort };
   }
 
   /** One organization's pending invitations whose expiry has passed, soonest first. */

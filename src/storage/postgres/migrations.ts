@@ -342,6 +342,16 @@ ALTER TABLE principals ADD COLUMN ix_external_id bytea;
 ALTER TABLE principals ADD CONSTRAINT principals__external_id UNIQUE (ix_external_id) DEFERRABLE INITIALLY DEFERRED;
 `,
   },
+  {
+    version: 14,
+    name: 'counts kept with what they count (pending invitations, hourly log entries per subject)',
+    sql: `
+CREATE TABLE counters (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL
+);
+`,
+  },
 ];
 
 /**
