@@ -431,13 +431,14 @@ export class LevelStorage implements Storage {
     // (countUpTo: a principal's grants, up to 1,000) counts a long run of them on every write.
     const countKeys = async (sub: Sublevel, range: KeyRange): Promise<{ n: number; first: string | undefined }> => {
       const keys = sub.keys(range);
-      // No bigger a step than the limit: classic-level reserves room for a whole step per read, and
-      // that native memory lives until V8 collects the closed iterator (docs/operations.md, memory).
-      const step = range.limit === undefined || range.limit < 0 ? COUNT_BATCH : Math.min(COUNT_BATCH, Math.max(1, range.limit));
+      // Small steps first, as readAll: classic-level's native room for a step outlives the read.
+      const max = range.limit === undefined || range.limit < 0 ? Infinity : range.limit;
       try {
         let n = 0;
         let first: string | undefined;
-        for (let batch = await keys.nextv(step); batch.length > 0; batch = await keys.nextv(step)) {
+        for (let step = FIRST_STEP; n < max; step = Math.min(COUNT_BATCH, step * 8)) {
+          const batch = await keys.nextv(Math.min(step, max - n));
+          if (batch.length === 0) break;
           first ??= batch[0];
           n += batch.length;
         }
