@@ -18,12 +18,19 @@ const server = http.createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     void (async () => {
-      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input?: { prompt?: string } };
+      // An execute body ({input: {prompt}}) or a chat completion's ({messages}): the same call upstream.
+      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        input?: { prompt?: string };
+        messages?: { content?: string }[];
+      };
       const answer = await pool.request({
         method: 'POST',
         path: completions,
         headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-upstream' },
-        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: input.input?.prompt ?? '' }] }),
+        body: JSON.stringify({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: input.input?.prompt ?? input.messages?.[0]?.content ?? '' }],
+        }),
       });
       const completion = (await answer.body.json()) as { choices: { message: { content: string } }[] };
       const text = JSON.stringify({ data: { output: { text: completion.choices[0].message.content } } });

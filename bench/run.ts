@@ -73,6 +73,9 @@ const TARGET = {
   webhookRssMb: 250,
   /** (10) The provider layer against undici straight to the same upstream. */
   providerRatio: 0.5,
+  /** Issue 34 item 9: execute and chat completions against the bare proxy, req/s and CPU per call. */
+  providerBareRatio: 0.6,
+  providerBareCpuFactor: 2,
   providerAddedP50Ms: 1,
   providerAddedP99Ms: 5,
   providerTtfbAddedMs: 2,
@@ -393,6 +396,8 @@ interface ProviderFigures {
   /** The floor: the least proxy Node can be, to the same upstream (bench/bare-proxy.ts). */
   bareProxy: Measured[];
   daemon: Measured[];
+  /** POST /v1/chat/completions through the daemon (the OpenAI-compatible gateway). */
+  chat: Measured[];
   /** Time to the first byte of a 200-chunk stream, ms, one per request. */
   ttfbDirect: number[];
   ttfbDaemon: number[];
@@ -437,8 +442,8 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
     bare = { child, exited: once(child, 'exit') };
     const [bareLine] = (await once(child.stdout, 'data')) as unknown[];
     const bareUrl = `http://127.0.0.1:${String(bareLine).trim()}`;
-    // At warn: this row measures the provider layer; the access line's cost is row (9)'s.
-    serve = await startServeChild('warn', dir, { OPENAI_API_KEY: 'sk-bench-upstream', OPENAI_BASE_URL: upstream }, 'providers');
+    // At the default level (info, an access line per call), as issue 34 item 9 measures it.
+    serve = await startServeChild('info', dir, { OPENAI_API_KEY: 'sk-bench-upstream', OPENAI_BASE_URL: upstream }, 'providers');
     const daemonUrl = serve.url;
     const bearer = serve.bearer;
     await waitUntil('openai to be healthy', 10_000, async () => {
@@ -449,7 +454,7 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
     const chat = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'say hello' }] });
     const execute = JSON.stringify({ modality: 'text', tier: 'premium', input: { prompt: 'say hello' } });
     const upstreamAuth = { authorization: 'Bearer sk-bench-upstream' };
-    const figures: ProviderFigures = { direct: [], bareProxy: [], daemon: [], ttfbDirect: [], ttfbDaemon: [] };
+    const figures: ProviderFigures = { direct: [], bareProxy: [], daemon: [], chat: [], ttfbDirect: [], ttfbDaemon: [] };
     for (let round = 1; round <= ROUNDS; round++) {
       figures.direct.push(
         await measure(
@@ -485,6 +490,16 @@ async function measureProviders(dir: string): Promise<ProviderFigures> {
             body: execute,
             amount: PROVIDER_REQUESTS,
           },
+        ),
+      );
+      figures.chat.push(
+        await measure(
+          `round ${round}/${ROUNDS}: (10) chat completions through the daemon`,
+          `${daemonUrl}/v1/chat/completions`,
+          bearer,
+          PROVIDER_CONNECTIONS,
+          serve.statFile,
+          { body: chat, amount: PROVIDER_REQUESTS },
         ),
       );
     }
@@ -768,9 +783,25 @@ function providerRows(f: ProviderFigures): void {
   );
   const bareOk = loadRows(`(10) the bare proxy (floor), ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`, f.bareProxy);
   const daemonOk = loadRows(`(10) POST /v1/providers/execute, ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`, f.daemon);
+  const chatOk = loadRows(`(10) POST /v1/chat/completions, ${PROVIDER_REQUESTS} at ${PROVIDER_CONNECTIONS}`, f.chat);
   // Not a target: the highest execute / straight ratio any Node proxy reached here, in the same rounds.
   if (bareOk && directOk) info('(10) bare proxy / straight: req/s ratio (the floor)', ratioOf(f.bareProxy, f.direct).text);
-  if (bareOk && daemonOk) info('(10) execute / bare proxy: req/s ratio', ratioOf(f.daemon, f.bareProxy).text);
+  // Issue 34 item 9: the daemon (at its default log level) against the bare proxy, round by round.
+  ratioRow('(10) execute / bare proxy: req/s ratio', f.daemon, f.bareProxy, TARGET.providerBareRatio, bareOk && daemonOk);
+  ratioRow('(10) chat completions / bare proxy: req/s ratio', f.chat, f.bareProxy, TARGET.providerBareRatio, bareOk && chatOk);
+  for (const [label, through, ok] of [
+    ['execute', f.daemon, daemonOk],
+    ['chat completions', f.chat, chatOk],
+  ] as const) {
+    const factors = through.map((r, i) => (r.cpuUsPerRequest ?? NaN) / (f.bareProxy[i].cpuUsPerRequest ?? NaN));
+    const factor = median(factors);
+    check(
+      `(10) ${label} / bare proxy: CPU per call`,
+      `${factor.toFixed(2)}x  [${rounds(factors, 2)}]`,
+      `<= ${TARGET.providerBareCpuFactor.toFixed(2)}x`,
+      bareOk && ok && factor <= TARGET.providerBareCpuFactor,
+    );
+  }
   ratioRow('(10) execute / straight: req/s ratio', f.daemon, f.direct, TARGET.providerRatio, directOk && daemonOk);
   const added = (pick: (r: Measured) => number, through = f.daemon) => through.map((r, i) => pick(r) - pick(f.direct[i]));
   if (bareOk && directOk)
