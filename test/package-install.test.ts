@@ -7,7 +7,7 @@
 // metadata, so the dependencies come from the lockfile with `npm ci --offline` (the cache `npm ci`
 // filled); the tarball's contents and layout are what an operator's `npm install -g` gets.
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
@@ -17,7 +17,7 @@ const run = promisify(execFile);
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) => {
+t.test('the packed tarball installs and runs', { timeout: 290_000 }, async (t) => {
   const work = privateDir();
   // dist/ is built by `npm test` itself; `prepack` builds it for a real `npm pack`.
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repoRoot });
@@ -40,9 +40,16 @@ t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) =
   mkdirSync(path.join(prefix, 'bin'));
   await run('tar', ['xzf', path.join(work, packed.filename), '-C', installed, '--strip-components=1']);
   copyFileSync(path.join(repoRoot, 'package-lock.json'), path.join(installed, 'package-lock.json'));
-  // Without the optional runtimes (onnxruntime-node, node-llama-cpp: hundreds of MB): the daemon
-  // runs without them, and says so for the providers that need them.
-  await run('npm', ['ci', '--omit=dev', '--omit=optional', '--offline', '--no-audit', '--no-fund'], { cwd: installed });
+  // What `npm install -g` installs: no dev dependencies, and not the in-process runtimes
+  // (onnxruntime-node, node-llama-cpp: hundreds of MB), optional peer dependencies that npm leaves out;
+  // the daemon runs without them, and says so for the providers that need them.
+  await run('npm', ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund'], { cwd: installed });
+  for (const runtime of ['node-llama-cpp', 'onnxruntime-node', '@node-llama-cpp'])
+    t.notOk(existsSync(path.join(installed, 'node_modules', runtime)), `${runtime} is not installed by default`);
+  const { stdout: du } = await run('du', ['-sk', prefix]);
+  const installedMb = Number(du.split(/\s/)[0]) / 1024;
+  t.comment(`installed size: ${installedMb.toFixed(1)} MB`);
+  t.ok(installedMb < 150, `the install is under 150 MB (${installedMb.toFixed(1)} MB)`);
   symlinkSync(
     path.join('..', 'lib', 'node_modules', 'switchyard', 'bin', 'switchyard.js'),
     path.join(prefix, 'bin', 'switchyard'),
@@ -111,18 +118,57 @@ t.test('the packed tarball installs and runs', { timeout: 240_000 }, async (t) =
     },
     { what: 'the runtimes probed' },
   );
-  for (const [name, module] of [
-    ['gguf', 'node-llama-cpp'],
-    ['transformers', 'onnxruntime-node'],
+  for (const [name, module, install] of [
+    ['gguf', 'node-llama-cpp', 'gguf'],
+    ['transformers', 'onnxruntime-node', 'onnx'],
   ]) {
     const provider = runtimes.find((p) => p.name === name)!;
     t.equal(provider.health.status, 'unhealthy', `${name} without ${module}`);
     t.equal(
       provider.health.reason,
-      `unavailable: the optional dependency ${module} is not installed (npm install ${module})`,
+      `unavailable: the optional runtime ${module} is not installed (switchyard runtime install ${install})`,
       `${name} names what is missing and how to install it`,
     );
   }
+  // doctor says the same, with the command as the fix.
+  const doctor = await runOwned(t, bin, ['--socket', socket, 'doctor', '--json'], { env });
+  const checks = (JSON.parse(doctor.stdout) as { checks: { check: string; status: string; detail: string; fix: string }[] })
+    .checks;
+  t.match(
+    checks.filter((c) => c.check.endsWith(' runtime')),
+    [
+      {
+        check: 'gguf runtime',
+        status: 'WARN',
+        detail: /node-llama-cpp is not installed/,
+        fix: 'switchyard runtime install gguf',
+      },
+      { check: 'transformers runtime', status: 'WARN', detail: /onnxruntime-node/, fix: 'switchyard runtime install onnx' },
+    ],
+  );
+  // The command installs beside the global package, the CPU build of llama.cpp alone.
+  const plan = await runOwned(t, bin, ['runtime', 'install', 'gguf', 'onnx', '--dry-run', '--json'], { env });
+  t.equal(plan.code, 0, plan.stderr);
+  const plans = (JSON.parse(plan.stdout) as { plans: { command: string[]; env: Record<string, string> }[] }).plans;
+  const pinned = (
+    JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    }
+  ).peerDependencies;
+  t.same(plans[0].command, [
+    'npm',
+    'install',
+    '--global',
+    '--prefix',
+    prefix,
+    '--omit=optional',
+    '--no-audit',
+    '--no-fund',
+    `node-llama-cpp@${pinned['node-llama-cpp']}`,
+    ...(process.platform === 'linux' && process.arch === 'x64' ? [`@node-llama-cpp/linux-x64@${pinned['node-llama-cpp']}`] : []),
+  ]);
+  t.same(plans[1].command.slice(-1), [`onnxruntime-node@${pinned['onnxruntime-node']}`]);
+  t.match(plans[1].env, { ONNXRUNTIME_NODE_INSTALL: 'skip' }, 'without the CUDA download');
   daemon.kill('SIGTERM');
 });
 

@@ -47,6 +47,7 @@ const commands: Record<string, () => Promise<Register>> = {
   audit: async () => (await import('./commands/audit.js')).registerAudit,
   storage: async () => (await import('./commands/storage.js')).registerStorage,
   backup: async () => (await import('./commands/backup.js')).registerBackup,
+  runtime: async () => (await import('./commands/runtime.js')).registerRuntime,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,
 };
 

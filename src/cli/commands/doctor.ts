@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { DaemonServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/DaemonService.js';
 import type { DoctorFacts__Output } from '../../grpc/generated/switchyard/admin/v1/DoctorFacts.js';
+import type { Provider__Output } from '../../grpc/generated/switchyard/admin/v1/Provider.js';
+import type { ProviderServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/ProviderService.js';
 import type { Plain } from '../client.js';
 import { execute, type Cell, type View } from '../output.js';
 
@@ -114,6 +116,22 @@ function linkFindings(f: DoctorFacts): Finding[] {
   return [ok('public URL', f.public_url)];
 }
 
+/** The in-process runtimes the daemon registered (a model directory set) whose module is not installed. */
+export function runtimeFindings(providers: Pick<Plain<Provider__Output>, 'name' | 'health'>[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const p of providers) {
+    const reason = p.health?.reason ?? '';
+    const install = /^unavailable: the optional runtime (\S+) is not installed \((switchyard runtime install \w+)\)$/.exec(
+      reason,
+    );
+    if (install !== null)
+      findings.push(
+        warn(`${p.name} runtime`, `${install[1]} is not installed: the ${p.name} provider cannot run its models`, install[2]),
+      );
+  }
+  return findings;
+}
+
 /**
  * Every finding of `switchyard doctor`, from the daemon's facts and the CLI's clock at the middle of
  * the call (`clientTimeMs`): the one place the checks are judged.
@@ -166,6 +184,8 @@ export function registerDoctor(program: Command): void {
           const sent = Date.now();
           const facts = await client.service<DaemonServiceDefinition>('DaemonService').Doctor({});
           const findings = judge(facts, (sent + Date.now()) / 2);
+          const { providers } = await client.service<ProviderServiceDefinition>('ProviderService').ListProviders({});
+          findings.push(...runtimeFindings(providers));
           failed = findings.some((x) => x.status === 'FAIL');
           return findings;
         },

@@ -1,5 +1,5 @@
-// The in-process runtimes (spec 2.6: model-file and ML-framework), optional dependencies loaded on
-// first use. Absent, they report `unavailable` with the reason and the command that installs them.
+// The in-process runtimes (spec 2.6: model-file and ML-framework), optional peer dependencies that
+// `switchyard runtime install` adds, loaded on first use. Absent, they report `unavailable` with the reason and the command that installs them.
 import { readdir } from 'node:fs/promises';
 import type { Logger } from '../../../log.js';
 import type { Modality } from '../types.js';
@@ -12,27 +12,37 @@ interface RuntimeSpec {
   name: 'gguf' | 'transformers';
   kind: string;
   module: string;
+  /** `switchyard runtime install <this>` installs the module (src/cli/commands/runtime.ts). */
+  install: 'gguf' | 'onnx';
   extension: string;
   modalities: Modality[];
 }
 
 export const runtimes = {
-  gguf: { name: 'gguf', kind: 'local model-file runtime', module: 'node-llama-cpp', extension: '.gguf', modalities: ['text'] },
+  gguf: {
+    name: 'gguf',
+    kind: 'local model-file runtime',
+    module: 'node-llama-cpp',
+    install: 'gguf',
+    extension: '.gguf',
+    modalities: ['text'],
+  },
   transformers: {
     name: 'transformers',
     kind: 'local ML-framework runtime',
     module: 'onnxruntime-node',
+    install: 'onnx',
     extension: '.onnx',
     modalities: ['text', 'embedding'],
   },
 } as const satisfies Record<string, RuntimeSpec>;
 
-async function loadable(module: string): Promise<string | undefined> {
+async function loadable(spec: RuntimeSpec): Promise<string | undefined> {
   try {
-    await import(module);
+    await import(spec.module);
     return undefined;
   } catch {
-    return `unavailable: the optional dependency ${module} is not installed (npm install ${module})`;
+    return `unavailable: the optional runtime ${spec.module} is not installed (switchyard runtime install ${spec.install})`;
   }
 }
 
@@ -79,13 +89,13 @@ export function createRuntimeAdapter(spec: RuntimeSpec, modelDir: string, option
     defaultModel: () => '',
 
     async probe() {
-      const missing = await loadable(spec.module);
+      const missing = await loadable(spec);
       if (missing !== undefined) throw new UpstreamFailure(missing, false, 'unavailable');
       return { models: await models() };
     },
 
     async execute(call) {
-      const missing = await loadable(spec.module);
+      const missing = await loadable(spec);
       if (missing !== undefined) throw new UpstreamFailure(missing, false, 'unavailable');
       runtime ??= runners[spec.name](modelDir, options);
       runtime.catch(() => (runtime = undefined));
