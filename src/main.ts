@@ -130,7 +130,10 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         { header: 'X-Principal-Id' },
         'development mode: any caller can act as any principal with the X-Principal-Id header; set SERVICE_ENV=production to turn it off',
       );
-    log.info({ url: http.url, data_dir: config.dataDir, version, env: config.env }, 'switchyard listening');
+    log.info(
+      { url: http.url, data_dir: config.dataDir, storage: storage.engine, version, env: config.env },
+      'switchyard listening',
+    );
 
     const running = http;
     const admin = grpc;

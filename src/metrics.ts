@@ -90,6 +90,14 @@ function sharedWhileRunning<T>(read: () => Promise<T>): () => Promise<T> {
     }));
 }
 
+/** The metrics listener could not start (its address taken, not allowed): one line naming it. */
+export class MetricsStartError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MetricsStartError';
+  }
+}
+
 /** Builds the registry and its instruments, and serves GET /metrics on `addr`. */
 export async function startMetrics(addr: string, log: Logger): Promise<MetricsServer> {
   let figures: ScrapedFigures = noFigures;
@@ -310,7 +318,13 @@ export async function startMetrics(addr: string, log: Logger): Promise<MetricsSe
   server.headersTimeout = 5_000;
   const [host, port] = splitAddr(addr);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        new MetricsStartError(`cannot listen on ${addr} (SERVICE_METRICS_ADDR, metrics): ${err.code ?? err.message}`, {
+          cause: err,
+        }),
+      ),
+    );
     server.listen(port, host, () => resolve());
   });
   const bound = server.address() as AddressInfo;

@@ -289,11 +289,16 @@ t.test('status of a development daemon without mail or JWT', async (t) => {
   await json(t, sy, 'org', 'create', 'acme');
   await json(t, sy, 'invite', 'create', '--org', 'acme', '--email', 'a@example.com', '--role', 'member');
   const status = await json(t, sy, 'status');
-  t.match(status, { email_transport: 'held', jwt_enabled: false, outbox: { held: 1 } });
+  t.match(status, { email_transport: 'held', jwt_enabled: false, outbox: { held: 1 }, storage_engine: 'leveldb' });
   const plain = await sy('status');
+  t.match(plain.stdout, /^storage:\s+LevelDB \(in the data dir\)$/m, 'the storage engine, named');
   t.match(plain.stdout, /^email:\s+held \(no transport: mail stays in the outbox\)$/m);
   t.match(plain.stdout, /^jwt:\s+off \(JWT_SECRET unset\)$/m);
   t.match(plain.stdout, /^outbox:\s+1 \(1 held\)$/m);
+  // A held mail is queued, not sent.
+  const invited = await sy('invite', 'create', '--org', 'acme', '--email', 'b@example.com', '--role', 'member');
+  t.match(invited.stdout, /^mails queued:\s+1$/m);
+  t.notMatch(invited.stdout, /mails sent/);
 });
 
 t.test('config show shares the config noun with the CLI config verbs', async (t) => {

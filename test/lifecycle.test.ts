@@ -277,6 +277,18 @@ t.test('a busy port exits 1 with one line', async (t) => {
   t.match(lines[0], /EADDRINUSE|in use/i, 'says the address is in use');
   t.notMatch(second.stderr(), STACK_FRAME, 'no stack trace');
 
+  // SERVICE_METRICS_ADDR on a taken port: the line names the metrics address, not the HTTP one.
+  const third = spawnSwitchyard(t, ['serve', '--data-dir', path.join(root, 'c'), '--http-addr', '127.0.0.1:0'], {
+    SERVICE_LOG_LEVEL: 'info',
+    SERVICE_METRICS_ADDR: addr,
+  });
+  t.equal(await third.exited, 1, 'exit code 1');
+  t.same(
+    third.stderr().trimEnd().split('\n'),
+    [`switchyard: cannot listen on ${addr} (SERVICE_METRICS_ADDR, metrics): EADDRINUSE`],
+    'one line naming the metrics address',
+  );
+
   const health = await fetch(`${first.url}/healthz`);
   t.equal(health.status, 200, 'the first daemon is unaffected');
 });

@@ -61,7 +61,7 @@ t.test('the list shows each registered provider with capabilities, models and he
   const byName = Object.fromEntries((res.body.data as any[]).map((p) => [p.name, p]));
   t.same(Object.keys(byName), ['openai', 'anthropic', 'ollama', 'echo'], 'registration order, echo last');
   t.match(byName.openai, {
-    kind: 'hosted general provider A',
+    kind: 'hosted OpenAI-compatible API',
     tier: 'premium',
     modalities: ['text', 'image', 'embedding'],
     streaming: 'sse',

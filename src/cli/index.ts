@@ -110,6 +110,19 @@ function requireSubcommand(group: Command): void {
   });
 }
 
+/**
+ * A reader that goes away (`switchyard events tail | head -1`) ends the command quietly, exit 0, as
+ * for any Unix filter: EPIPE on stdout (or stderr) is not an error to report.
+ */
+function exitQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+}
+
 export async function runCli(argv: string[]): Promise<void> {
+  if (argv[2] !== 'serve') exitQuietlyOnClosedPipe();
   await runProgram(buildProgram(await loadCommands(argv), { json: argv.includes('--json') }), argv);
 }

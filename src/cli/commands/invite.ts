@@ -33,7 +33,7 @@ function invitationRecord(inv: Invitation): RecordView {
     ['organization', inv.organization_id],
     ['invited by', inv.created_by ?? { text: 'operator', tone: 'muted' }],
     ['expires', shortTime(inv.expires_at)],
-    ['mails sent', String(inv.send_count)],
+    ['mails queued', String(inv.send_count)],
     ['latest mail', inv.outbox_entry_id ?? none],
   ];
   if (inv.accepted_at !== null)

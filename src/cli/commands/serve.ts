@@ -33,6 +33,7 @@ export function registerServe(program: Command): void {
         { NewerSchemaError, StorageLockedError, StorageOpenError },
         { GrpcStartError },
         { DataDirError },
+        { MetricsStartError },
       ] = await Promise.all([
         import('../../config/load.js'),
         import('../../log.js'),
@@ -40,6 +41,7 @@ export function registerServe(program: Command): void {
         import('../../storage/errors.js'),
         import('../../grpc/server.js'),
         import('../../storage/data-dir.js'),
+        import('../../metrics.js'),
       ]);
       const { config: configFile, ...flags } = opts;
       const sources = { flags, ...(configFile === undefined ? {} : { configFile }) };
@@ -62,7 +64,8 @@ export function registerServe(program: Command): void {
           err instanceof StorageLockedError ||
           err instanceof StorageOpenError ||
           err instanceof NewerSchemaError ||
-          err instanceof GrpcStartError
+          err instanceof GrpcStartError ||
+          err instanceof MetricsStartError
         )
           fail(err.message, 1);
         const code = (err as NodeJS.ErrnoException).code;

@@ -28,6 +28,7 @@ export function registerStatus(program: Command): void {
               ['env', s.env],
               ['uptime', `${formatDuration(s.uptime_seconds)} (since ${shortTime(s.started_at)})`],
               ['data dir', s.data_dir],
+              ['storage', s.storage_engine === 'postgres' ? 'PostgreSQL (SERVICE_DATABASE_URL)' : 'LevelDB (in the data dir)'],
               ['http', s.http_url],
               ['grpc socket', s.grpc_socket],
               ['grpc tcp', s.grpc_address ?? { text: 'off', tone: 'muted' }],

@@ -37,6 +37,7 @@ function implement(ctx: ServiceContext): DaemonServiceHandlers {
         started_at: ctx.startedAt.toISOString(),
         uptime_seconds: (Date.now() - ctx.startedAt.getTime()) / 1000,
         data_dir: ctx.config.dataDir,
+        storage_engine: ctx.config.databaseUrl === undefined ? 'leveldb' : 'postgres',
         http_url: ctx.httpUrl,
         grpc_socket: socketPath,
         ...(tcpAddress === null ? {} : { grpc_address: tcpAddress }),

@@ -42,7 +42,7 @@ export function createAnthropicAdapter(upstream: Upstream, apiKey: string): Adap
 
   return {
     name: 'anthropic',
-    kind: 'hosted text provider B',
+    kind: 'hosted Anthropic API',
     tier: 'premium',
     modalities: ['text'],
     streaming: 'sse',

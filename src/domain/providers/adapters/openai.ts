@@ -33,7 +33,7 @@ export function createOpenAiAdapter(upstream: Upstream, apiKey: string): Adapter
 
   return {
     name: 'openai',
-    kind: 'hosted general provider A',
+    kind: 'hosted OpenAI-compatible API',
     tier: 'premium',
     modalities: ['text', 'image', 'embedding'],
     streaming: 'sse',

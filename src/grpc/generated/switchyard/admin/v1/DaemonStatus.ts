@@ -20,6 +20,7 @@ export interface DaemonStatus {
   'jwt_enabled'?: (boolean);
   'pending_invitations'?: (number);
   'outbox'?: ({[key: string]: number});
+  'storage_engine'?: (string);
   '_grpc_address'?: "grpc_address";
 }
 
@@ -41,5 +42,6 @@ export interface DaemonStatus__Output {
   'jwt_enabled': (boolean);
   'pending_invitations': (number);
   'outbox': ({[key: string]: number});
+  'storage_engine': (string);
   '_grpc_address'?: "grpc_address";
 }
