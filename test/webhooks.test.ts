@@ -1115,3 +1115,57 @@ t.test('resource_filter: every key must match its event field; an exhaustion abo
     "the catch-all gets the other webhook's exhaustion, never its own",
   );
 });
+
+t.test(
+  "one organization's many webhooks at a receiver that never answers do not hold back another organization's delivery",
+  async (t) => {
+    // Attempts would hang a minute: another organization's delivery can only go through a free slot.
+    const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '60000', SERVICE_WEBHOOK_MAX_PER_ORG: '200' });
+    const open = new OpenRequests();
+    const silent = await WebhookReceiver.start(t, open);
+    silent.setDefault({ kind: 'hang' });
+    const hooks = 120;
+    for (let i = 0; i < hooks; i++) await w.create({ url: silent.url, event_filter: ['workflow.node.progress'] });
+    // 3 events x 120 webhooks = 360 attempts: more than every slot (MAX_IN_FLIGHT), each within its webhook's bound.
+    await w.d.storage.transaction({}, async (tx) => {
+      for (let i = 0; i < 3; i++)
+        w.d.eventLog.append(tx, { kind: 'workflow.node.progress', organization_id: w.org.id, payload: { i } });
+    });
+    await waitFor(() => open.now >= MAX_PER_WEBHOOK, { what: 'the silent receiver holding attempts' });
+    const other = asPrincipal(randomUUID());
+    const otherOrg = await createOrganizationAs(w.d.url, other, `fair-${randomUUID().slice(0, 8)}`);
+    const prompt = await WebhookReceiver.start(t);
+    const created = await request(w.d.url, 'POST', `/v1/organizations/${otherOrg.id}/webhooks`, {
+      headers: other,
+      body: { url: prompt.url, event_filter: ['workflow.run.completed'] },
+    });
+    t.equal(created.status, 201);
+    await w.d.storage.transaction({}, async (tx) =>
+      w.d.eventLog.append(tx, { kind: 'workflow.run.completed', organization_id: otherOrg.id, payload: {} }),
+    );
+    await waitFor(() => prompt.received.length === 1, { what: "the other organization's delivery" });
+    t.equal(silent.received.length, open.now, 'it arrived while every attempt to the silent receiver still hangs');
+    t.ok(open.now < MAX_IN_FLIGHT, `the silent organization holds ${open.now} of ${MAX_IN_FLIGHT} slots`);
+  },
+);
+
+t.test('an organization may have SERVICE_WEBHOOK_MAX_PER_ORG live webhooks; past it creation is 422', async (t) => {
+  const w = await world(t, { SERVICE_WEBHOOK_MAX_PER_ORG: '3' });
+  const made = [];
+  for (let i = 0; i < 3; i++) made.push((await w.create()).body.data.id as string);
+  const refused = await w.create();
+  t.equal(refused.status, 422);
+  t.equal(refused.body.error.code, 'validation_failed');
+  t.match(refused.body.error.details.fields, { webhooks: /has 3 webhooks, the most it may have \(3\)/ });
+  // A deleted webhook no longer counts.
+  t.equal((await request(w.d.url, 'DELETE', `/v1/webhooks/${made[0]}`, { headers: w.owner })).status, 200);
+  t.equal((await w.create()).status, 201);
+  // Another organization has its own.
+  const other = asPrincipal(randomUUID());
+  const otherOrg = await createOrganizationAs(w.d.url, other, `cap-${randomUUID().slice(0, 8)}`);
+  const theirs = await request(w.d.url, 'POST', `/v1/organizations/${otherOrg.id}/webhooks`, {
+    headers: other,
+    body: { url: w.receiver.url },
+  });
+  t.equal(theirs.status, 201);
+});

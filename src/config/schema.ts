@@ -304,6 +304,11 @@ export const optionSpecs = {
   ),
   webhookTimeoutMs: opt(ms(10_000), 'SERVICE_WEBHOOK_TIMEOUT_MS', 'webhook per-attempt timeout'),
   webhookRetryBaseMs: opt(ms(30_000), 'SERVICE_WEBHOOK_RETRY_BASE_MS', 'webhook backoff base'),
+  webhookMaxPerOrganization: opt(
+    positiveInt.default(100),
+    'SERVICE_WEBHOOK_MAX_PER_ORG',
+    'live webhooks one organization may have; past it creation is 422',
+  ),
   workflowLeaseMs: opt(
     ms(30_000),
     'SERVICE_WORKFLOW_LEASE_MS',

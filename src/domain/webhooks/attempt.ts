@@ -40,6 +40,8 @@ export interface Outcome {
   statusCode: number | null;
   error: string | null;
   response: string | null;
+  /** The attempt ran out of time (its receiver did not answer within the timeout). */
+  timedOut?: boolean;
   /** How long a 429 or 503 asked the sender to wait (its Retry-After), in ms. */
   retryAfterMs?: number;
 }
@@ -60,12 +62,16 @@ function timeOut(sent: Post, ms: number): void {
   sent.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'));
 }
 
+function timedOutAfter(ms: number): string {
+  return `timed out after ${ms} ms`;
+}
+
 /** What an attempt's failure is called on the delivery (never a secret: callers scrub). */
 function describeFailure(err: unknown, timeoutMs: number): string {
   if (err instanceof TargetRefusedError) return err.message;
   const e = err as Error & { code?: string; cause?: unknown; name?: string };
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT')
-    return `timed out after ${timeoutMs} ms`;
+    return timedOutAfter(timeoutMs);
   if (e.cause instanceof TargetRefusedError) return e.cause.message;
   return describeSocketError(err);
 }
@@ -123,7 +129,8 @@ export class AttemptPoster {
         ? { ok: false, statusCode: code, error, response }
         : { ok: false, statusCode: code, error, response, retryAfterMs };
     } catch (err) {
-      return { ok: false, statusCode: null, error: describeFailure(err, ms), response: null };
+      const error = describeFailure(err, ms);
+      return { ok: false, statusCode: null, error, response: null, timedOut: error === timedOutAfter(ms) };
     } finally {
       clearTimeout(timer);
       if (sent !== undefined) this.onWire.delete(sent);

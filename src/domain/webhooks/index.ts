@@ -24,6 +24,12 @@ const WEBHOOK_SEAL_KEY = 'webhook_seal_key';
  */
 export const MAX_IN_FLIGHT = 256;
 export const MAX_PER_WEBHOOK = 64;
+/**
+ * Attempts in flight at once for one organization, all its webhooks together: half the slots, so one
+ * tenant whose receivers never answer leaves the other half to the others (issue 33); one that answers
+ * quickly borrows idle slots as a webhook does.
+ */
+export const MAX_PER_ORGANIZATION = MAX_IN_FLIGHT / 2;
 const CONNECTIONS_PER_ORIGIN = MAX_IN_FLIGHT;
 /** Loops also run this often without being woken (a lost wake-up costs at most this much). */
 const POLL_MS = 1_000;
@@ -42,7 +48,11 @@ export async function createWebhooks({
   const sealer = new SecretSealer(
     deriveKey(await openSecretKey(storage, WEBHOOK_SEAL_KEY, undefined), 'switchyard/webhook-secret-seal/v1'),
   );
-  const settings = { production: config.env === 'production', allowPrivate: config.webhookAllowPrivate };
+  const settings = {
+    production: config.env === 'production',
+    allowPrivate: config.webhookAllowPrivate,
+    maxPerOrganization: config.webhookMaxPerOrganization,
+  };
   const webhooks = new WebhookService(storage, permissions, sealer, settings, audit, webhookLog);
   // undici loads with the first attempt: a daemon without webhooks never holds it.
   let transport: Promise<Transport> | undefined;
@@ -66,6 +76,7 @@ export async function createWebhooks({
       retryBaseMs: config.webhookRetryBaseMs,
       maxInFlight: MAX_IN_FLIGHT,
       maxPerWebhook: MAX_PER_WEBHOOK,
+      maxPerOrganization: MAX_PER_ORGANIZATION,
     },
     webhookLog,
     metrics,

@@ -196,6 +196,9 @@ export class WebhookSender implements HandOff {
     const picked: string[] = [];
     const hooks = new Map<string, Webhook | null>();
     const turns = this.webhooksInTurn(this.rotation);
+    // Per organization, the room this pass has given its webhooks so far: an organization's bound is
+    // shared by all its webhooks (issue 33: one tenant's thousand webhooks must not take every slot).
+    const given = new Map<string, number>();
     try {
       let done = false;
       while (!done && picked.length < free) {
@@ -208,8 +211,15 @@ export class WebhookSender implements HandOff {
           }
           const webhookId = next.value;
           this.rotation = webhookId;
-          const room = Math.min(this.slots.roomFor(webhookId), budget);
+          // A webhook not seen here yet (a restart, another daemon's fan-out) is read for its organization.
+          let org = this.slots.organizationOf(webhookId);
+          if (org === undefined) {
+            const webhook = (await this.webhooksOf([webhookId])).get(webhookId);
+            if (webhook !== undefined && webhook !== null) this.slots.learn(webhookId, (org = webhook.organization_id));
+          }
+          const room = Math.min(this.slots.roomFor(webhookId, org, org === undefined ? 0 : (given.get(org) ?? 0)), budget);
           if (room <= 0) continue;
+          if (org !== undefined) given.set(org, (given.get(org) ?? 0) + room);
           // On exclusive storage what this daemon claimed (in memory) stays in the due queue until its
           // outcome is written, answered or not: read past it.
           const held = this.storage.exclusive ? this.slots.claimedBy(webhookId) : 0;
@@ -285,11 +295,8 @@ export class WebhookSender implements HandOff {
     // decision is undone first. Whatever is not taken in the end gives its slot back.
     const holding = new Map<string, string>();
     const letGo = (id: string): void => {
-      const webhookId = holding.get(id);
-      if (webhookId === undefined) return;
-      holding.delete(id);
-      this.slots.release(webhookId);
-      this.slots.forget(id, webhookId);
+      if (!holding.delete(id)) return;
+      this.slots.forget(id);
     };
     let taken: Delivery[];
     let events: Map<string, SentEvent>;
@@ -310,8 +317,8 @@ export class WebhookSender implements HandOff {
           if (webhook === undefined) return undefined; // not read above: the next pass
           if (webhook === null) return failedByDeletion(d);
           if (!webhook.active) return heldWhilePaused(d);
-          if (!this.slots.mayTake(webhook.id)) return undefined;
-          this.slots.hold(d.id, webhook.id);
+          if (!this.slots.mayTake(webhook.id, webhook.organization_id)) return undefined;
+          this.slots.hold(d.id, webhook.id, webhook.organization_id);
           holding.set(d.id, webhook.id);
           if (this.storage.exclusive) return d;
           return {
@@ -370,8 +377,9 @@ export class WebhookSender implements HandOff {
     return {
       take: (handed) => {
         const { delivery } = handed;
-        if (ended || this.poster.stopped || !this.slots.mayTake(delivery.webhook_id)) return false;
-        this.slots.hold(delivery.id, delivery.webhook_id);
+        this.slots.learn(delivery.webhook_id, delivery.organization_id);
+        if (ended || this.poster.stopped || !this.slots.mayTake(delivery.webhook_id, delivery.organization_id)) return false;
+        this.slots.hold(delivery.id, delivery.webhook_id, delivery.organization_id);
         taken.set(delivery.id, handed);
         return true;
       },
@@ -403,8 +411,7 @@ export class WebhookSender implements HandOff {
 
   /** A reserved delivery whose transaction did not commit: its slot is free again. */
   private cancelHandOff(delivery: Delivery): void {
-    this.slots.release(delivery.webhook_id);
-    this.slots.forget(delivery.id, delivery.webhook_id);
+    this.slots.forget(delivery.id);
     this.wakeListener();
   }
 
@@ -433,10 +440,10 @@ export class WebhookSender implements HandOff {
   private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined, batchId?: string): void {
     let released = false;
     const launched = Date.now();
-    const answered = (): void => {
+    const answered = (timedOut = false): void => {
       if (released) return;
       released = true;
-      if (this.slots.answer(webhook.id, launched)) this.slotsFreed();
+      if (this.slots.answer(delivery.id, launched, timedOut)) this.slotsFreed();
     };
     const run = this.attempt(delivery, webhook, event, answered, batchId)
       .catch((err: unknown) => {
@@ -446,7 +453,7 @@ export class WebhookSender implements HandOff {
       .finally(() => {
         answered();
         // The same for the outcomes waiting to be written, when they are what holds new attempts back.
-        const refill = this.slots.forget(delivery.id, webhook.id);
+        const refill = this.slots.forget(delivery.id);
         this.attempts.delete(run);
         if (refill) this.slotsFreed();
       });
@@ -462,11 +469,11 @@ export class WebhookSender implements HandOff {
     leased: Delivery,
     webhook: Webhook,
     event: SentEvent | undefined,
-    answered: () => void,
+    answered: (timedOut: boolean) => void,
     batchId: string | undefined,
   ): Promise<void> {
     const sent = await sendAttempt(this.poster, leased, webhook, event, (w, at) => this.webhooks.secretsOf(w, at));
-    answered();
+    answered(sent.outcome.timedOut === true);
     if (this.poster.stopped) return;
     const { attempt } = sent;
     const next = await this.writer.record(leased, batchId, (d, tx) =>

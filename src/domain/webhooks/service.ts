@@ -21,6 +21,8 @@ export interface WebhookSettings {
   production: boolean;
   /** SERVICE_WEBHOOK_ALLOW_PRIVATE. */
   allowPrivate: boolean;
+  /** SERVICE_WEBHOOK_MAX_PER_ORG: live webhooks one organization may have (each costs every event a match and a slot share). */
+  maxPerOrganization: number;
 }
 
 /** A rotation's default grace window: both secrets sign for a day. */
@@ -170,7 +172,12 @@ export class WebhookService {
       updated_at: now,
       deleted_at: null,
     };
-    await this.storage.transaction({}, async (tx) => {
+    // Counted under the organization's lock, so concurrent creates cannot pass the cap together.
+    await this.storage.transaction({ locks: [`webhooks-of:${organizationId}`] }, async (tx) => {
+      const live = (await this.store.liveWebhooks(organizationId, tx)).length;
+      const max = this.settings.maxPerOrganization;
+      if (live >= max)
+        throw validationFailed({ webhooks: `the organization has ${live} webhooks, the most it may have (${max})` });
       this.audit.recordChange(tx, actor, 'webhook.create', 'webhook', undefined, webhook);
       await tx.put(this.store.webhooks, webhook);
     });

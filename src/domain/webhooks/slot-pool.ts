@@ -17,6 +17,23 @@ export interface SlotBounds {
   maxInFlight: number;
   /** Attempts in flight at once to one webhook, so one slow receiver cannot take every slot. */
   maxPerWebhook: number;
+  /** Attempts in flight at once for one organization, all its webhooks together (issue 33: one tenant's many webhooks). */
+  maxPerOrganization: number;
+}
+
+/** Consecutive timeouts counted at most: a webhook's bound halves with each, down to one slot. */
+const MAX_TIMEOUT_HALVINGS = 6;
+/** Webhooks whose organization is remembered at most (a webhook never changes organization). */
+const ORGANIZATIONS_KEPT = 16_384;
+
+/** A delivery holding a slot, or waiting for its outcome's record. */
+interface Held {
+  webhookId: string;
+  organizationId: string;
+  /** Its attempt holds a slot (until its answer, or until it ends without one). */
+  onWire: boolean;
+  /** Its slot was borrowed past its webhook's or organization's own bound (not counted against the organization's). */
+  borrowed: boolean;
 }
 
 /**
@@ -46,13 +63,19 @@ export class SlotPool {
   private inFlight = 0;
   /** Attempts on the wire per webhook (the per-webhook bound). */
   private readonly perWebhook = new Map<string, number>();
+  /** Attempts on the wire per organization (the per-organization bound). */
+  private readonly perOrganization = new Map<string, number>();
+  /** Per webhook whose last answers were timeouts: how many in a row (its bound halves with each). */
+  private readonly timeouts = new Map<string, number>();
+  /** The organization of each webhook seen here (oldest out first). */
+  private readonly organizations = new Map<string, string>();
   /** Deliveries in `sending` per webhook: on the wire or their outcome not yet written. */
   private readonly claimedPerWebhook = new Map<string, number>();
   /**
    * The deliveries that hold or held a slot here: their attempts on the wire (counted in `inFlight` and
    * `perWebhook`) or their outcomes not yet written. A delivery is never claimed again while it is in here.
    */
-  private readonly sending = new Set<string>();
+  private readonly sending = new Map<string, Held>();
   /**
    * When each webhook with attempts on the wire last moved (the first of them started, or one was
    * answered), and when any did (epoch ms): paceUntil's evidence that a busy slot frees soon.
@@ -80,6 +103,18 @@ export class SlotPool {
   /** Whether the delivery holds a slot here, or waits for its record (it is not claimed again). */
   has(deliveryId: string): boolean {
     return this.sending.has(deliveryId);
+  }
+
+  /** The webhook's organization, when a delivery of it was seen here. */
+  organizationOf(webhookId: string): string | undefined {
+    return this.organizations.get(webhookId);
+  }
+
+  /** Notes a webhook's organization (the fan-out and the passes tell it). */
+  learn(webhookId: string, organizationId: string): void {
+    if (this.organizations.has(webhookId)) return;
+    if (this.organizations.size >= ORGANIZATIONS_KEPT) this.organizations.delete(this.organizations.keys().next().value!);
+    this.organizations.set(webhookId, organizationId);
   }
 
   /** Deliveries of the webhook holding a slot or waiting for their record. */
@@ -118,23 +153,33 @@ export class SlotPool {
 
   /**
    * Whether an attempt to `webhookId` may take a slot now: within the global bound, and within the
-   * webhook's own bound or, while it answers quickly, borrowing a slot nobody else is using, never one
-   * of the last maxPerWebhook of the global bound (work-conserving: one webhook with a fast receiver
-   * and nobody else to serve is not held to a quarter of the slots; docs/webhooks.md).
+   * webhook's and its organization's own bounds or, while it answers quickly, borrowing a slot nobody
+   * else is using, never one of the last maxPerWebhook of the global bound (work-conserving: one
+   * webhook with a fast receiver and nobody else to serve is not held to a quarter of the slots;
+   * docs/webhooks.md).
    */
-  mayTake(webhookId: string): boolean {
-    return this.free > 0 && this.roomFor(webhookId) > 0;
+  mayTake(webhookId: string, organizationId = this.organizations.get(webhookId)): boolean {
+    return this.free > 0 && this.roomFor(webhookId, organizationId) > 0;
   }
 
   /**
-   * How many more attempts to `webhookId` may start now, at most (mayTake decides each): its own
-   * bound's free slots, or while it answers quickly as many as borrowing allows. A webhook that
-   * borrows has its due deliveries (retries, or what the fan-out queued) claimed beside its hand-offs,
-   * not only once it is back under its own bound.
+   * How many more attempts to `webhookId` may start now, at most (mayTake decides each): the free
+   * slots of its own bound (halved for each timeout in a row, down to one) and of its organization's
+   * (less `pending`, what a pass is about to claim for it), or while it answers quickly as many as
+   * borrowing allows. A webhook that borrows has its due deliveries (retries, or what the fan-out
+   * queued) claimed beside its hand-offs, not only once it is back under its own bound.
    */
-  roomFor(webhookId: string): number {
-    const own = this.bounds.maxPerWebhook - (this.perWebhook.get(webhookId) ?? 0);
+  roomFor(webhookId: string, organizationId = this.organizations.get(webhookId), pending = 0): number {
+    const own = this.ownRoom(webhookId, organizationId, pending);
     return this.answersQuickly(webhookId) ? Math.max(own, this.borrowCap - this.inFlight) : own;
+  }
+
+  /** The free slots of the webhook's own bound (halved per timeout in a row, down to one) and of its organization's. */
+  private ownRoom(webhookId: string, organizationId: string | undefined, pending = 0): number {
+    const halvings = this.timeouts.get(webhookId) ?? 0;
+    const own = Math.max(1, this.bounds.maxPerWebhook >> halvings) - (this.perWebhook.get(webhookId) ?? 0);
+    if (organizationId === undefined) return own;
+    return Math.min(own, this.bounds.maxPerOrganization - (this.perOrganization.get(organizationId) ?? 0) - pending);
   }
 
   /** Answer times too old to count (answersQuickly) are dropped, so the map holds recent webhooks only. */
@@ -143,31 +188,52 @@ export class SlotPool {
     for (const [webhookId, a] of this.answers) if (now - a.at >= PACE_MS) this.answers.delete(webhookId);
   }
 
-  /** A slot taken by `deliveryId` (to `webhookId`): counted against both bounds, never claimed again here. */
-  hold(deliveryId: string, webhookId: string): void {
+  /** A slot taken by `deliveryId` (to `webhookId` of `organizationId`): counted against every bound, never claimed again here. */
+  hold(deliveryId: string, webhookId: string, organizationId: string): void {
+    this.learn(webhookId, organizationId);
+    // A slot past the own bounds is borrowed (answersQuickly): idle, so not the organization's to count.
+    const borrowed = this.ownRoom(webhookId, organizationId) <= 0;
     this.inFlight++;
-    this.sending.add(deliveryId);
+    this.sending.set(deliveryId, { webhookId, organizationId, onWire: true, borrowed });
     if (bump(this.perWebhook, webhookId, 1) === 1) this.progress.set(webhookId, this.now());
+    if (!borrowed) bump(this.perOrganization, organizationId, 1);
     bump(this.claimedPerWebhook, webhookId, 1);
   }
 
-  /** Gives back hold()'s slot without an answer (the delivery stays in `sending`); answers how many attempts to that webhook still hold one. */
-  release(webhookId: string): number {
+  /**
+   * Gives back hold()'s slot without an answer (the delivery stays in `sending`); answers how many
+   * attempts to that webhook still hold one (undefined: the delivery held none).
+   */
+  release(deliveryId: string): number | undefined {
+    const held = this.sending.get(deliveryId);
+    if (held?.onWire !== true) return undefined;
+    held.onWire = false;
     this.inFlight--;
-    return bump(this.perWebhook, webhookId, -1);
+    if (!held.borrowed) bump(this.perOrganization, held.organizationId, -1);
+    return bump(this.perWebhook, held.webhookId, -1);
   }
 
   /**
-   * The answer of an attempt to `webhookId` that started at `launched` (epoch ms) came: its slot is
-   * given back and the webhook's pace noted. Answers whether the slots came down to a refill mark (or
-   * the webhook has none busy), when a pass (and a waiting fan-out) should run.
+   * The answer of the attempt of `deliveryId` that started at `launched` (epoch ms) came, or it timed
+   * out: its slot is given back and the webhook's pace noted. A timeout halves the webhook's bound
+   * (again for each in a row) until an answer comes. Answers whether the slots came down to a refill
+   * mark (or the webhook has none busy), when a pass (and a waiting fan-out) should run.
    */
-  answer(webhookId: string, launched: number): boolean {
-    const left = this.release(webhookId);
+  answer(deliveryId: string, launched: number, timedOut = false): boolean {
+    const webhookId = this.sending.get(deliveryId)?.webhookId;
+    const left = this.release(deliveryId);
+    if (webhookId === undefined || left === undefined) return false;
+    if (!timedOut) this.timeouts.delete(webhookId);
+    else this.timeouts.set(webhookId, Math.min(MAX_TIMEOUT_HALVINGS, (this.timeouts.get(webhookId) ?? 0) + 1));
     const now = this.now();
     this.progressAny = now;
     if (left === 0) this.progress.delete(webhookId);
     else this.progress.set(webhookId, now);
+    // A timeout is no answer: the webhook does not answer quickly (it borrows no more).
+    if (timedOut) {
+      this.answers.delete(webhookId);
+      return this.refillMark(left);
+    }
     // Kept while the webhook has no attempt on the wire too: the fan-out's next hand-offs to it read it.
     const last = this.answers.get(webhookId);
     const took = now - launched;
@@ -176,7 +242,11 @@ export class SlotPool {
       last.at = now;
       last.averageMs += (took - last.averageMs) / 8;
     }
-    // Its own bound's mark, and the borrowing cap's for a webhook that borrows.
+    return this.refillMark(left);
+  }
+
+  /** Whether slots came down to a refill mark: the webhook's (`left` busy), its own bound's and the borrowing cap's, or all. */
+  private refillMark(left: number): boolean {
     return (
       left === 0 ||
       atRefillMark(this.bounds.maxPerWebhook, left) ||
@@ -191,9 +261,12 @@ export class SlotPool {
    * whether the outcomes waiting for their record came down to a refill mark (or to none), when they
    * are what holds new attempts back.
    */
-  forget(deliveryId: string, webhookId: string): boolean {
+  forget(deliveryId: string): boolean {
+    const held = this.sending.get(deliveryId);
+    if (held === undefined) return false;
+    this.release(deliveryId);
     this.sending.delete(deliveryId);
-    bump(this.claimedPerWebhook, webhookId, -1);
+    bump(this.claimedPerWebhook, held.webhookId, -1);
     return this.sending.size === 0 || atRefillMark(this.maxClaimed, this.sending.size);
   }
 
