@@ -70,3 +70,19 @@ t.test('--expires-in: s m h d w y, years on the calendar', async (t) => {
   t.equal(bad.code, 2, 'an unknown unit is a usage error');
   t.match(bad.stderr, /expected a duration such as 30d, 12h, 90m, 3600s, 2w or 1y/);
 });
+
+t.test("workflow output --expires-in 2d is refused in the flag's words, before any call", async (t) => {
+  const refused = await run(t, [
+    '--socket',
+    path.join(privateDir(), 'none.sock'),
+    'workflow',
+    'output',
+    'r1',
+    '--expires-in',
+    '2d',
+  ]);
+  t.equal(refused.code, 2, 'a usage error');
+  t.match(refused.stderr, /--expires-in/);
+  t.match(refused.stderr, /24h \(1d\) at most/);
+  t.notMatch(refused.stderr, /expires_in|86400/, "not in the API's words");
+});

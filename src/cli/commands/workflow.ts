@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { MAX_LINK_SECONDS } from '../../domain/assets/schemas.js';
 import { runStatuses, type RunStatus } from '../../domain/workflows/types.js';
 import type { Event__Output } from '../../grpc/generated/switchyard/admin/v1/Event.js';
 import type { Workflow__Output } from '../../grpc/generated/switchyard/admin/v1/Workflow.js';
@@ -213,6 +214,14 @@ async function runEventsAfter(client: AdminClient, request: { id: string; organi
     events.push(...page.events);
     if (page.events.length < EVENTS_PAGE) return events;
   }
+}
+
+/** A download link's lifetime, `--expires-in`: a duration of at most a day, refused in the flag's words. */
+function parseLinkLifetime(text: string): number {
+  const seconds = parseDuration(text);
+  if (seconds < 1 || seconds > MAX_LINK_SECONDS)
+    throw new InvalidArgumentError('download links live from 1s to 24h (1d) at most, e.g. 3600, 90m, 1d');
+  return seconds;
 }
 
 export function registerWorkflow(program: Command): void {
@@ -437,7 +446,11 @@ export function registerWorkflow(program: Command): void {
     .command('output <run-id>')
     .description("a run's output by node, and its artifacts with signed download links")
     .addOption(scopeOption())
-    .option('--expires-in <duration>', 'how long the download links stay valid (e.g. 3600, 90m, 1d)', parseDuration)
+    .option(
+      '--expires-in <duration>',
+      'how long the download links stay valid, at most 24h (e.g. 3600, 90m, 1d)',
+      parseLinkLifetime,
+    )
     .action((id: string, opts: { org?: string; expiresIn?: number }, command: Command) =>
       execute(command, {
         label: `reading the output of run ${id}`,
@@ -447,7 +460,7 @@ export function registerWorkflow(program: Command): void {
             ...scoped(opts),
             ...(opts.expiresIn === undefined ? {} : { expires_in_seconds: opts.expiresIn }),
           }),
-        fields: { id: '<run-id>', expires_in_seconds: '--expires-in' },
+        fields: { id: '<run-id>', expires_in_seconds: '--expires-in', expires_in: '--expires-in' },
         view: outputViews,
       }),
     );
