@@ -68,6 +68,18 @@ export function planRuntimeInstall(runtime: RuntimeName, root = packageRoot): Ru
   };
 }
 
+/**
+ * In a clone, one `npm install --no-save` for every runtime asked for: a second one would prune what
+ * the first added (npm removes packages that neither package.json nor the command names).
+ */
+function mergeCloneInstalls(plans: RuntimeInstallPlan[]): RuntimeInstallPlan[] {
+  const clone = plans.filter((p) => p.command.includes('--no-save'));
+  if (clone.length < 2) return plans;
+  const specs = clone.map((p) => p.command[p.command.length - 1]);
+  const merged = { ...clone[0], command: [...clone[0].command.slice(0, -1), ...specs] };
+  return [merged, ...plans.filter((p) => !clone.includes(p))];
+}
+
 function runNpm(plan: RuntimeInstallPlan): Promise<void> {
   return new Promise((resolve, reject) => {
     const [command, ...args] = plan.command;
@@ -98,7 +110,7 @@ export function registerRuntime(program: Command): void {
         run: async () => {
           const unknown = names.filter((n) => !Object.hasOwn(runtimeModules, n));
           if (unknown.length > 0) throw new CliError('invalid_request', `no runtime ${unknown.join(', ')}: choose gguf or onnx`);
-          const plans = [...new Set(names as RuntimeName[])].map((n) => planRuntimeInstall(n));
+          const plans = mergeCloneInstalls([...new Set(names as RuntimeName[])].map((n) => planRuntimeInstall(n)));
           if (opts.dryRun !== true) for (const plan of plans) await runNpm(plan);
           return { installed: opts.dryRun !== true, plans };
         },
