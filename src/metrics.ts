@@ -28,6 +28,10 @@ export interface Metrics {
   runQueueWait(seconds: number): void;
   /** One node's provider call, started to recorded, by modality and outcome. */
   nodeDuration(modality: string, outcome: 'completed' | 'failed', seconds: number): void;
+  /** A live run event stream opened (1) or ended (-1). */
+  runStreamsOpen(delta: 1 | -1): void;
+  /** One read of the event log by a live run event stream (its history, a wake-up or its poll). */
+  runStreamRead(): void;
 }
 
 export const noMetrics: Metrics = Object.freeze({
@@ -45,6 +49,8 @@ export const noMetrics: Metrics = Object.freeze({
   workEnded: () => undefined,
   runQueueWait: () => undefined,
   nodeDuration: () => undefined,
+  runStreamsOpen: () => undefined,
+  runStreamRead: () => undefined,
 });
 
 /** Figures read when scraped (counted by the areas, not pushed on every change). */
@@ -265,6 +271,16 @@ export async function startMetrics(addr: string, log: Logger): Promise<MetricsSe
       this.set({ kind: 'job', state: 'running' }, f.jobsRunning);
     },
   });
+  const runStreams = new client.Gauge({
+    name: 'switchyard_run_streams_open',
+    help: 'Live run event streams (GET /v1/workflows/runs/{id}/events) open on this daemon',
+    registers: [registry],
+  });
+  const runStreamReads = new client.Counter({
+    name: 'switchyard_run_stream_reads_total',
+    help: "Reads of the event log by live run event streams: each follows a commit of its own run's events (or its poll)",
+    registers: [registry],
+  });
   new client.Gauge({
     name: 'switchyard_invitations_pending',
     help: 'Pending invitations',
@@ -298,6 +314,8 @@ export async function startMetrics(addr: string, log: Logger): Promise<MetricsSe
     workEnded: (kind, outcome) => workEnded.inc({ kind, outcome }),
     runQueueWait: (seconds) => queueWait.observe(seconds),
     nodeDuration: (modality, outcome, seconds) => nodeSeconds.observe({ modality, outcome }, seconds),
+    runStreamsOpen: (delta) => runStreams.inc(delta),
+    runStreamRead: () => runStreamReads.inc(),
   };
 
   const server = http.createServer((req, res) => {

@@ -1,4 +1,7 @@
 // Workflows, schedules and backup on PostgreSQL (test/support/on-postgres.ts).
 import { runOnPostgres } from './support/on-postgres.js';
 
-await runOnPostgres(['workflow-schedules', 'workflows', 'backup-restore'], 'workflow, schedule and backup tests');
+await runOnPostgres(
+  ['workflow-schedules', 'workflows', 'workflows-streams', 'backup-restore'],
+  'workflow, schedule and backup tests',
+);

@@ -320,6 +320,26 @@ export const optionSpecs = {
     'SERVICE_WORKFLOW_SCHEDULE_TICK_MS',
     'the schedule loop looks for due workflow schedules at least this often',
   ),
+  runStreamsPerPrincipal: opt(
+    positiveInt.default(20),
+    'SERVICE_RUN_STREAMS_PER_PRINCIPAL',
+    'live run event streams one principal may hold open on one daemon; past it 429',
+  ),
+  runStreamsPerOrg: opt(
+    positiveInt.default(200),
+    'SERVICE_RUN_STREAMS_PER_ORG',
+    "live run event streams open on one organization's runs on one daemon; past it 429",
+  ),
+  runStreamPollMs: opt(
+    ms(10_000),
+    'SERVICE_RUN_STREAM_POLL_MS',
+    "a live run stream also reads its run's events this often without a wake-up (a lost notification)",
+  ),
+  runStreamRecheckMs: opt(
+    ms(500),
+    'SERVICE_RUN_STREAM_RECHECK_MS',
+    'a live run stream checks its credentials and access this often; refused, it ends',
+  ),
   providerHealthIntervalMs: opt(ms(30_000), 'SERVICE_PROVIDER_HEALTH_INTERVAL_MS', 'active provider health probe period'),
   providerConnectTimeoutMs: opt(ms(5_000), 'SERVICE_PROVIDER_CONNECT_TIMEOUT_MS', 'provider connect timeout'),
   providerTimeoutMs: opt(

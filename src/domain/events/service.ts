@@ -34,6 +34,14 @@ const EVENT_ID_PREFIX = 'evt_';
 /** The storage wake-up topic of every event commit (storage.onWake), on whichever daemon it committed. */
 export const EVENTS_TOPIC = 'events';
 
+/**
+ * The wake-up topic of one run's events: a live run stream listens to its run's topic alone, so a
+ * commit elsewhere (another run, another organization) never makes it read the log.
+ */
+export function runEventsTopic(runId: string): string {
+  return `run-events:${runId}`;
+}
+
 export class EventLog {
   private readonly store: Collection<DomainEvent>;
   private readonly subscribers = new Set<EventSubscriber>();
@@ -69,6 +77,7 @@ export class EventLog {
     });
     // Consumers of the log on every daemon sharing the storage (the webhook fan-out) hear of it.
     tx.wake(EVENTS_TOPIC);
+    if (draft.run_id !== undefined && draft.run_id !== null) tx.wake(runEventsTopic(draft.run_id));
     tx.afterCommit(() => {
       if (appended === undefined) return;
       this.metrics.eventAppended(appended.kind);

@@ -7,6 +7,7 @@ import type { SettingsServices } from '../settings/index.js';
 import { createExecutorLoop, RunExecutor, type OutputKeeper } from './executor.js';
 import { createScheduleLoop, ScheduleService, ScheduleTrigger } from './schedules.js';
 import { WorkflowService } from './service.js';
+import { RunStreams } from './streams.js';
 import { ScheduleStore, WorkflowStore } from './store.js';
 
 export interface WorkflowServices {
@@ -42,7 +43,29 @@ export function createWorkflows({
   const workflowLog = log.child({ module: 'workflows' });
   const instanceId = randomUUID();
   const store = new WorkflowStore(storage);
-  const workflows = new WorkflowService(storage, store, permissions, eventLog, audit, assets, publicUrl, instanceId, metrics);
+  const streams = new RunStreams(
+    storage,
+    eventLog,
+    {
+      perPrincipal: config.runStreamsPerPrincipal,
+      perOrganization: config.runStreamsPerOrg,
+      pollMs: config.runStreamPollMs,
+      recheckMs: config.runStreamRecheckMs,
+    },
+    metrics,
+  );
+  const workflows = new WorkflowService(
+    storage,
+    store,
+    permissions,
+    eventLog,
+    audit,
+    assets,
+    publicUrl,
+    instanceId,
+    metrics,
+    streams,
+  );
   // Images a node makes become assets of the run, kept with the node's outcome; the output names them.
   const keep: OutputKeeper = async (tx, run, node, result) =>
     (

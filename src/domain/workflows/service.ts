@@ -6,11 +6,12 @@ import type { Storage, Tx } from '../../storage/port.js';
 import type { AssetService } from '../assets/service.js';
 import type { Artifact } from '../assets/types.js';
 import type { AuditLog } from '../audit/service.js';
-import { EVENTS_TOPIC, type EventLog } from '../events/service.js';
+import type { EventLog } from '../events/service.js';
 import type { DomainEvent, EventKind } from '../events/types.js';
 import { isOperator, organizationOf, type Actor } from '../identity/caller.js';
 import { atOrganization, type Action, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { resolveNodes } from './definition.js';
+import type { RunStreams } from './streams.js';
 import type { CreateWorkflowInput, RunInputBody, RunListQuery, ScheduleBody, SubmitRunInput } from './schemas.js';
 import { RUNS_TOPIC, runLock, slotsLock, workflowNameLock, type WorkflowStore } from './store.js';
 import {
@@ -23,11 +24,6 @@ import {
   type WorkflowDefinition,
   type WorkflowRun,
 } from './types.js';
-
-/** A live stream also looks for new events this often without a wake-up. */
-const FOLLOW_POLL_MS = 1_000;
-const FOLLOW_PAGE = 200;
-const terminalRunEvents = new Set<string>(['workflow.run.completed', 'workflow.run.failed', 'workflow.run.cancelled']);
 
 export type WorkflowView = Omit<WorkflowDefinition, 'deleted_at'>;
 
@@ -90,6 +86,8 @@ export class WorkflowService {
     /** This daemon's instance (named by terminal events of runs it ends while not running them). */
     private readonly instanceId: string,
     private readonly metrics: Pick<Metrics, 'workEnded'>,
+    /** Live run event streams: their caps and wake-ups. */
+    readonly streams: RunStreams,
   ) {}
 
   /** Runs queued and running, counted up to 100,000 each (metrics). */
@@ -256,36 +254,31 @@ export class WorkflowService {
    * on any daemon, until the run's terminal event has been written or `signal` aborts. The actor
    * is authorized before anything is written (a refusal is an ordinary error answer).
    */
-  async followRun(actor: Actor, id: string, after: string | undefined, signal: AbortSignal): Promise<AsyncIterable<DomainEvent>> {
-    await this.readRun(actor, id, 'workflow.read');
-    return this.runEvents(id, after, signal);
-  }
-
-  private async *runEvents(id: string, after: string | undefined, signal: AbortSignal): AsyncGenerator<DomainEvent> {
-    let wake: (() => void) | undefined;
-    const woken = () => wake?.();
-    const off = this.storage.onWake(EVENTS_TOPIC, woken);
-    signal.addEventListener('abort', woken);
-    try {
-      let last = after;
-      while (!signal.aborted) {
-        // Armed before the read, so that a commit between the read and the wait is not missed.
-        const next = new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, FOLLOW_POLL_MS).unref();
-        });
-        const page = await this.eventLog.readRun(id, { after: last, limit: FOLLOW_PAGE });
-        for (const event of page) {
-          yield event;
-          last = event.id;
-          if (terminalRunEvents.has(event.kind)) return;
-        }
-        if (page.length < FOLLOW_PAGE) await next;
-      }
-    } finally {
-      off();
-      signal.removeEventListener('abort', woken);
-    }
+  /**
+   * A run's events, history then live (streams.ts). `reauthenticate` presents the stream's credentials
+   * again: it is asked as the stream goes, and the stream ends once they, or the access they give, are refused.
+   */
+  async followRun(
+    actor: Actor,
+    id: string,
+    after: string | undefined,
+    signal: AbortSignal,
+    reauthenticate: () => Promise<Actor>,
+  ): Promise<AsyncIterable<DomainEvent>> {
+    const run = await this.readRun(actor, id, 'workflow.read');
+    const location = atOrganization(run.organization_id);
+    const holder = isOperator(actor) ? 'operator' : actor.principalId;
+    const release = this.streams.reserve(holder, run.organization_id);
+    // The place is given back when the client goes, even if the stream was never read.
+    signal.addEventListener('abort', release, { once: true });
+    if (signal.aborted) release();
+    const stillAllowed = async () => {
+      const now = await reauthenticate();
+      if (!isOperator(now) && !isOperator(actor) && now.principalId !== actor.principalId) return false;
+      await this.permissions.authorizeAt(now, 'workflow.read', { type: 'workflow_run', id }, location);
+      return true;
+    };
+    return this.streams.follow(id, after, signal, stillAllowed, release);
   }
 
   /** Cancel: a run not yet ended ends `cancelled`; nodes in flight are stopped by the daemon running them. */

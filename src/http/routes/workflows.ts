@@ -27,7 +27,7 @@ const SSE_HEARTBEAT_MS = 15_000;
 const scheduleParams = z.object({ name: workflowName, id: idSchema });
 
 /** Contract 12: definitions by name, runs and their actions. Run routes come first (a name is never `runs`). */
-export function workflowRoutes({ workflows, schedules }: Services) {
+export function workflowRoutes({ workflows, schedules, authentication }: Services) {
   const action = (verb: 'cancel' | 'pause' | 'resume' | 'promote', summary: string) =>
     defineRoute({
       method: 'POST',
@@ -108,11 +108,22 @@ export function workflowRoutes({ workflows, schedules }: Services) {
         const gone = new AbortController();
         ctx.res.once('close', () => gone.abort());
         const after = rawHeader(ctx.req, 'last-event-id', 'first');
+        // The stream's credentials, presented again as it goes: it ends once they are refused.
+        const credentials = {
+          authorization: rawHeader(ctx.req, 'authorization', 'first'),
+          principalId: rawHeader(ctx.req, 'x-principal-id', 'join'),
+        };
+        const reauthenticate = async () => {
+          const caller = await authentication.authenticate(credentials);
+          if (caller === null) throw new AppError('unauthenticated', 'credentials are required');
+          return caller;
+        };
         const events = await workflows.followRun(
           ctx.caller,
           ctx.params.id,
           after === undefined || after === '' ? undefined : after,
           gone.signal,
+          reauthenticate,
         );
         ctx.res.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',

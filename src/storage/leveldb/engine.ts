@@ -212,7 +212,11 @@ export class LevelStorage implements Storage {
     let set = this.wakeListeners.get(topic);
     if (set === undefined) this.wakeListeners.set(topic, (set = new Set()));
     set.add(fn);
-    return () => set.delete(fn);
+    return () => {
+      set.delete(fn);
+      // Narrow topics (one per run) come and go: an empty one is not kept.
+      if (set.size === 0 && this.wakeListeners.get(topic) === set) this.wakeListeners.delete(topic);
+    };
   }
 
   /** Queues the set for the writer; resolves once it is written (and synced, with sync on). */

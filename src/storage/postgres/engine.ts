@@ -614,7 +614,18 @@ export class PostgresStorage implements Storage {
     let set = this.wakeListeners.get(topic);
     if (set === undefined) this.wakeListeners.set(topic, (set = new Set()));
     set.add(fn);
-    return () => set.delete(fn);
+    return () => {
+      set.delete(fn);
+      // Narrow topics (one per run) come and go: an empty one is not kept.
+      if (set.size === 0 && this.wakeListeners.get(topic) === set) this.wakeListeners.delete(topic);
+    };
+  }
+
+  /** The listeners a notice's topic wakes: `family:*` (an oversized notice's) wakes every topic of the family. */
+  private listenersOf(topic: string): (() => void)[] {
+    if (!topic.endsWith(':*')) return [...(this.wakeListeners.get(topic) ?? [])];
+    const family = topic.slice(0, -1);
+    return [...this.wakeListeners].filter(([name]) => name.startsWith(family)).flatMap(([, set]) => [...set]);
   }
 
   get writable(): boolean {
@@ -794,6 +805,11 @@ export class PostgresStorage implements Storage {
       for (const table of Object.keys(notice.c)) notice.c[table] = '*';
       payload = JSON.stringify(notice);
     }
+    if (payload.length > MAX_PAYLOAD) {
+      // Too many narrow topics (one per run a commit touched): each family wakes whole (`family:*`).
+      notice.w = [...new Set(notice.w.map((topic) => topic.replace(/:.*$/s, ':*')))];
+      payload = JSON.stringify(notice);
+    }
     return { notice, payload };
   }
 
@@ -841,7 +857,7 @@ export class PostgresStorage implements Storage {
       for (const [index, key] of change.keys) this.caches.get(`${table}\x00${index}`)?.delete(key);
     }
     for (const topic of notice.w) {
-      for (const fn of this.wakeListeners.get(topic) ?? []) {
+      for (const fn of this.listenersOf(topic)) {
         try {
           fn();
         } catch (err) {
