@@ -152,22 +152,66 @@ function lookup(scope: TemplateScope, ref: Reference): unknown {
   return value;
 }
 
+/** How much a rendering may still write: characters, counted as it goes (keys, text, values). */
+interface RenderBudget {
+  left: number;
+  readonly max: number;
+  /** A value's size once measured, by placeholder text (a value used 2,000 times is measured once). */
+  readonly sizes: Map<string, number>;
+}
+
+function spend(budget: RenderBudget, characters: number): void {
+  budget.left -= characters;
+  if (budget.left < 0)
+    throw new TemplateError(`the input, its templates filled in, is over ${budget.max} characters (at most ${budget.max})`);
+}
+
 /**
  * A node's input with its templates filled in: a string that is one placeholder alone takes the
  * value as it is (an object, a number); placeholders inside text are written into it (non-strings
- * as JSON).
+ * as JSON). What it writes is counted as it goes, and past `maxCharacters` it stops with a
+ * TemplateError: a small definition that repeats a large value never builds the large result.
  */
-export function renderInput(value: unknown, scope: TemplateScope): unknown {
+export function renderInput(value: unknown, scope: TemplateScope, maxCharacters = Number.POSITIVE_INFINITY): unknown {
+  return renderWithin(value, scope, { left: maxCharacters, max: maxCharacters, sizes: new Map() });
+}
+
+function renderWithin(value: unknown, scope: TemplateScope, budget: RenderBudget): unknown {
   if (typeof value === 'string') {
     const whole = /^\{\{\s*([^{}]*?)\s*\}\}$/.exec(value);
-    if (whole !== null) return lookup(scope, parseReference(whole[1]) as Reference);
-    return value.replace(PLACEHOLDER, (_, text: string) => {
-      const v = lookup(scope, parseReference(text) as Reference);
-      return typeof v === 'string' ? v : JSON.stringify(v);
-    });
+    if (whole !== null) {
+      const found = lookup(scope, parseReference(whole[1]) as Reference);
+      let size = budget.sizes.get(whole[1]);
+      if (size === undefined) budget.sizes.set(whole[1], (size = sizeOf(found)));
+      spend(budget, size);
+      return found;
+    }
+    let last = 0;
+    let out = '';
+    for (const match of value.matchAll(PLACEHOLDER)) {
+      const literal = value.slice(last, match.index);
+      spend(budget, literal.length);
+      const v = lookup(scope, parseReference(match[1]) as Reference);
+      const written = typeof v === 'string' ? v : JSON.stringify(v);
+      spend(budget, written.length);
+      out += literal + written;
+      last = match.index + match[0].length;
+    }
+    spend(budget, value.length - last);
+    return out + value.slice(last);
   }
-  if (Array.isArray(value)) return value.map((v) => renderInput(v, scope));
+  if (Array.isArray(value)) return value.map((v) => renderWithin(v, scope, budget));
   if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderInput(v, scope)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => {
+        spend(budget, k.length);
+        return [k, renderWithin(v, scope, budget)];
+      }),
+    );
   return value;
+}
+
+/** A value's size as written into a request: a string's length, else its JSON's. */
+function sizeOf(value: unknown): number {
+  return typeof value === 'string' ? value.length : (JSON.stringify(value) ?? '').length;
 }

@@ -6,7 +6,7 @@ import { Loop } from '../../loops/loop.js';
 import { nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { ExecuteBody } from '../providers/schemas.js';
-import { executeBody } from '../providers/schemas.js';
+import { EXECUTE_BODY_LIMIT, executeBody } from '../providers/schemas.js';
 import type { ExecuteResult, ProviderService } from '../providers/service.js';
 import type { SettingsService } from '../settings/service.js';
 import { setLeaseEnds, takeOverEnded } from '../leases.js';
@@ -35,6 +35,12 @@ export type OutputKeeper = (
   node: WorkflowNode,
   result: ExecuteResult,
 ) => Promise<Record<string, unknown>>;
+
+/**
+ * A node's input, its templates filled in, at most this many characters (an audio node's: the execute
+ * body limit): rendering stops there, so a definition that repeats a large value fails its node.
+ */
+const MAX_RENDERED_INPUT = 1024 * 1024;
 
 /** How many organizations with queued runs one pass looks at. */
 const ORGANIZATIONS_PER_PASS = 100;
@@ -309,7 +315,11 @@ export class RunExecutor {
   private bodyOf(run: WorkflowRun, node: WorkflowNode): ExecuteBody {
     let input: unknown;
     try {
-      input = renderInput(node.input, { input: run.input, outputs: run.output });
+      input = renderInput(
+        node.input,
+        { input: run.input, outputs: run.output },
+        node.modality === 'audio' ? EXECUTE_BODY_LIMIT : MAX_RENDERED_INPUT,
+      );
     } catch (err) {
       if (err instanceof TemplateError) throw new Error(`input: ${err.message}`, { cause: err });
       throw err;
