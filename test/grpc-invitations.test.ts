@@ -178,6 +178,10 @@ t.test('settings: defaults, partial update, reset, and the pending limit', async
       max_pending_invitations: 100,
       max_invitations_per_hour: 20,
       max_concurrent_runs: 4,
+      max_workflows: 100,
+      max_schedules: 50,
+      max_queued_runs: 200,
+      max_waiting_runs: 200,
     },
     'defaults; logo_url, email_from_name and updated_at unset',
   );

@@ -154,6 +154,10 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
     max_pending_invitations: 100,
     max_invitations_per_hour: 20,
     max_concurrent_runs: 4,
+    max_workflows: 100,
+    max_schedules: 50,
+    max_queued_runs: 200,
+    max_waiting_runs: 200,
     updated_at: null,
   });
   t.equal(
@@ -178,6 +182,10 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
       max_pending_invitations: 5,
       max_invitations_per_hour: 20,
       max_concurrent_runs: 4,
+      max_workflows: 100,
+      max_schedules: 50,
+      max_queued_runs: 200,
+      max_waiting_runs: 200,
       updated_at: null,
     },
     'a partial update keeps the earlier one',

@@ -1,8 +1,10 @@
 // Issue 33 item 6: what one organization's workflows may take. A template that repeats a large value
-// stops expanding at the node input limit (the node and run fail with a clear error).
+// stops expanding at the node input limit (the node and run fail with a clear error); definitions,
+// schedules, queued and waiting runs are capped per organization (settings under server maximums).
 import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import type { Daemon } from '../src/main.js';
+import { FakeOpenAI } from './fakes/openai.js';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon, untilStatus, type JsonResponse } from './helpers.js';
 
 interface World {
@@ -69,4 +71,82 @@ t.test('a template repeating a large input stops at the input limit: the node an
   const small = await w.post('/v1/workflows/run?name=amplify', { organization_id: w.org.id, input: { big: 'ok' } });
   const done = await untilStatus(w.d.url, `/v1/workflows/runs/${small.body.data.id}`, w.owner, 'completed');
   t.equal(done.status, 'completed');
+});
+
+t.test('caps on definitions, schedules, queued and waiting runs (organization settings, server maximums)', async (t) => {
+  const openai = await FakeOpenAI.start(t);
+  const w = await world(t, { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: openai.baseUrl });
+  const put = (body: Record<string, unknown>) =>
+    request(w.d.url, 'PUT', `/v1/organizations/${w.org.id}/settings`, { headers: w.owner, body });
+  const settings = await put({
+    max_workflows: 2,
+    max_schedules: 2,
+    max_queued_runs: 3,
+    max_waiting_runs: 1,
+    max_concurrent_runs: 1,
+  });
+  t.equal(settings.status, 200);
+  t.match(settings.body.data, { max_workflows: 2, max_schedules: 2, max_queued_runs: 3, max_waiting_runs: 1 });
+  const tooHigh = await put({ max_queued_runs: 10_001 });
+  t.equal(tooHigh.status, 422, 'a cap past the server maximum');
+  t.match(tooHigh.body.error.details.fields, { max_queued_runs: /at most 10000/ });
+
+  const gate = [
+    { key: 'ask', kind: 'provider', modality: 'text', model: 'echo', input: { prompt: 'hi' } },
+    { key: 'approve', kind: 'wait' },
+  ];
+  const slow = [{ key: 'ask', kind: 'provider', modality: 'text', model: 'gpt-4o-mini', input: { prompt: 'hi' } }];
+  const define = (name: string, nodes: unknown[], extra: Record<string, unknown> = {}) =>
+    w.post('/v1/workflows', { organization_id: w.org.id, name, nodes, ...extra });
+  t.equal((await define('gate', gate)).status, 201);
+  t.equal((await define('slow', slow)).status, 201);
+  const third = await define('third', gate);
+  t.equal(third.status, 422, 'a third workflow name');
+  t.match(third.body.error, { code: 'validation_failed', details: { limit: 'max_workflows', max: 2, fields: { name: String } } });
+  t.equal((await define('gate', gate)).status, 201, 'a new version of an existing name is not another workflow');
+
+  // Schedules: two over the organization, whichever workflow holds them (a far-future cron: never fires here).
+  const schedule = (name: string) => w.post(`/v1/workflows/${name}/schedules`, { organization_id: w.org.id, cron: '0 0 1 1 *' });
+  t.equal((await schedule('gate')).status, 201);
+  t.equal((await schedule('slow')).status, 201);
+  const over = await schedule('gate');
+  t.equal(over.status, 422, 'a third schedule');
+  t.match(over.body.error.details, { limit: 'max_schedules', max: 2 });
+  const withSchedules = await define('slow', slow, { schedules: [{ cron: '0 0 1 1 *' }, { cron: '0 0 2 1 *' }] });
+  t.equal(withSchedules.status, 422, 'a registration whose schedules would pass the cap');
+  t.match(withSchedules.body.error.details, { limit: 'max_schedules' });
+  t.equal((await define('slow', slow, { schedules: [{ cron: '0 0 3 1 *' }] })).status, 201, 'replacing its own one: room');
+
+  // Waiting runs: one may wait; while it does, a submission is 429.
+  const submit = (name: string) => w.post(`/v1/workflows/run?name=${name}`, { organization_id: w.org.id, input: {} });
+  const waiting = await submit('gate');
+  t.equal(waiting.status, 202);
+  await untilStatus(w.d.url, `/v1/workflows/runs/${waiting.body.data.id}`, w.owner, 'waiting');
+  const refused = await submit('gate');
+  t.equal(refused.status, 429, 'past max_waiting_runs');
+  t.match(refused.body.error, { code: 'rate_limited', details: { limit: 'max_waiting_runs', max: 1 } });
+  t.ok(Number(refused.headers.get('retry-after')) >= 1, 'Retry-After');
+
+  // Queued runs: a hanging call holds the only slot, so runs queue behind it; three may, the fourth is 429.
+  t.equal((await put({ max_waiting_runs: 100 })).status, 200);
+  openai.enqueue({ kind: 'hang' });
+  const holder = await submit('slow');
+  await untilStatus(w.d.url, `/v1/workflows/runs/${holder.body.data.id}`, w.owner, 'running');
+  const queued = [await submit('gate'), await submit('gate'), await submit('gate')];
+  t.same(
+    queued.map((r) => r.status),
+    [202, 202, 202],
+  );
+  const fourth = await submit('gate');
+  t.equal(fourth.status, 429, 'past max_queued_runs');
+  t.match(fourth.body.error, { code: 'rate_limited', details: { limit: 'max_queued_runs', max: 3 } });
+  t.ok(Number(fourth.headers.get('retry-after')) >= 1, 'Retry-After');
+  // Another organization is not counted.
+  const other = await world(t);
+  await other.post('/v1/workflows', { organization_id: other.org.id, name: 'gate', nodes: gate });
+  t.equal((await other.post('/v1/workflows/run?name=gate', { organization_id: other.org.id, input: {} })).status, 202);
+
+  t.equal((await w.post(`/v1/workflows/runs/${holder.body.data.id}/cancel`, { organization_id: w.org.id })).status, 200);
+  for (const r of queued) await w.post(`/v1/workflows/runs/${r.body.data.id}/cancel`, { organization_id: w.org.id });
+  t.equal((await submit('gate')).status, 202, 'room again once the queue drained');
 });

@@ -22,6 +22,10 @@ export const settingsPatchSchema = z
     max_pending_invitations: boundedInt(settingsBounds.maxPendingInvitations).optional(),
     max_invitations_per_hour: boundedInt(settingsBounds.maxInvitationsPerHour).optional(),
     max_concurrent_runs: boundedInt(settingsBounds.maxConcurrentRuns).optional(),
+    max_workflows: boundedInt(settingsBounds.maxWorkflows).optional(),
+    max_schedules: boundedInt(settingsBounds.maxSchedules).optional(),
+    max_queued_runs: boundedInt(settingsBounds.maxQueuedRuns).optional(),
+    max_waiting_runs: boundedInt(settingsBounds.maxWaitingRuns).optional(),
   })
   // Unknown keys fail by name (a typo is reported as its own field, beside every other failing one).
   .catchall(z.unknown().refine(() => false, 'not a settings field'));
@@ -36,5 +40,9 @@ export const settingsSchema = z.object({
   max_pending_invitations: z.number().int(),
   max_invitations_per_hour: z.number().int(),
   max_concurrent_runs: z.number().int(),
+  max_workflows: z.number().int(),
+  max_schedules: z.number().int(),
+  max_queued_runs: z.number().int(),
+  max_waiting_runs: z.number().int(),
   updated_at: z.iso.datetime().nullable(),
 });

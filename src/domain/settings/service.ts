@@ -76,6 +76,10 @@ export class SettingsService {
       max_pending_invitations: stored?.max_pending_invitations ?? settingsDefaults.max_pending_invitations,
       max_invitations_per_hour: stored?.max_invitations_per_hour ?? settingsDefaults.max_invitations_per_hour,
       max_concurrent_runs: stored?.max_concurrent_runs ?? settingsDefaults.max_concurrent_runs,
+      max_workflows: stored?.max_workflows ?? settingsDefaults.max_workflows,
+      max_schedules: stored?.max_schedules ?? settingsDefaults.max_schedules,
+      max_queued_runs: stored?.max_queued_runs ?? settingsDefaults.max_queued_runs,
+      max_waiting_runs: stored?.max_waiting_runs ?? settingsDefaults.max_waiting_runs,
       updated_at: stored?.updated_at ?? null,
     };
   }

@@ -9,6 +9,10 @@ export interface StoredSettings {
   max_pending_invitations?: number;
   max_invitations_per_hour?: number;
   max_concurrent_runs?: number;
+  max_workflows?: number;
+  max_schedules?: number;
+  max_queued_runs?: number;
+  max_waiting_runs?: number;
   updated_at: string;
   updated_by: string | null;
 }
@@ -23,6 +27,14 @@ export interface OrganizationSettings {
   max_invitations_per_hour: number;
   /** Workflow runs in progress at once (contract 12); more wait in the queue. */
   max_concurrent_runs: number;
+  /** Live workflow definitions (names); registering another name past it is 422. */
+  max_workflows: number;
+  /** Live schedules over all its workflows; another past it is 422. */
+  max_schedules: number;
+  /** Runs queued at once; a submission past it is 429 (a schedule's fire is skipped). */
+  max_queued_runs: number;
+  /** Runs waiting for input at once; a submission past it is 429 (a schedule's fire is skipped). */
+  max_waiting_runs: number;
   /** null while the organization runs on defaults only. */
   updated_at: string | null;
 }
@@ -36,6 +48,10 @@ export const settingsDefaults = {
   max_pending_invitations: 100,
   max_invitations_per_hour: 20,
   max_concurrent_runs: 4,
+  max_workflows: 100,
+  max_schedules: 50,
+  max_queued_runs: 200,
+  max_waiting_runs: 200,
 } as const;
 
 /** Bounds of the editable fields (validation and docs share them). */
@@ -46,4 +62,9 @@ export const settingsBounds = {
   maxPendingInvitations: 10_000,
   maxInvitationsPerHour: 1_000,
   maxConcurrentRuns: 1_000,
+  /** Server maximums of the workflow caps: an owner may lower a cap, never raise it past these. */
+  maxWorkflows: 1_000,
+  maxSchedules: 500,
+  maxQueuedRuns: 10_000,
+  maxWaitingRuns: 10_000,
 } as const;

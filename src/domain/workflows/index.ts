@@ -65,6 +65,7 @@ export function createWorkflows({
     instanceId,
     metrics,
     streams,
+    settings,
   );
   // Images a node makes become assets of the run, kept with the node's outcome; the output names them.
   const keep: OutputKeeper = async (tx, run, node, result) =>
@@ -94,7 +95,7 @@ export function createWorkflows({
     metrics,
   );
   const scheduleStore = new ScheduleStore(storage);
-  const schedules = new ScheduleService(storage, scheduleStore, workflows, audit);
+  const schedules = new ScheduleService(storage, scheduleStore, workflows, audit, settings);
   workflows.writeSchedules = schedules.replaceIn;
   const trigger = new ScheduleTrigger(
     storage.background,

@@ -2,7 +2,7 @@
 // submit. ScheduleService manages them; ScheduleTrigger fires them from a loop on every daemon, each
 // fire once across all daemons. docs/workflows.md, "Schedules".
 
-import { describeError, isAppError, notFound, validationFailed } from '../../errors.js';
+import { AppError, describeError, isAppError, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { Loop } from '../../loops/loop.js';
 import type { Page } from '../../storage/collection.js';
@@ -14,10 +14,19 @@ import type { EventKind } from '../events/types.js';
 import { isOperator, operator, type Actor } from '../identity/caller.js';
 import type { PermissionCheckService } from '../identity/checks.js';
 import type { SettingsService } from '../settings/service.js';
+import { settingsBounds } from '../settings/types.js';
 import { nextFire } from './cron.js';
 import { MAX_SCHEDULES, type CreateScheduleInput, type ScheduleBody, type SubmitRunInput } from './schemas.js';
 import type { WorkflowService } from './service.js';
-import { SCHEDULES_TOPIC, scheduleLock, slotsLock, workflowNameLock, type ScheduleStore } from './store.js';
+import {
+  runIntakeLock,
+  SCHEDULES_TOPIC,
+  scheduleCountLock,
+  scheduleLock,
+  slotsLock,
+  workflowNameLock,
+  type ScheduleStore,
+} from './store.js';
 import {
   DEFAULT_PRIORITY,
   terminalRunStatuses,
@@ -38,17 +47,42 @@ export class ScheduleService {
     readonly store: ScheduleStore,
     private readonly workflows: WorkflowService,
     private readonly audit: AuditLog,
+    private readonly settings: Pick<SettingsService, 'resolveSettings'>,
   ) {}
+
+  /**
+   * 422 when `adding` more schedules would take the organization past max_schedules (its live
+   * schedules over every definition, counted under scheduleCountLock; `replacing` are about to go).
+   */
+  private async checkRoom(tx: Tx, organizationId: string, adding: number, replacing: number, field: string): Promise<void> {
+    if (adding === 0) return;
+    const max = (await this.settings.resolveSettings(organizationId, tx)).max_schedules;
+    let live = 0;
+    for (const id of await this.workflows.store.definitionIds(organizationId, settingsBounds.maxWorkflows, tx)) {
+      live += (await this.store.ofWorkflow(id, MAX_SCHEDULES, tx)).length;
+      if (live - replacing + adding > max) break;
+    }
+    if (live - replacing + adding > max)
+      throw new AppError('validation_failed', `the organization would have more than ${max} schedules (max_schedules)`, {
+        details: {
+          fields: { [field]: `the organization has ${live} schedules; at most ${max} (max_schedules)` },
+          limit: 'max_schedules',
+          max,
+        },
+      });
+  }
 
   /** POST /v1/workflows/{name}/schedules (201). */
   async createSchedule(actor: Actor, name: string, body: CreateScheduleInput): Promise<ScheduleView> {
     const found = await this.workflows.readWorkflow(actor, body.organization_id, name, 'workflow.write');
-    return this.storage.transaction({ locks: [workflowNameLock(found.organization_id, name)] }, async (tx) => {
+    const locks = [workflowNameLock(found.organization_id, name), scheduleCountLock(found.organization_id)];
+    return this.storage.transaction({ locks }, async (tx) => {
       const definition = await tx.get(this.workflows.store.definitions, found.id);
       if (definition === undefined || definition.deleted_at !== null) throw notFound('workflow');
       const live = await this.store.ofWorkflow(definition.id, MAX_SCHEDULES, tx);
       if (live.length >= MAX_SCHEDULES)
         throw validationFailed({ schedules: `workflow ${name} has ${MAX_SCHEDULES} schedules, the most it may have` });
+      await this.checkRoom(tx, definition.organization_id, 1, 0, 'cron');
       return viewOfSchedule(this.createIn(tx, actor, definition, body, '', new Date()));
     });
   }
@@ -84,7 +118,9 @@ export class ScheduleService {
    * schedules become these, so registering the same body again does not add copies.
    */
   readonly replaceIn = async (tx: Tx, actor: Actor, definition: WorkflowDefinition, bodies: ScheduleBody[]): Promise<void> => {
-    for (const id of await this.store.ofWorkflow(definition.id, MAX_SCHEDULES, tx)) {
+    const current = await this.store.ofWorkflow(definition.id, MAX_SCHEDULES, tx);
+    await this.checkRoom(tx, definition.organization_id, bodies.length, current.length, 'schedules');
+    for (const id of current) {
       const before = await tx.get(this.store.schedules, id);
       if (before !== undefined && before.deleted_at === null) await this.deleteIn(tx, actor, before);
     }
@@ -220,6 +256,7 @@ export class ScheduleTrigger {
       scheduleLock(claimed.id),
       workflowNameLock(claimed.organization_id, claimed.workflow_name),
       slotsLock(claimed.organization_id),
+      runIntakeLock(claimed.organization_id),
     ];
     await this.storage.transaction({ locks }, async (tx) => {
       const schedule = await this.store.editable(tx, claimed.id);
@@ -277,6 +314,12 @@ export class ScheduleTrigger {
       return {
         kind: 'workflow.schedule.skipped',
         payload: { reason: 'concurrency_limit', running, max_concurrent_runs: bound },
+      };
+    const full = await this.workflows.intakeRefusal(tx, schedule.organization_id);
+    if (full !== undefined)
+      return {
+        kind: 'workflow.schedule.skipped',
+        payload: { reason: full.limit === 'max_queued_runs' ? 'queue_full' : 'waiting_full', [full.limit]: full.max },
       };
     const body: SubmitRunInput = {
       input: schedule.input as SubmitRunInput['input'],

@@ -11,9 +11,19 @@ import type { DomainEvent, EventKind } from '../events/types.js';
 import { isOperator, organizationOf, type Actor } from '../identity/caller.js';
 import { atOrganization, type Action, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { resolveNodes } from './definition.js';
+import type { SettingsService } from '../settings/service.js';
 import type { RunStreams } from './streams.js';
 import type { CreateWorkflowInput, RunInputBody, RunListQuery, ScheduleBody, SubmitRunInput } from './schemas.js';
-import { RUNS_TOPIC, runLock, slotsLock, workflowNameLock, type WorkflowStore } from './store.js';
+import {
+  RUNS_TOPIC,
+  runIntakeLock,
+  runLock,
+  scheduleCountLock,
+  slotsLock,
+  workflowCountLock,
+  workflowNameLock,
+  type WorkflowStore,
+} from './store.js';
 import {
   terminalRunStatuses,
   type NodeState,
@@ -88,6 +98,8 @@ export class WorkflowService {
     private readonly metrics: Pick<Metrics, 'workEnded'>,
     /** Live run event streams: their caps and wake-ups. */
     readonly streams: RunStreams,
+    /** The organization's workflow caps (max_workflows, max_queued_runs, max_waiting_runs). */
+    private readonly settings: Pick<SettingsService, 'resolveSettings'>,
   ) {}
 
   /** Runs queued and running, counted up to 100,000 each (metrics). */
@@ -111,8 +123,21 @@ export class WorkflowService {
     const organizationId = organizationOf(actor, input.organization_id);
     await this.permissions.authorize(actor, 'workflow.write', { type: 'organization', id: organizationId });
     const nodes = resolveNodes(input.nodes);
-    const saved = await this.storage.transaction({ locks: [workflowNameLock(organizationId, input.name)] }, async (tx) => {
+    const locks = [workflowNameLock(organizationId, input.name), workflowCountLock(organizationId)];
+    if (input.schedules !== undefined) locks.push(scheduleCountLock(organizationId));
+    const saved = await this.storage.transaction({ locks }, async (tx) => {
       const before = await this.store.findDefinition(organizationId, input.name, tx);
+      if (before === undefined) {
+        const max = (await this.settings.resolveSettings(organizationId, tx)).max_workflows;
+        if ((await this.store.definitionCount(organizationId, max, tx)) >= max)
+          throw new AppError('validation_failed', `the organization has ${max} workflows, the most it may have (max_workflows)`, {
+            details: {
+              fields: { name: `a new workflow would pass max_workflows (${max}); delete one or register a new version` },
+              limit: 'max_workflows',
+              max,
+            },
+          });
+      }
       const now = nowIso();
       const next: WorkflowDefinition =
         before === undefined
@@ -177,7 +202,35 @@ export class WorkflowService {
   /** POST /v1/workflows/run?name=: a run of the latest version, queued (202). */
   async submitRun(actor: Actor, name: string, body: SubmitRunInput, options: SubmitOptions = {}): Promise<RunView> {
     const definition = await this.readWorkflow(actor, body.organization_id, name, 'workflow.write');
-    return this.storage.transaction({}, (tx) => Promise.resolve(viewOfRun(this.submitIn(tx, actor, definition, body, options))));
+    const organizationId = definition.organization_id;
+    return this.storage.transaction({ locks: [runIntakeLock(organizationId)] }, async (tx) => {
+      const refusal = await this.intakeRefusal(tx, organizationId);
+      if (refusal !== undefined)
+        throw new AppError(
+          'rate_limited',
+          refusal.limit === 'max_queued_runs'
+            ? `the organization has ${refusal.max} runs queued, the most it may have (max_queued_runs); try again as they start`
+            : `the organization has ${refusal.max} runs waiting for input, the most it may have (max_waiting_runs); answer or cancel one`,
+          { retryAfterSeconds: refusal.retryAfterSeconds, details: { limit: refusal.limit, max: refusal.max } },
+        );
+      return viewOfRun(this.submitIn(tx, actor, definition, body, options));
+    });
+  }
+
+  /**
+   * Why the organization may not take another run now: its queued runs, or its runs waiting for
+   * input, are at their cap (organization settings). Read in `tx`, under runIntakeLock.
+   */
+  async intakeRefusal(
+    tx: Tx,
+    organizationId: string,
+  ): Promise<{ limit: 'max_queued_runs' | 'max_waiting_runs'; max: number; retryAfterSeconds: number } | undefined> {
+    const settings = await this.settings.resolveSettings(organizationId, tx);
+    const max = { queued: settings.max_queued_runs, waiting: settings.max_waiting_runs };
+    const counts = await this.store.intakeCounts(organizationId, max, tx);
+    if (counts.queued >= max.queued) return { limit: 'max_queued_runs', max: max.queued, retryAfterSeconds: 10 };
+    if (counts.waiting >= max.waiting) return { limit: 'max_waiting_runs', max: max.waiting, retryAfterSeconds: 60 };
+    return undefined;
   }
 
   /** A new run in `tx`: the record and its `created` and `queued` events commit together. */

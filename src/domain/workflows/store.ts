@@ -10,6 +10,12 @@ export const RUNS_TOPIC = 'workflow-runs';
 export const runLock = (id: string) => `run:${id}`;
 /** The lock of a definition name's changes: registration, deletion, and its schedules' creation. */
 export const workflowNameLock = (organizationId: string, name: string) => `workflow-name:${organizationId}:${name}`;
+/** The lock of an organization's definition names (new names are counted under it: max_workflows). */
+export const workflowCountLock = (organizationId: string) => `workflow-count:${organizationId}`;
+/** The lock of an organization's schedule creations (counted under it: max_schedules). */
+export const scheduleCountLock = (organizationId: string) => `schedule-count:${organizationId}`;
+/** The lock of an organization's run submissions (queued and waiting runs are counted under it). */
+export const runIntakeLock = (organizationId: string) => `run-intake:${organizationId}`;
 /** The lock under which runs of an organization start (the concurrency bound is counted under it). */
 export const slotsLock = (organizationId: string) => `run-slots:${organizationId}`;
 
@@ -72,6 +78,29 @@ export class WorkflowStore {
   /** The queued runs of an organization ahead of `place` (its position in the queue, from 0). */
   async queuePosition(organizationId: string, place: string, tx?: Tx): Promise<number> {
     return this.runs.in(tx).countRange('queue', organizationId, { before: place });
+  }
+
+  /** Live definitions of an organization, counted up to `max`. */
+  async definitionCount(organizationId: string, max: number, tx?: Tx): Promise<number> {
+    return this.definitions.in(tx).countRange('organization', organizationId, { limit: max });
+  }
+
+  /** Live definitions of an organization, their ids (at most `max`). */
+  async definitionIds(organizationId: string, max: number, tx?: Tx): Promise<string[]> {
+    return (await this.definitions.in(tx).range('organization', organizationId, { limit: max })).map((e) => e.id);
+  }
+
+  /** Runs of an organization queued, and waiting for input, each counted up to its `max`. */
+  async intakeCounts(
+    organizationId: string,
+    max: { queued: number; waiting: number },
+    tx?: Tx,
+  ): Promise<{ queued: number; waiting: number }> {
+    const runs = this.runs.in(tx);
+    return {
+      queued: await runs.countRange('queue', organizationId, { limit: max.queued }),
+      waiting: await runs.countRange('organization_status', [organizationId, 'waiting'], { limit: max.waiting }),
+    };
   }
 
   async runningCount(organizationId: string, tx?: Tx): Promise<number> {

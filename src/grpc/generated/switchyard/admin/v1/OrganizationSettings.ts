@@ -10,6 +10,10 @@ export interface OrganizationSettings {
   'max_invitations_per_hour'?: (number);
   'updated_at'?: (string);
   'max_concurrent_runs'?: (number);
+  'max_workflows'?: (number);
+  'max_schedules'?: (number);
+  'max_queued_runs'?: (number);
+  'max_waiting_runs'?: (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";
@@ -24,6 +28,10 @@ export interface OrganizationSettings__Output {
   'max_invitations_per_hour': (number);
   'updated_at'?: (string);
   'max_concurrent_runs': (number);
+  'max_workflows': (number);
+  'max_schedules': (number);
+  'max_queued_runs': (number);
+  'max_waiting_runs': (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";

@@ -10,12 +10,20 @@ export interface UpdateSettingsRequest {
   'max_invitations_per_hour'?: (number);
   'reset'?: (string)[];
   'max_concurrent_runs'?: (number);
+  'max_workflows'?: (number);
+  'max_schedules'?: (number);
+  'max_queued_runs'?: (number);
+  'max_waiting_runs'?: (number);
   '_display_name'?: "display_name";
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_max_pending_invitations'?: "max_pending_invitations";
   '_max_invitations_per_hour'?: "max_invitations_per_hour";
   '_max_concurrent_runs'?: "max_concurrent_runs";
+  '_max_workflows'?: "max_workflows";
+  '_max_schedules'?: "max_schedules";
+  '_max_queued_runs'?: "max_queued_runs";
+  '_max_waiting_runs'?: "max_waiting_runs";
 }
 
 export interface UpdateSettingsRequest__Output {
@@ -27,10 +35,18 @@ export interface UpdateSettingsRequest__Output {
   'max_invitations_per_hour'?: (number);
   'reset': (string)[];
   'max_concurrent_runs'?: (number);
+  'max_workflows'?: (number);
+  'max_schedules'?: (number);
+  'max_queued_runs'?: (number);
+  'max_waiting_runs'?: (number);
   '_display_name'?: "display_name";
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_max_pending_invitations'?: "max_pending_invitations";
   '_max_invitations_per_hour'?: "max_invitations_per_hour";
   '_max_concurrent_runs'?: "max_concurrent_runs";
+  '_max_workflows'?: "max_workflows";
+  '_max_schedules'?: "max_schedules";
+  '_max_queued_runs'?: "max_queued_runs";
+  '_max_waiting_runs'?: "max_waiting_runs";
 }
