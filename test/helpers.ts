@@ -13,6 +13,7 @@ import { createLogger } from '../src/log.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { AppError } from '../src/errors.js';
 import type { LevelStorage } from '../src/storage/leveldb/engine.js';
+import { applySqlMigrations, sqlMigrations } from '../src/storage/postgres/migrations.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const binPath = path.join(repoRoot, 'bin', 'switchyard.js');
@@ -96,17 +97,49 @@ export const testPostgres = process.env.SWITCHYARD_TEST_POSTGRES || undefined;
 /** `env` plus a fresh PostgreSQL database when the tests run on PostgreSQL (and none is named). */
 export async function withTestEngine(env: Record<string, string>): Promise<Record<string, string>> {
   if (testPostgres === undefined || env.SERVICE_DATABASE_URL !== undefined) return env;
+  const template = await (migratedTemplate ??= createMigratedTemplate(testPostgres));
   const name = `t_${randomUUID().replaceAll('-', '')}`;
   const client = new pg.Client({ connectionString: testPostgres });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   } finally {
     await client.end();
   }
-  const url = new URL(testPostgres);
+  return { ...env, SERVICE_DATABASE_URL: databaseUrl(testPostgres, name) };
+}
+
+/**
+ * The tests' daemons start on a clone of one database migrated once per process (graphile-worker's
+ * template database): a daemon then finds the schema current, as on any restart, instead of running
+ * every migration again. Tests about migrating name a database of their own.
+ */
+let migratedTemplate: Promise<string> | undefined;
+
+async function createMigratedTemplate(serverUrl: string): Promise<string> {
+  const name = `tpl_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  // Closed before any clone: CREATE DATABASE ... TEMPLATE refuses a template with open sessions.
+  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, name) });
+  await client.connect();
+  try {
+    await applySqlMigrations(client, sqlMigrations);
+  } finally {
+    await client.end();
+  }
+  return name;
+}
+
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { ...env, SERVICE_DATABASE_URL: url.toString() };
+  return url.toString();
 }
 
 /**
