@@ -26,6 +26,16 @@ import type { LoadResult, LoadSpec } from './load-worker.js';
 import { stopChild } from './children.js';
 import { hasScript, measureCliStart, type CliStartFigures } from './cli-start.js';
 import { measureWorkflowRuns, type WorkflowFigures } from './workflow-runs.js';
+import {
+  closeInvitationClient,
+  CROWDED_PENDING,
+  INVITE_CONCURRENCY,
+  measureInviteRate,
+  measureSoak,
+  startInvitationDaemon,
+  type RateFigures,
+  type SoakBatch,
+} from './invitations.js';
 import { measureWebhookDelivery, type DeliveryFigures, type EngineFigures, type WebhookEngine } from './webhook-delivery.js';
 
 const { values: args } = parseArgs({
@@ -38,9 +48,15 @@ const { values: args } = parseArgs({
     /**
      * One part of the bench alone (ONLY_RUNS below): `cli` row (11), the CLI's start-to-exit times
      * (about a minute); `observability` rows (4) and (9); `workflows` row (12); `webhooks` row (8),
-     * both engines (about two minutes); `providers` row (10).
+     * both engines (about two minutes); `providers` row (10); `invitations` row (13), invitation
+     * creates/s at 0 and 900 pending, both engines; `soak` row (14), memory per 5,000 invitations
+     * up to --soak-invitations, both engines (several minutes each).
      */
     only: { type: 'string' },
+    /** (13) organizations the creates are spread over (each filled with 900 pending first). */
+    'invite-orgs': { type: 'string', default: '20' },
+    /** (14) invitations in all, in batches of 5,000. */
+    'soak-invitations': { type: 'string', default: '30000' },
     'cli-runs': { type: 'string', default: '15' },
   },
 });
@@ -54,6 +70,9 @@ const WARMUP_S = positive('warmup', args.warmup, 0);
 const CONNECTIONS = Math.trunc(positive('connections', args.connections, 1));
 const ROUNDS = Math.trunc(positive('rounds', args.rounds, 1));
 const CLI_RUNS = Math.trunc(positive('cli-runs', args['cli-runs'], 1));
+const INVITE_ORGS = Math.trunc(positive('invite-orgs', args['invite-orgs'], 1));
+const SOAK_BATCH = 5000;
+const SOAK_INVITATIONS = Math.max(SOAK_BATCH, Math.trunc(positive('soak-invitations', args['soak-invitations'], SOAK_BATCH)));
 
 const TARGET = {
   healthzRatio: 0.8,
@@ -79,6 +98,13 @@ const TARGET = {
   providerAddedP50Ms: 1,
   providerAddedP99Ms: 5,
   providerTtfbAddedMs: 2,
+  /** (13) Invitation creates/s at 50 concurrent, and the share of it kept at 900 pending. */
+  inviteLevelRate: 2000,
+  invitePostgresRate: 1000,
+  inviteCrowdedRatio: 0.9,
+  /** (14) Soak: RssAnon after warm-up grows at most this much from 10,000 to the last batch, and stays under the cap. */
+  soakGrowth: 0.15,
+  soakAnonMb: 250,
   /** (11) CLI start to exit in a pseudo-terminal, on an idle 2-core machine: --json and ink. */
   cliJsonMs: 350,
   cliInkMs: 600,
@@ -1057,8 +1083,157 @@ async function mainCliOnly(): Promise<void> {
   reportOnly('row (11)', started, () => cliRows(figures));
 }
 
+/** Rows (13) and (14)'s engines: a daemon child on LevelDB, and on PostgreSQL when there is one. */
+async function invitationEngines(
+  dataDir: string,
+): Promise<{ engines: { label: string; env: (name: string) => Promise<Record<string, string>> }[]; stop: () => Promise<void> }> {
+  const base = { SERVICE_HTTP_ADDR: '127.0.0.1:0', SERVICE_LOG_LEVEL: 'warn' };
+  const engines = [
+    {
+      label: 'LevelDB',
+      env: (name: string) => Promise.resolve({ ...base, SERVICE_DATA_DIR: path.join(dataDir, `level-${name}`) }),
+    },
+  ];
+  let cluster: TestPostgres | undefined;
+  if (!('missing' in findPostgres())) {
+    progress('starting a throwaway PostgreSQL');
+    const pg = (cluster = await launchPostgres());
+    engines.push({
+      label: 'PostgreSQL',
+      env: async (name: string) => ({
+        ...base,
+        SERVICE_DATA_DIR: path.join(dataDir, `pg-${name}`),
+        SERVICE_DATABASE_URL: await pg.createDatabase(`bench_${name.replace(/\W/g, '_')}`),
+      }),
+    });
+  }
+  return { engines, stop: async () => cluster?.stop() };
+}
+
+/** Row (13): invitation creates/s at 0 and at 900 pending, each engine on a fresh daemon child. */
+async function measureInvitationRates(dataDir: string): Promise<Map<string, RateFigures>> {
+  const { engines, stop } = await invitationEngines(dataDir);
+  const figures = new Map<string, RateFigures>();
+  try {
+    for (const engine of engines) {
+      const daemon = await startInvitationDaemon(await engine.env('rate'));
+      try {
+        figures.set(engine.label, await measureInviteRate(daemon, INVITE_ORGS, (m) => progress(`${engine.label}: ${m}`)));
+      } finally {
+        await daemon.stop();
+      }
+    }
+  } finally {
+    await closeInvitationClient();
+    await stop();
+  }
+  return figures;
+}
+
+function invitationRateRows(figures: Map<string, RateFigures>): void {
+  for (const [engine, f] of figures) {
+    const target = engine === 'LevelDB' ? TARGET.inviteLevelRate : TARGET.invitePostgresRate;
+    const spread = `${INVITE_CONCURRENCY} in flight over ${INVITE_ORGS} organizations`;
+    check(`(13) invitation creates/s, ${engine}, 0 pending (${spread})`, f.empty.toFixed(0), `>= ${target}`, f.empty >= target);
+    check(
+      `(13) invitation creates/s, ${engine}, ${CROWDED_PENDING} pending`,
+      f.crowded.toFixed(0),
+      `>= ${target}`,
+      f.crowded >= target,
+    );
+    const ratio = f.crowded / f.empty;
+    check(
+      `(13) ${engine}: creates/s at ${CROWDED_PENDING} pending / at 0`,
+      ratio.toFixed(2),
+      `>= ${TARGET.inviteCrowdedRatio}`,
+      ratio >= TARGET.inviteCrowdedRatio,
+    );
+  }
+}
+
+/** Row (14): the soak, each engine on a fresh daemon child: memory after each batch of 5,000. */
+async function measureSoaks(dataDir: string): Promise<Map<string, SoakBatch[]>> {
+  const { engines, stop } = await invitationEngines(dataDir);
+  const figures = new Map<string, SoakBatch[]>();
+  try {
+    for (const engine of engines) {
+      const daemon = await startInvitationDaemon(await engine.env('soak'));
+      try {
+        const batches = await measureSoak(daemon, {
+          batches: Math.floor(SOAK_INVITATIONS / SOAK_BATCH),
+          // Organizations of up to 900 pending, as the issue's soak: 10 fresh ones a batch, 500 each.
+          orgsPerBatch: 10,
+          perOrg: SOAK_BATCH / 10,
+          restMs: 5000,
+          onBatch: (b) =>
+            progress(`${engine.label} soak: ${b.invitations} invitations, RssAnon ${b.memory.anonMb.toFixed(1)} MiB`),
+        });
+        figures.set(engine.label, batches);
+      } finally {
+        await daemon.stop();
+      }
+    }
+  } finally {
+    await closeInvitationClient();
+    await stop();
+  }
+  return figures;
+}
+
+function soakRows(figures: Map<string, SoakBatch[]>): void {
+  const mb = (n: number): string => n.toFixed(0);
+  for (const [engine, batches] of figures) {
+    for (const b of batches) {
+      const m = b.memory;
+      info(
+        `(14) soak ${engine}: after ${b.invitations.toLocaleString('en-US')} invitations`,
+        `VmRSS ${mb(m.rssMb)} / RssAnon ${mb(m.anonMb)} / heap ${mb(m.heapUsedMb)} of ${mb(m.heapTotalMb)} MiB${b.rate > 0 ? `, ${b.rate.toFixed(0)}/s` : ''}`,
+      );
+    }
+    const at10k = batches.find((b) => b.invitations === 10_000);
+    const last = batches[batches.length - 1];
+    if (at10k !== undefined && last.invitations > at10k.invitations) {
+      const growth = last.memory.anonMb / at10k.memory.anonMb - 1;
+      check(
+        `(14) soak ${engine}: RssAnon growth 10,000 -> ${last.invitations.toLocaleString('en-US')}`,
+        `${(growth * 100).toFixed(1)} %`,
+        `<= ${TARGET.soakGrowth * 100} %`,
+        growth <= TARGET.soakGrowth,
+      );
+    }
+    const peak = Math.max(...batches.map((b) => b.memory.anonMb));
+    check(`(14) soak ${engine}: largest RssAnon`, `${mb(peak)} MiB`, `< ${TARGET.soakAnonMb} MiB`, peak < TARGET.soakAnonMb);
+  }
+}
+
+/** `--only invitations`: row (13) alone. */
+async function mainInvitationsOnly(): Promise<void> {
+  const started = new Date();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-invitations-'));
+  try {
+    const figures = await measureInvitationRates(dir);
+    reportOnly('row (13)', started, () => invitationRateRows(figures));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `--only soak`: row (14) alone. */
+async function mainSoakOnly(): Promise<void> {
+  const started = new Date();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-soak-'));
+  try {
+    const figures = await measureSoaks(dir);
+    reportOnly('row (14)', started, () => soakRows(figures));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** `--only NAME`: one part of the bench alone, reported as the whole run reports. */
 const ONLY_RUNS: Record<string, () => Promise<void>> = {
+  invitations: mainInvitationsOnly,
+  soak: mainSoakOnly,
   cli: mainCliOnly,
   observability: mainObservabilityOnly,
   workflows: mainWorkflowsOnly,
