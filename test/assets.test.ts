@@ -71,7 +71,15 @@ t.test('a signed link downloads the bytes with their type, length and name, and 
 
   const before = Math.floor(Date.now() / 1000);
   const artifact = d.services.assets.artifact(asset, 120);
-  t.same(Object.keys(artifact).sort(), ['asset_id', 'content_type', 'download_url', 'download_url_expires_at', 'filename']);
+  t.same(Object.keys(artifact).sort(), [
+    'asset_id',
+    'bytes',
+    'content_type',
+    'download_url',
+    'download_url_expires_at',
+    'filename',
+    'media_type',
+  ]);
   t.equal(artifact.asset_id, asset.id);
   const url = new URL(artifact.download_url);
   t.equal(url.origin, d.url, 'on the public URL (the HTTP listener when SERVICE_PUBLIC_URL is unset)');

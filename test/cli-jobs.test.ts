@@ -93,6 +93,7 @@ t.test('job create, show --wait, list, cancel; a failing job exits 1 with its er
   t.match(shown.stdout, /^status:\s+completed$/m);
   t.match(shown.stdout, /^model:\s+echo$/m);
   t.match(shown.stdout, /^output:\s+hello there$/m, 'a text output shown as its text');
+  t.notMatch(shown.stdout, /Artifacts/, 'a text job has no artifacts');
 
   const inputFile = path.join(w.dir, 'input.json');
   writeFileSync(inputFile, '{"messages": [{"role": "user", "content": "from a file"}]}');
@@ -353,4 +354,30 @@ t.test('schedule create, list, delete; a bad cron exits 1 naming --cron', async 
     t.equal(r.stdout, '');
     t.match(r.stderr, message);
   }
+});
+
+t.test("job show: an image job's artifact with its signed download link (contract 13)", async (t) => {
+  const w = await world(t);
+  const image = await json(
+    t,
+    w,
+    'job',
+    'create',
+    '--org',
+    'acme',
+    '--modality',
+    'image',
+    '--model',
+    'echo',
+    '--prompt',
+    'a lighthouse',
+  );
+  const drawn = await json(t, w, 'job', 'show', image.id, '--wait');
+  t.match(drawn.artifacts, [
+    { asset_id: drawn.output.images[0].asset_id, media_type: 'image/png', bytes: Number, download_url: String },
+  ]);
+  const drawnShown = await w.sy('job', 'show', image.id);
+  const link = /^\S+\s+image\/png\s+\d+\s+(http\S+)$/m.exec(drawnShown.stdout)?.[1];
+  t.ok(link, 'show prints the download link');
+  t.equal((await fetch(link!)).status, 200, 'and it downloads');
 });

@@ -62,7 +62,16 @@ function jobViews(j: Job): View[] {
   );
   if (j.output !== null) fields.push(['output', outputText(j.output)]);
   if (j.error !== null) fields.push(['error', { text: `${j.error.code}: ${j.error.message}`, tone: 'bad' }]);
-  return [{ kind: 'record', fields }];
+  const views: View[] = [{ kind: 'record', fields }];
+  if (j.artifacts.length > 0)
+    views.push({
+      kind: 'table',
+      title: 'Artifacts (links valid an hour)',
+      columns: ['ASSET', 'TYPE', 'BYTES', 'DOWNLOAD'],
+      rows: j.artifacts.map((a) => [a.asset_id, a.media_type, String(a.bytes), { text: a.download_url, tone: 'accent' }]),
+      empty: '',
+    });
+  return views;
 }
 
 /** The optional `--org` of the commands that name a job by id. */

@@ -29,6 +29,8 @@ export const artifactSchema = z.object({
   asset_id: z.string(),
   filename: z.string(),
   content_type: z.string(),
+  media_type: z.string(),
+  bytes: z.number().int().nonnegative(),
   download_url: z.url(),
   download_url_expires_at: timestampSchema,
 });

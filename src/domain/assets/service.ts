@@ -142,6 +142,8 @@ export class AssetService {
       asset_id: asset.id,
       filename: asset.filename,
       content_type: asset.content_type,
+      media_type: asset.content_type,
+      bytes: asset.size,
       download_url: url.toString(),
       download_url_expires_at: new Date(expires * 1000).toISOString(),
     };

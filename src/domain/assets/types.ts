@@ -38,6 +38,10 @@ export interface Artifact {
   asset_id: string;
   filename: string;
   content_type: string;
+  /** The same as content_type, under the name contract 13 gives it. */
+  media_type: string;
+  /** Size in bytes. */
+  bytes: number;
   download_url: string;
   download_url_expires_at: string;
 }

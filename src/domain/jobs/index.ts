@@ -32,7 +32,7 @@ export function createJobs({
   const jobLog = log.child({ module: 'jobs' });
   const instanceId = randomUUID();
   const store = new JobStore(storage);
-  const jobs = new JobService(storage, store, permissions, eventLog, instanceId, metrics);
+  const jobs = new JobService(storage, store, permissions, eventLog, instanceId, metrics, assets);
   // Images a job makes become its assets, kept with its outcome; the output names them.
   const keep: JobOutputKeeper = async (tx, job, result) =>
     (await assets.keepOutput(tx, { organization_id: job.organization_id, job_id: job.id }, result.output, 'output')).output;

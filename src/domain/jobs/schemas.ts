@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { artifactSchema } from '../assets/schemas.js';
 import { executeBody, modality, tier } from '../providers/schemas.js';
 import { idSchema as id, pageQuery, timestampSchema as timestamp } from '../schemas.js';
 import { MAX_JSON_BYTES } from '../workflows/schemas.js';
@@ -37,4 +38,14 @@ export const jobSchema = z.object({
   finished_at: timestamp.nullable(),
   updated_at: timestamp,
   instance_id: z.string().nullable(),
+  /** A completed job's files (an image job's images), with signed links valid an hour; else empty. */
+  artifacts: z.array(artifactSchema),
+});
+
+/** GET /v1/jobs/{id}/output (contract 13). */
+export const jobOutputSchema = z.object({
+  job_id: id,
+  status: z.enum(jobStatuses),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  artifacts: z.array(artifactSchema),
 });

@@ -10,12 +10,11 @@ import { atOrganization, type PermissionEngine, type ResourceLocation } from '..
 import type { RunError } from '../workflows/types.js';
 import type { CreateJobInput, JobListQuery } from './schemas.js';
 import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
-import { terminalJobStatuses, type Job, type JobView } from './types.js';
+import { terminalJobStatuses, type Job, type JobOutput, type JobView } from './types.js';
+import type { AssetService } from '../assets/service.js';
 
-export function viewOfJob(job: Job): JobView {
-  const { lease_until: _lease, ...view } = job;
-  return view;
-}
+/** The asset calls a job's view makes: its artifacts, with signed links. */
+export type JobAssets = Pick<AssetService, 'listFor' | 'artifact' | 'expiresIn'>;
 
 /**
  * Jobs (contract 12): one provider call without a definition. Submitted here (202), run by the job
@@ -29,7 +28,31 @@ export class JobService {
     private readonly eventLog: EventLog,
     private readonly instanceId: string,
     private readonly metrics: Pick<Metrics, 'workEnded'>,
+    private readonly assets: JobAssets,
   ) {}
+
+  /** The job as shown; a completed one with its artifacts, links valid `seconds` (default: an hour). */
+  async viewOfJob(job: Job, seconds = this.assets.expiresIn(undefined)): Promise<JobView> {
+    const { lease_until: _lease, ...view } = job;
+    const artifacts =
+      job.status === 'completed'
+        ? (await this.assets.listFor({ job_id: job.id })).map((a) => this.assets.artifact(a, seconds))
+        : [];
+    return { ...view, artifacts };
+  }
+
+  /** Contract 13: a job's output and its artifacts with fresh signed links valid `expiresIn` seconds (default an hour). */
+  async jobOutput(actor: Actor, id: string, expiresIn?: number): Promise<JobOutput> {
+    const seconds = this.assets.expiresIn(expiresIn);
+    const { id: jobId, status, output, artifacts } = await this.viewOfJob(await this.readJob(actor, id), seconds);
+    return { job_id: jobId, status, output, artifacts };
+  }
+
+  private async readJob(actor: Actor, id: string): Promise<Job> {
+    const job = await this.store.jobs.get(id);
+    await this.permissions.authorizeAt(actor, 'job.read', { type: 'job', id }, job && atOrganization(job.organization_id));
+    return job!;
+  }
 
   /** Jobs queued and running, counted up to 100,000 each (metrics). */
   async queueFigures(): Promise<{ jobsQueued: number; jobsRunning: number }> {
@@ -77,13 +100,11 @@ export class JobService {
       tx.wake(JOBS_TOPIC);
       return Promise.resolve();
     });
-    return viewOfJob(job);
+    return this.viewOfJob(job);
   }
 
   async getJob(actor: Actor, id: string): Promise<JobView> {
-    const job = await this.store.jobs.get(id);
-    await this.permissions.authorizeAt(actor, 'job.read', { type: 'job', id }, job && atOrganization(job.organization_id));
-    return viewOfJob(job!);
+    return this.viewOfJob(await this.readJob(actor, id));
   }
 
   /** Jobs of an organization, oldest first; by status. */
@@ -95,14 +116,14 @@ export class JobService {
       query.status === undefined
         ? await this.store.jobs.listBy('organization', organizationId, page)
         : await this.store.jobs.listBy('organization_status', [organizationId, query.status], page);
-    return { items: found.items.map(viewOfJob), nextCursor: found.nextCursor };
+    return { items: await Promise.all(found.items.map((job) => this.viewOfJob(job))), nextCursor: found.nextCursor };
   }
 
   /** Cancel: a job not yet ended ends `cancelled`; a call in flight is stopped by the daemon running it. */
   async cancelJob(actor: Actor, id: string): Promise<JobView> {
     const found = await this.store.jobs.get(id);
     await this.permissions.authorizeAt(actor, 'job.write', { type: 'job', id }, found && atOrganization(found.organization_id));
-    return this.storage.transaction({ locks: [jobLock(id)] }, async (tx) => {
+    const cancelled = await this.storage.transaction({ locks: [jobLock(id)] }, async (tx) => {
       const job = await this.store.editable(tx, id);
       if (job === undefined) throw notFound('job');
       if (terminalJobStatuses.includes(job.status))
@@ -110,8 +131,9 @@ export class JobService {
       this.end(tx, job, 'cancelled');
       await tx.put(this.store.jobs, job);
       tx.wake(JOBS_TOPIC);
-      return viewOfJob(job);
+      return job;
     });
+    return this.viewOfJob(cancelled);
   }
 
   /** Ends a job; completed and failed have their event (the catalog has no job.cancelled). */

@@ -1,5 +1,6 @@
 // Jobs (contract 12): one provider call without a definition, run in the background.
 
+import type { Artifact } from '../assets/types.js';
 import type { Modality, Tier } from '../providers/types.js';
 import type { RunError, Submitter } from '../workflows/types.js';
 
@@ -32,4 +33,13 @@ export interface Job {
   lease_until: string | null;
 }
 
-export type JobView = Omit<Job, 'lease_until'>;
+/** A job as shown: a completed job's artifacts (images it made) with fresh signed links. */
+export type JobView = Omit<Job, 'lease_until'> & { artifacts: Artifact[] };
+
+/** GET /v1/jobs/{id}/output (contract 13), as a run's output. */
+export interface JobOutput {
+  job_id: string;
+  status: JobStatus;
+  output: Record<string, unknown> | null;
+  artifacts: Artifact[];
+}

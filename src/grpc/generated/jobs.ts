@@ -8,6 +8,7 @@ import type { CancelJobRequest as _switchyard_admin_v1_CancelJobRequest, CancelJ
 import type { CreateJobRequest as _switchyard_admin_v1_CreateJobRequest, CreateJobRequest__Output as _switchyard_admin_v1_CreateJobRequest__Output } from './switchyard/admin/v1/CreateJobRequest.js';
 import type { GetJobRequest as _switchyard_admin_v1_GetJobRequest, GetJobRequest__Output as _switchyard_admin_v1_GetJobRequest__Output } from './switchyard/admin/v1/GetJobRequest.js';
 import type { Job as _switchyard_admin_v1_Job, Job__Output as _switchyard_admin_v1_Job__Output } from './switchyard/admin/v1/Job.js';
+import type { JobArtifact as _switchyard_admin_v1_JobArtifact, JobArtifact__Output as _switchyard_admin_v1_JobArtifact__Output } from './switchyard/admin/v1/JobArtifact.js';
 import type { JobError as _switchyard_admin_v1_JobError, JobError__Output as _switchyard_admin_v1_JobError__Output } from './switchyard/admin/v1/JobError.js';
 import type { JobServiceClient as _switchyard_admin_v1_JobServiceClient, JobServiceDefinition as _switchyard_admin_v1_JobServiceDefinition } from './switchyard/admin/v1/JobService.js';
 import type { JobSubmitter as _switchyard_admin_v1_JobSubmitter, JobSubmitter__Output as _switchyard_admin_v1_JobSubmitter__Output } from './switchyard/admin/v1/JobSubmitter.js';
@@ -34,6 +35,7 @@ export interface ProtoGrpcType {
         CreateJobRequest: MessageTypeDefinition<_switchyard_admin_v1_CreateJobRequest, _switchyard_admin_v1_CreateJobRequest__Output>
         GetJobRequest: MessageTypeDefinition<_switchyard_admin_v1_GetJobRequest, _switchyard_admin_v1_GetJobRequest__Output>
         Job: MessageTypeDefinition<_switchyard_admin_v1_Job, _switchyard_admin_v1_Job__Output>
+        JobArtifact: MessageTypeDefinition<_switchyard_admin_v1_JobArtifact, _switchyard_admin_v1_JobArtifact__Output>
         JobError: MessageTypeDefinition<_switchyard_admin_v1_JobError, _switchyard_admin_v1_JobError__Output>
         JobService: SubtypeConstructor<typeof grpc.Client, _switchyard_admin_v1_JobServiceClient> & { service: _switchyard_admin_v1_JobServiceDefinition }
         JobSubmitter: MessageTypeDefinition<_switchyard_admin_v1_JobSubmitter, _switchyard_admin_v1_JobSubmitter__Output>

@@ -21,6 +21,7 @@ function jobMessage(job: JobView): Job {
     state: job.state === null || job.state === undefined ? undefined : toValue(job.state),
     output: job.output === null ? undefined : toStruct(job.output),
     submitted_by: toMessage(job.submitted_by),
+    artifacts: job.artifacts,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { createJobBody, jobListQuery, jobSchema } from '../../domain/jobs/schemas.js';
+import { expiresInQuery } from '../../domain/assets/schemas.js';
+import { createJobBody, jobListQuery, jobOutputSchema, jobSchema } from '../../domain/jobs/schemas.js';
 import { EXECUTE_BODY_LIMIT } from '../../domain/providers/schemas.js';
 import type { Services } from '../../areas.js';
 import { defineRoute, idParams, Reply } from '../route.js';
@@ -38,6 +39,17 @@ export function jobRoutes({ jobs }: Services) {
       params: idParams('id'),
       response: jobSchema,
       handler: async (ctx) => jobs.getJob(ctx.caller, ctx.params.id),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/jobs/:id/output',
+      summary: "A job's output and artifacts with fresh signed download links valid ?expires_in= seconds (default 3600)",
+      tag: 'jobs',
+      scope: 'jobs:read',
+      params: idParams('id'),
+      query: expiresInQuery,
+      response: jobOutputSchema,
+      handler: async (ctx) => jobs.jobOutput(ctx.caller, ctx.params.id, ctx.query.expires_in),
     }),
     defineRoute({
       method: 'POST',

@@ -4,6 +4,7 @@ import type { Struct as _google_protobuf_Struct, Struct__Output as _google_proto
 import type { Value as _google_protobuf_Value, Value__Output as _google_protobuf_Value__Output } from '../../../google/protobuf/Value.js';
 import type { JobError as _switchyard_admin_v1_JobError, JobError__Output as _switchyard_admin_v1_JobError__Output } from '../../../switchyard/admin/v1/JobError.js';
 import type { JobSubmitter as _switchyard_admin_v1_JobSubmitter, JobSubmitter__Output as _switchyard_admin_v1_JobSubmitter__Output } from '../../../switchyard/admin/v1/JobSubmitter.js';
+import type { JobArtifact as _switchyard_admin_v1_JobArtifact, JobArtifact__Output as _switchyard_admin_v1_JobArtifact__Output } from '../../../switchyard/admin/v1/JobArtifact.js';
 
 export interface Job {
   'id'?: (string);
@@ -24,6 +25,7 @@ export interface Job {
   'finished_at'?: (string);
   'updated_at'?: (string);
   'instance_id'?: (string);
+  'artifacts'?: (_switchyard_admin_v1_JobArtifact)[];
   '_tier'?: "tier";
   '_model'?: "model";
   '_provider'?: "provider";
@@ -51,6 +53,7 @@ export interface Job__Output {
   'finished_at'?: (string);
   'updated_at': (string);
   'instance_id'?: (string);
+  'artifacts': (_switchyard_admin_v1_JobArtifact__Output)[];
   '_tier'?: "tier";
   '_model'?: "model";
   '_provider'?: "provider";

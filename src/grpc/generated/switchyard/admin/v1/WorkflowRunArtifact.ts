@@ -7,6 +7,8 @@ export interface WorkflowRunArtifact {
   'content_type'?: (string);
   'download_url'?: (string);
   'download_url_expires_at'?: (string);
+  'media_type'?: (string);
+  'bytes'?: (number);
 }
 
 export interface WorkflowRunArtifact__Output {
@@ -15,4 +17,6 @@ export interface WorkflowRunArtifact__Output {
   'content_type': (string);
   'download_url': (string);
   'download_url_expires_at': (string);
+  'media_type': (string);
+  'bytes': (number);
 }
