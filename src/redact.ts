@@ -27,24 +27,40 @@ const REDACTED = '[redacted]';
 
 /**
  * A request URL for a log line: every query value whose decoded name is a credential is masked
- * (`?%74oken=` is `token`). A query that cannot be read as one is masked whole.
+ * (`?%74oken=` is `token`), whatever the spelling a parser may still read as that name: pairs split
+ * on `;` as well as `&` (`?x=1;token=`), and bracketed names by each part (`token[]`, `a[token]`).
+ * A value shaped like a credential (our keys, JWTs, 43-character tokens, long hex) is masked
+ * whatever its name.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;
-  const query = url.slice(q + 1);
-  let params: URLSearchParams;
+  return `${url.slice(0, q)}?${url.slice(q + 1).replace(/[^&;]+/g, redactPair)}`;
+}
+
+function decodeQueryPart(part: string): string {
+  const spaced = part.replace(/\+/g, ' ');
   try {
-    params = new URLSearchParams(query);
+    return decodeURIComponent(spaced);
   } catch {
-    return `${url.slice(0, q)}?${REDACTED}`;
+    return spaced;
   }
-  const parts: string[] = [];
-  for (const [name, value] of params) {
-    const secret = SECRET_PARAMS.has(name.trim().toLowerCase());
-    parts.push(`${encodeURIComponent(name)}=${secret ? REDACTED : encodeURIComponent(value)}`);
-  }
-  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+function isSecretName(name: string): boolean {
+  return name
+    .toLowerCase()
+    .split(/[[\]]+/)
+    .some((segment) => SECRET_PARAMS.has(segment.trim()));
+}
+
+function redactPair(pair: string): string {
+  const eq = pair.indexOf('=');
+  const name = decodeQueryPart(eq === -1 ? pair : pair.slice(0, eq));
+  if (eq === -1) return encodeURIComponent(name);
+  const value = decodeQueryPart(pair.slice(eq + 1));
+  const secret = isSecretName(name) || scrubErrorText(value, Infinity) !== value;
+  return `${encodeURIComponent(name)}=${secret ? REDACTED : encodeURIComponent(value)}`;
 }
 
 /** Credential shapes that may be quoted in outside services' error text. */

@@ -20,8 +20,38 @@ t.test('request log URLs: credential values are masked by their decoded names', 
     ['/plain/path', '/plain/path'],
   ];
   for (const [url, logged] of cases) t.equal(redactUrl(url), logged, url);
-  for (const url of ['/a?%74oken=s3cret', '/a?token=s3cret&token=s3cret', '/a?to%6Ben=s3cret'])
+  for (const url of [
+    '/a?%74oken=s3cret',
+    '/a?token=s3cret&token=s3cret',
+    '/a?to%6Ben=s3cret',
+    '/a?token[]=s3cret',
+    '/a?token%5B%5D=s3cret',
+    '/a?x=1;token=s3cret',
+    '/a?x=1%3Btoken=s3cret&page=2',
+    '/a?user[token]=s3cret',
+    '/a?TOKEN%20=s3cret',
+  ])
     t.notMatch(redactUrl(url), /s3cret/, `${url}: no secret left`);
+});
+
+t.test('the access log masks an accept token however its name is spelled', async (t) => {
+  const { daemon: d, logs } = await startTestDaemonWithLogs(t);
+  const token = 'Zq'.repeat(21) + 'x';
+  const secret = 'plain-s3cret-value';
+  for (const query of [
+    `token[]=${token}`,
+    `x=1;token=${token}`,
+    `token%5B%5D=${secret}`,
+    `x=1;token=${secret}`,
+    `a[token]=${secret}`,
+  ]) {
+    const res = await fetch(`${d.url}/v1/invitations/${randomUUID()}/accept?${query}`);
+    await res.arrayBuffer();
+  }
+  await waitFor(() => (logs().match(/accept\?/g) ?? []).length >= 5, { what: 'five access lines' });
+  t.notOk(logs().includes(token), 'the token is in no log line');
+  t.notOk(logs().includes(secret), 'nor any credential value');
+  t.match(logs(), /token%5B%5D=\[redacted\]/, 'the line is still there, masked');
 });
 
 t.test('outside error text: credentials scrubbed, length bounded', async (t) => {

@@ -357,6 +357,11 @@ export const optionSpecs = {
     'SERVICE_PROVIDER_CONNECT_TIMEOUTS_MS',
     'per-provider connect timeouts over SERVICE_PROVIDER_CONNECT_TIMEOUT_MS: name=ms pairs',
   ),
+  providerMaxAnswerBytes: opt(
+    positiveInt.default(33_554_432),
+    'SERVICE_PROVIDER_MAX_ANSWER_BYTES',
+    "a provider answer's body at most (32 MiB), whole or streamed; past it the call fails with 502 (an error answer is read 8 KiB at most)",
+  ),
   providerBreakerCooldownMs: opt(
     ms(10_000),
     'SERVICE_PROVIDER_BREAKER_COOLDOWN_MS',

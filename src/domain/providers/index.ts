@@ -31,6 +31,7 @@ export function registerAdapters(config: Config, log: Logger): Adapter[] {
       connectTimeoutMs: config.providerConnectTimeoutsMs?.[name] ?? config.providerConnectTimeoutMs,
       timeoutMs: config.providerTimeoutsMs?.[name] ?? config.providerTimeoutMs,
       secrets,
+      maxAnswerBytes: config.providerMaxAnswerBytes,
     });
   const adapters: Adapter[] = [];
   if (config.openaiApiKey !== undefined)

@@ -388,10 +388,12 @@ export class ProviderService {
         } catch (err) {
           const reason =
             err instanceof UpstreamFailure
-              ? err.message
+              ? healthReasonOf(err)
               : until.signal.aborted
                 ? `probe timed out after ${timeoutMs} ms`
-                : String((err as Error).message);
+                : 'probe failed unexpectedly';
+          if (!(err instanceof UpstreamFailure) && !until.signal.aborted)
+            this.log.error({ err, provider: entry.adapter.name }, 'provider probe failed unexpectedly');
           if (entry.health.status !== 'unhealthy') this.log.warn({ provider: entry.adapter.name, reason }, 'provider unhealthy');
           this.registry.markUnhealthy(entry, reason);
         } finally {
@@ -444,11 +446,12 @@ export class ProviderService {
         ? err
         : signal.aborted
           ? new UpstreamFailure('cancelled by the client', false, 'cancelled')
-          : new UpstreamFailure(`unexpected failure: ${(err as Error).message}`, false, 'protocol');
+          : // An adapter's own bug: logged below; its text (a stack's words) never reaches a client.
+            new UpstreamFailure('the provider adapter failed unexpectedly', false, 'protocol');
     if (!(err instanceof UpstreamFailure) && !signal.aborted)
       this.log.error({ err, provider: entry.adapter.name }, 'provider adapter failed');
     if (failure.retriable || failure.status === 401 || failure.status === 403) {
-      this.registry.markUnhealthy(entry, `call failed: ${failure.message}`);
+      this.registry.markUnhealthy(entry, `call failed: ${healthReasonOf(failure)}`);
       entry.nextProbeAt = Date.now() + this.options.breakerCooldownMs;
       this.onProbeDue();
     }
@@ -503,4 +506,23 @@ function exhausted(last: UpstreamFailure | undefined, attempts: Attempt[]): AppE
   return new AppError(last?.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error', `every provider failed: ${summary}`, {
     details: { attempts },
   });
+}
+
+/**
+ * What a failure says in a provider's health, which every tenant reads (the provider list, 503
+ * messages, `provider route`): its class and status. A provider's own text may quote the request
+ * that failed, so it reaches only that call's caller, scrubbed. Connection and timeout failures and
+ * unavailable runtimes are described in the daemon's own words.
+ */
+export function healthReasonOf(failure: UpstreamFailure): string {
+  switch (failure.kind) {
+    case 'status':
+      return failure.status === undefined ? 'an error answer' : String(failure.status);
+    case 'protocol':
+      return 'an answer outside its protocol';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return failure.message;
+  }
 }

@@ -28,7 +28,14 @@ export interface UpstreamOptions {
   timeoutMs: number;
   /** Values scrubbed from any text that leaves the adapter (the provider's own key). */
   secrets: readonly string[];
+  /** A 2xx answer's body at most, whole or streamed (default DEFAULT_MAX_ANSWER_BYTES); past it the call fails. */
+  maxAnswerBytes?: number;
 }
+
+/** An answer's body at most unless configured (SERVICE_PROVIDER_MAX_ANSWER_BYTES). */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** An error answer's body is read this far for the provider's message, then the connection is dropped. */
+export const ERROR_BODY_BYTES = 8 * 1024;
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
@@ -135,9 +142,10 @@ export class Upstream {
     if (answer.statusCode < 200 || answer.statusCode > 299) {
       let text = '';
       try {
-        text = (await answer.body.text()).slice(0, 2000);
+        // An error body that never ends (or is merely huge) is cut: the message is a courtesy.
+        text = (await readAtMost(answer.body, ERROR_BODY_BYTES)).bytes.toString('utf8').slice(0, 2000);
       } catch {
-        // the message is a courtesy; the status says enough
+        // the status says enough
       }
       const status = answer.statusCode;
       const retriable = status === 429 || status >= 500;
@@ -151,12 +159,22 @@ export class Upstream {
       request.signal.addEventListener('abort', onAbort, { once: true });
       body$.once('close', () => request.signal.removeEventListener('abort', onAbort));
     }
+    const max = this.options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    const tooLarge = () => new UpstreamFailure(`answer larger than ${max} bytes`, false, 'protocol');
+    const whole = async (): Promise<Buffer> => {
+      const { bytes, cut } = await readAtMost(body$, max);
+      if (cut) throw tooLarge();
+      return bytes;
+    };
     return {
       status: answer.statusCode,
       contentType,
-      text: () => body$.text(),
-      arrayBuffer: () => body$.arrayBuffer(),
-      chunks: () => body$ as AsyncIterable<Buffer>,
+      text: async () => (await whole()).toString('utf8'),
+      arrayBuffer: async () => {
+        const bytes = await whole();
+        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      },
+      chunks: () => boundedChunks(body$, max, tooLarge),
       destroy: () => body$.destroy(),
     };
   }
@@ -186,6 +204,45 @@ export interface OpenResponse {
   arrayBuffer: () => Promise<ArrayBuffer>;
   chunks: () => AsyncIterable<Buffer>;
   destroy: () => void;
+}
+
+/**
+ * A body's bytes up to `max`; past it the body is destroyed (its connection dropped, never drained)
+ * and `cut` is true.
+ */
+export async function readAtMost(
+  body: AsyncIterable<Buffer> & { destroy: (err?: Error) => unknown },
+  max: number,
+): Promise<{ bytes: Buffer; cut: boolean }> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size + chunk.length > max) {
+      parts.push(chunk.subarray(0, max - size));
+      body.destroy();
+      return { bytes: Buffer.concat(parts), cut: true };
+    }
+    parts.push(chunk);
+    size += chunk.length;
+  }
+  return { bytes: Buffer.concat(parts), cut: false };
+}
+
+/** A streamed body's chunks, failing with `tooLarge()` once they pass `max` bytes in all. */
+async function* boundedChunks(
+  body: AsyncIterable<Buffer> & { destroy: (err?: Error) => unknown },
+  max: number,
+  tooLarge: () => Error,
+): AsyncIterable<Buffer> {
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw tooLarge();
+    }
+    yield chunk;
+  }
 }
 
 /** The message inside a provider's error body (OpenAI, Anthropic, Ollama, ComfyUI shapes), else the text. */
