@@ -99,7 +99,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       }),
       ...routeModules.flatMap((routesOf) => routesOf(services, config)),
     ];
-    const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version, metrics });
+    const app = createHttpApp({ log: log.child({ module: 'http' }), routes, authenticate, version, metrics, publicUrl });
     http = await listenHttp(app, config.httpAddr, {
       maxConnections: config.httpMaxConnections,
       maxConnectionsPerAddress: config.httpMaxConnectionsPerAddress,

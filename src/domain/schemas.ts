@@ -5,6 +5,10 @@ import { z } from 'zod';
 /** Resource ids are UUID v4 (contract 3). */
 export const idSchema = z.uuid('must be a UUID');
 
+/** Any JSON value, one schema for every field that holds opaque JSON (`JsonValue` in OpenAPI). */
+export const jsonValue = z.json();
+z.globalRegistry.add(jsonValue, { id: 'JsonValue' });
+
 /** ISO 8601 UTC with milliseconds and `Z`. */
 export const timestampSchema = z.iso.datetime();
 

@@ -9,6 +9,9 @@ import type { BodyFormat } from './body.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The client errors the OpenAPI document describes (src/http/openapi.ts). */
+export type ClientErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429;
+
 export type RouteAuth = 'none' | 'public' | 'required';
 
 /** The caller a handler sees: never null on a route that requires authentication. */
@@ -111,6 +114,10 @@ export interface RouteDef<
   bodyLimitBytes?: number;
   /** The success `data` schema, for the OpenAPI document. */
   response?: Schema;
+  /** Media types of a success answer the handler writes itself (a download, a stream), for the OpenAPI document. */
+  produces?: readonly string[];
+  /** 4xx statuses the handler answers beyond those its definition implies (auth, params, body), for OpenAPI. */
+  errors?: readonly ClientErrorStatus[];
   /** Success status when the handler returns plain data (default 200). */
   status?: number;
   /** Health probes are logged at debug level only. */

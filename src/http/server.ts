@@ -29,6 +29,8 @@ export interface HttpAppOptions {
   routes: RouteDef[];
   authenticate: Authenticator;
   version: string;
+  /** The base URL clients reach the daemon at (SERVICE_PUBLIC_URL, else its own address): the OpenAPI server. */
+  publicUrl?: () => string;
 }
 
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
@@ -181,7 +183,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const routes = [...options.routes, openapiRoute];
   // The document lists every route served, itself included.
   let document: Record<string, unknown> | undefined;
-  const openapi = (): Record<string, unknown> => (document ??= buildOpenApi(routes, options.version));
+  const openapi = (): Record<string, unknown> =>
+    (document ??= buildOpenApi(routes, { version: options.version, publicUrl: options.publicUrl?.() ?? '/' }));
 
   const app = polka({
     onNoMatch: (req: IncomingMessage & { path?: string }, res: ServerResponse) =>

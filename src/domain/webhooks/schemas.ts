@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventKinds } from '../events/types.js';
-import { cleanText, idSchema as id, timestampSchema as timestamp } from '../schemas.js';
+import { cleanText, idSchema as id, jsonValue, timestampSchema as timestamp } from '../schemas.js';
 import { deliveryStatuses, resourceFilterFields } from './types.js';
 
 // Request and record schemas of webhooks: HTTP and gRPC input, types and OpenAPI from one place.
@@ -27,7 +27,7 @@ const resourceFilter = z
   )
   .strict();
 /** Opaque JSON echoed in every delivery; its size is checked by the service (MAX_STATE_BYTES). */
-const state = z.json().nullable();
+const state = jsonValue.nullable();
 
 export const createWebhookBody = z.object({
   url: z.string().min(1).max(MAX_URL_LENGTH),

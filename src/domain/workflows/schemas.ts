@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { artifactSchema } from '../assets/schemas.js';
 import { modality, paramsSchema, tier } from '../providers/schemas.js';
-import { idSchema as id, pageQuery, timestampSchema as timestamp } from '../schemas.js';
+import { idSchema as id, jsonValue, pageQuery, timestampSchema as timestamp } from '../schemas.js';
 import { cronProblem, isTimeZone } from './cron.js';
 import { DEFAULT_PRIORITY, MAX_PRIORITY, MIN_PRIORITY, nodeKinds, nodeStatuses, overlapPolicies, runStatuses } from './types.js';
 
@@ -25,15 +25,13 @@ export const nodeKey = z
   .regex(/^[a-z][a-z0-9_]*$/, 'lowercase letters, digits and "_", starting with a letter');
 
 const boundedJson = (what: string) =>
-  z
-    .json()
-    .refine(
-      (v) => Buffer.byteLength(JSON.stringify(v) ?? '') <= MAX_JSON_BYTES,
-      `${what} at most ${MAX_JSON_BYTES} bytes as JSON`,
-    );
+  jsonValue.refine(
+    (v) => Buffer.byteLength(JSON.stringify(v) ?? '') <= MAX_JSON_BYTES,
+    `${what} at most ${MAX_JSON_BYTES} bytes as JSON`,
+  );
 const jsonObject = (what: string) =>
   z
-    .record(z.string(), z.json())
+    .record(z.string(), jsonValue)
     .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_JSON_BYTES, `${what} at most ${MAX_JSON_BYTES} bytes as JSON`);
 
 export const nodeBody = z
@@ -43,7 +41,7 @@ export const nodeBody = z
     modality: modality.optional(),
     tier: tier.optional(),
     model: z.string().min(1).max(200).optional(),
-    input: z.record(z.string(), z.json()).optional(),
+    input: z.record(z.string(), jsonValue).optional(),
     params: paramsSchema.omit({ stream: true }).optional(),
     needs: z.array(nodeKey).max(MAX_NODES).optional(),
   })

@@ -26,6 +26,8 @@ export function assetRoutes({ assets }: Services) {
       auth: 'none',
       params: assetIdParams,
       query: downloadQuery,
+      produces: ['application/octet-stream'],
+      errors: [403],
       handler: async (ctx) => {
         const { asset, body, remainingSeconds } = await assets.openDownload(ctx.params.id, ctx.query);
         const { res } = ctx;
