@@ -10,7 +10,7 @@ import type { Daemon } from '../src/main.js';
 import { FakeAnthropic } from './fakes/anthropic.js';
 import { FakeOllama } from './fakes/ollama.js';
 import { FakeOpenAI } from './fakes/openai.js';
-import { asPrincipal, createOrganizationAs, startTestDaemon, waitFor } from './helpers.js';
+import { asPrincipal, createOrganizationAs, request, startTestDaemon, waitFor } from './helpers.js';
 
 interface Frame {
   type: string;
@@ -252,4 +252,24 @@ t.test('streams serve text and audio; other modalities are 422', async (t) => {
   const a = await w.stream({ modality: 'embedding', input: { text: 'x' } });
   t.equal(a.status, 422);
   t.match(a.body, /streams carry text/);
+});
+
+t.test('params.stream on /v1/providers/execute is 400 naming the stream route, and calls no provider', async (t) => {
+  const w = await world(t);
+  const owner = asPrincipal(randomUUID());
+  const org = await createOrganizationAs(w.d.url, owner, `ns-${randomUUID().slice(0, 8)}`);
+  const execute = (params: Record<string, unknown>) =>
+    request(w.d.url, 'POST', '/v1/providers/execute', {
+      headers: owner,
+      body: { ...prompt, tier: 'premium', organization_id: org.id, params },
+    });
+  const refused = await execute({ stream: true });
+  t.equal(refused.status, 400);
+  t.equal(refused.body.error.code, 'invalid_request');
+  t.match(refused.body.error.message, '/v1/providers/execute/stream');
+  t.same(refused.body.error.details, { stream_route: '/v1/providers/execute/stream' });
+  t.equal(w.openai.calls('/v1/chat/completions').length, 0, 'no upstream call');
+  const whole = await execute({ stream: false });
+  t.equal(whole.status, 200, 'stream: false is an ordinary call');
+  t.equal(whole.body.data.provider, 'openai');
 });

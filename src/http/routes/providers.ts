@@ -12,6 +12,7 @@ import {
 import { CallCancelled, type StreamSink } from '../../domain/providers/service.js';
 import type { StreamFormat } from '../../domain/providers/types.js';
 import type { Services } from '../../areas.js';
+import { AppError } from '../../errors.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
 /** A signal that aborts when the client goes away before the answer is finished (cancels the upstream call). */
@@ -85,6 +86,11 @@ export function providerRoutes({ providers }: Services) {
       bodyLimitBytes: EXECUTE_BODY_LIMIT,
       response: executeResultSchema,
       handler: async (ctx) => {
+        // Contract 13: a client that asks for a stream here gets told where streams are, not a silent whole answer.
+        if (ctx.body.params?.stream === true)
+          throw new AppError('invalid_request', 'params.stream is true: POST /v1/providers/execute/stream streams an answer', {
+            details: { stream_route: '/v1/providers/execute/stream' },
+          });
         try {
           return await providers.execute(ctx.caller, ctx.body, clientGone(ctx.res));
         } catch (err) {
@@ -101,6 +107,7 @@ export function providerRoutes({ providers }: Services) {
       scope: 'providers:execute',
       body: executeBody,
       bodyLimitBytes: EXECUTE_BODY_LIMIT,
+      produces: ['text/event-stream', 'application/x-ndjson'],
       handler: async (ctx) => {
         const accept = ctx.req.headers.accept;
         const sink = streamSink(ctx.res, ctx.requestId, (provider) =>
