@@ -5,6 +5,7 @@ import polka from 'polka';
 import type { z } from 'zod';
 import { callerAt, type Caller } from '../domain/identity/caller.js';
 import { AccessLog } from './access-log.js';
+import { aliasPlanOf, applyAliases, type AliasPlan } from './aliases.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { AppError, describeError, fieldReasons, isAppError, validationFailed } from '../errors.js';
 import { createLogThrottle } from '../log-throttle.js';
@@ -82,9 +83,17 @@ function requestIdOf(req: IncomingMessage): string {
   return given !== undefined && REQUEST_ID.test(given) ? given : `${bootPrefix}-${(++requestCounter).toString(36)}`;
 }
 
-function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'path' | 'query' | 'body'): unknown {
+function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'path' | 'query' | 'body', aliases?: AliasPlan): unknown {
   if (schema === undefined) return undefined;
-  const result = schema.safeParse(part === 'body' ? (value ?? {}) : value);
+  if (part === 'body') value ??= {};
+  // The spec's camelCase spellings become the fields' names; both spellings, differing, is an error.
+  const clashes = aliases === undefined ? undefined : applyAliases(aliases, value);
+  if (clashes !== undefined) {
+    if (part === 'body') throw validationFailed(clashes);
+    const [field, reason] = Object.entries(clashes)[0];
+    throw new AppError('invalid_request', `invalid ${part} parameter ${field}: ${reason}`, { details: { fields: clashes } });
+  }
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
   if (part === 'body') throw validationFailed(fieldReasons(result.error.issues));
   const fields = fieldReasons(result.error.issues);
@@ -195,6 +204,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const level = route.quiet === true ? 'debug' : 'info';
     const hasBody = BODY_METHODS.has(route.method);
+    const queryAliases = aliasPlanOf(route.query);
+    const bodyAliases = aliasPlanOf(route.body);
     app[method](
       route.path,
       async (
@@ -237,8 +248,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
             }
           }
           if (route.params !== undefined) ctx.params = parsePart(route.params, req.params ?? {}, 'path');
-          if (route.query !== undefined) ctx.query = parsePart(route.query, req.query ?? {}, 'query');
-          if (hasBody) ctx.body = parsePart(route.body, await readBody(req, route.bodyFormats, route.bodyLimitBytes), 'body');
+          if (route.query !== undefined) ctx.query = parsePart(route.query, req.query ?? {}, 'query', queryAliases);
+          if (hasBody)
+            ctx.body = parsePart(route.body, await readBody(req, route.bodyFormats, route.bodyLimitBytes), 'body', bodyAliases);
           const result = route.handler(ctx);
           render(res, ctx.requestId, route, result instanceof Promise ? await result : result);
         } catch (err) {
