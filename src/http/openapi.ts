@@ -81,11 +81,10 @@ class Components {
     };
     // Names settle in a few rounds: renaming one def changes the text of those that refer to it.
     const choice = new Map(local.map((id) => [id, 0]));
-    let named = new Map<string, JsonSchema>();
     for (let round = 0; round < 4; round++) {
       const nameOf = (id: string) => candidates(id)[choice.get(id)!];
       const rename = (ref: string) => (ref.startsWith('#/$defs/') ? COMPONENTS + nameOf(decodeURIComponent(ref.slice(8))) : ref);
-      named = new Map(local.map((id) => [nameOf(id), mapRefs(defs[id], rename) as JsonSchema]));
+      const named = new Map(local.map((id) => [nameOf(id), mapRefs(defs[id], rename) as JsonSchema]));
       let settled = true;
       for (const id of local) {
         const existing = this.schemas[nameOf(id)];
