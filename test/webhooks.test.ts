@@ -740,7 +740,7 @@ t.test('metrics: attempts by outcome, attempt time, the pending backlog and its 
 
 t.test('more webhooks with due work than a page lists: the pass reads every page, every delivery goes', async (t) => {
   // 256 attempts at once to a receiver in this process: a loaded machine can answer some after 1 s.
-  const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '5000' });
+  const w = await world(t, { SERVICE_WEBHOOK_TIMEOUT_MS: '5000', SERVICE_WEBHOOK_MAX_PER_ORG: '200' });
   // 130 webhooks (a page lists 100) with 3 due deliveries each: 390, more than MAX_IN_FLIGHT, so the
   // first pass reads two pages of webhooks and stops part-way round, and the next starts past where
   // it stopped. (That the turns are fair is asserted on one page: the slow-receiver test below.)
