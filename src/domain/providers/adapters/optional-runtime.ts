@@ -66,7 +66,10 @@ const runners: Record<RuntimeSpec['name'], Runner> = {
     return new GgufRuntime(llamaCpp, modelDir, options);
   },
   transformers: async (modelDir) => {
-    const ort = (await import('onnxruntime-node')) as unknown as OrtModule & { default?: OrtModule };
+    // Named through a variable: the package is an optional peer that a clone may lack, and only the
+    // part of it that onnx-runtime.ts declares (OrtModule) is used, so the compiler need not find it.
+    const specifier: string = 'onnxruntime-node';
+    const ort = (await import(specifier)) as OrtModule & { default?: OrtModule };
     return new OnnxRuntime(ort.default ?? ort, modelDir);
   },
 };
