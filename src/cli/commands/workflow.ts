@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { MAX_LINK_SECONDS } from '../../domain/assets/schemas.js';
+import { MAX_LINK_SECONDS } from '../../domain/assets/types.js';
 import { runStatuses, type RunStatus } from '../../domain/workflows/types.js';
 import type { Event__Output } from '../../grpc/generated/switchyard/admin/v1/Event.js';
 import type { Workflow__Output } from '../../grpc/generated/switchyard/admin/v1/Workflow.js';

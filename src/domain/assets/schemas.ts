@@ -3,9 +3,7 @@ import { timestampSchema } from '../schemas.js';
 
 // Request and record schemas of assets: HTTP input, types and OpenAPI from one place.
 
-/** Spec 8: a signed link lives an hour unless `expires_in` says otherwise, and at most 24 hours. */
-export const DEFAULT_LINK_SECONDS = 3600;
-export const MAX_LINK_SECONDS = 86_400;
+export { DEFAULT_LINK_SECONDS, MAX_LINK_SECONDS } from './types.js';
 
 /**
  * `?expires_in=` (seconds) of a route that hands out download links; its range is checked by

@@ -61,3 +61,10 @@ export interface AssetDownload {
   /** Seconds until the link expires (its cache lifetime). */
   remainingSeconds: number;
 }
+
+/**
+ * Spec 8: a signed link lives an hour unless `expires_in` says otherwise, and at most 24 hours. Here,
+ * not in schemas.ts, so that the CLI can check its flag without loading zod.
+ */
+export const DEFAULT_LINK_SECONDS = 3600;
+export const MAX_LINK_SECONDS = 86_400;
