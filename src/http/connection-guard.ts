@@ -80,13 +80,16 @@ export class ConnectionGuard {
     if (!req.complete) {
       state.reading = req;
       state.readingSince = Date.now();
+      // An answer may end before its body does (a 413 while the body is discarded): the connection
+      // waits for headers only once the body has ended, and until then the request timeout holds.
       req.once('end', () => {
-        if (state.reading === req) state.reading = undefined;
+        if (state.reading !== req) return;
+        state.reading = undefined;
+        if (state.open === 0) state.idleSince = Date.now();
       });
     }
     res.once('close', () => {
-      if (state.reading === req) state.reading = undefined;
-      if (--state.open === 0) state.idleSince = Date.now();
+      if (--state.open === 0 && state.reading === undefined) state.idleSince = Date.now();
     });
   }
 
@@ -94,11 +97,13 @@ export class ConnectionGuard {
     const now = Date.now();
     const { headersTimeoutMs, requestTimeoutMs } = this.limits;
     for (const [socket, state] of this.connections) {
-      if (state.open === 0) {
+      if (state.reading !== undefined && !state.reading.complete) {
+        if (now - state.readingSince < requestTimeoutMs) continue;
+      } else if (state.open === 0) {
         if (now - state.idleSince < headersTimeoutMs) continue;
         // No answer is in flight, so a 408 cannot corrupt one.
         if (socket.writable) socket.write(REQUEST_TIMEOUT_RESPONSE);
-      } else if (state.reading === undefined || state.reading.complete || now - state.readingSince < requestTimeoutMs) continue;
+      } else continue;
       this.timedOut++;
       this.connections.delete(socket);
       socket.destroy();
