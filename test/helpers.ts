@@ -13,6 +13,7 @@ import { createLogger } from '../src/log.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { AppError } from '../src/errors.js';
 import type { LevelStorage } from '../src/storage/leveldb/engine.js';
+import type { LoopSet } from '../src/loops/loop.js';
 import { applySqlMigrations, sqlMigrations } from '../src/storage/postgres/migrations.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -230,6 +231,24 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/**
+ * Waits until each named loop of the daemon has run a whole pass that began after this call, in the
+ * order given (the fan-out before the sender, say). Each loop is woken, so no interval is waited out.
+ * "Nothing happened" is then what those passes did, not what a sleep happened to see.
+ */
+export async function passesOf(d: { loops: LoopSet }, ...names: string[]): Promise<void> {
+  for (const name of names) {
+    const loop = d.loops.named(name);
+    if (loop === undefined) throw new Error(`the daemon runs no loop named ${name}`);
+    const start = loop.status().runs;
+    // A pass in flight now may have begun before the call; the one after it began after the call.
+    for (const more of [1, 2]) {
+      loop.wake();
+      await waitFor(() => loop.status().runs >= start + more, { what: `a pass of ${name}` });
+    }
+  }
 }
 
 /** A child's exit code, waited for with a bound (PATIENCE_MS), so a child that never exits fails the test by name. */

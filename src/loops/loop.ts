@@ -178,6 +178,11 @@ export class LoopSet {
     return this.loops.every((l) => l.running);
   }
 
+  /** The loop of that name, if the daemon runs one. */
+  named(name: string): Loop | undefined {
+    return this.loops.find((l) => l.status().name === name);
+  }
+
   status(): LoopStatus[] {
     return this.loops.map((l) => l.status());
   }

@@ -8,6 +8,8 @@ export interface Received {
   at: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The sender closed the connection before this answer ended (it stopped reading, or gave up). */
+  abandoned: boolean;
 }
 
 export type Answer =
@@ -90,7 +92,14 @@ export class WebhookReceiver {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      this.received.push({ at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const received: Received = {
+        at: Date.now(),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        abandoned: false,
+      };
+      this.received.push(received);
+      res.once('close', () => (received.abandoned = !res.writableFinished));
       const answer = this.script.shift() ?? this.fallback;
       this.open.add(res);
       res.on('close', () => this.open.delete(res));

@@ -29,7 +29,7 @@ export interface SenderSettings extends SlotBounds {
 /** Webhooks with due deliveries read per page while a pass fills its free slots. */
 const WEBHOOKS_PER_PAGE = 100;
 /** How often a pass looks for ended leases to take over, at most. */
-const TAKEOVER_EVERY_MS = 1000;
+export const TAKEOVER_EVERY_MS = 1000;
 /** Hand-off batches taken over per pass at most (each in its own transaction). */
 const TAKEOVER_BATCHES = 16;
 /** Events kept as sent (their JSON), so a fan-out to several webhooks reads and serialises each once. */
