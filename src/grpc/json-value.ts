@@ -1,9 +1,10 @@
 import type { Struct, Struct__Output } from './generated/google/protobuf/Struct.js';
 import type { Value, Value__Output } from './generated/google/protobuf/Value.js';
+import { MAX_JSON_DEPTH, tooDeep } from '../json-depth.js';
 
 // Free-form JSON (a webhook's state, an event's payload) travels as google.protobuf.Value and
 // Struct, which grpcurl and other tools show as plain JSON. The daemon and the CLI convert here, so
-// both ends print the same JSON as the HTTP API. No imports beyond types: the CLI loads this eagerly.
+// both ends print the same JSON as the HTTP API. Few imports: the CLI loads this eagerly.
 
 /** Any JSON value as a google.protobuf.Value (undefined, as in JSON, is null). */
 export function toValue(json: unknown): Value {
@@ -35,8 +36,17 @@ export function toStruct(object: Record<string, unknown>): Struct {
   };
 }
 
-/** A decoded google.protobuf.Value as JSON; unset is null. */
+/** A decoded google.protobuf.Value as JSON; unset is null. Deeper than MAX_JSON_DEPTH is validation_failed. */
 export function fromValue(value: Value__Output | null | undefined): unknown {
+  return valueAt(value, 0);
+}
+
+/** A decoded google.protobuf.Struct as a JSON object; unset is an empty object. Depth bounded as fromValue. */
+export function fromStruct(struct: Struct__Output | null | undefined): Record<string, unknown> {
+  return structAt(struct, 1);
+}
+
+function valueAt(value: Value__Output | null | undefined, depth: number): unknown {
   switch (value?.kind) {
     case 'numberValue':
       return value.numberValue;
@@ -45,15 +55,16 @@ export function fromValue(value: Value__Output | null | undefined): unknown {
     case 'boolValue':
       return value.boolValue;
     case 'structValue':
-      return fromStruct(value.structValue);
+      return structAt(value.structValue, depth + 1);
     case 'listValue':
-      return (value.listValue?.values ?? []).map(fromValue);
+      if (depth + 1 > MAX_JSON_DEPTH) throw tooDeep();
+      return (value.listValue?.values ?? []).map((v) => valueAt(v, depth + 1));
     default:
       return null;
   }
 }
 
-/** A decoded google.protobuf.Struct as a JSON object; unset is an empty object. */
-export function fromStruct(struct: Struct__Output | null | undefined): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(struct?.fields ?? {}).map(([k, v]) => [k, fromValue(v)]));
+function structAt(struct: Struct__Output | null | undefined, depth: number): Record<string, unknown> {
+  if (depth > MAX_JSON_DEPTH) throw tooDeep();
+  return Object.fromEntries(Object.entries(struct?.fields ?? {}).map(([k, v]) => [k, valueAt(v, depth)]));
 }

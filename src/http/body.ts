@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors.js';
+import { assertJsonTextDepth } from '../json-depth.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -60,8 +61,10 @@ export async function readBody(
       .join(' or ');
     throw new AppError('unsupported_media_type', `request body must be ${accepted}`);
   }
+  const json = text();
+  assertJsonTextDepth(json);
   try {
-    return JSON.parse(text());
+    return JSON.parse(json);
   } catch {
     throw new AppError('invalid_json', 'request body is not valid JSON');
   }
