@@ -2,6 +2,6 @@
 import { runOnPostgres } from './support/on-postgres.js';
 
 await runOnPostgres(
-  ['workflow-schedules', 'workflows', 'workflows-streams', 'backup-restore'],
+  ['workflow-schedules', 'workflows', 'workflows-streams', 'workflows-wait-expiry', 'backup-restore'],
   'workflow, schedule and backup tests',
 );

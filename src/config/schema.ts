@@ -320,6 +320,16 @@ export const optionSpecs = {
     'SERVICE_WORKFLOW_SCHEDULE_TICK_MS',
     'the schedule loop looks for due workflow schedules at least this often',
   ),
+  runWaitTimeoutMs: opt(
+    ms(604_800_000),
+    'SERVICE_RUN_WAIT_TIMEOUT_MS',
+    'a run waiting for input this long (7 days) fails with error `expired`, its waiting nodes with it',
+  ),
+  runWaitSweepMs: opt(
+    ms(60_000),
+    'SERVICE_RUN_WAIT_SWEEP_MS',
+    'the waiting-run expiry loop looks at least this often (and when the next run falls due)',
+  ),
   runStreamsPerPrincipal: opt(
     positiveInt.default(20),
     'SERVICE_RUN_STREAMS_PER_PRINCIPAL',

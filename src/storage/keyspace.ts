@@ -86,7 +86,9 @@ export const collections = {
    * queue per organization and the organizations that have one; runs in progress per organization
    * (the concurrency bound) and by lease end (takeover).
    */
-  workflow_runs: { indexes: ['organization', 'workflow', 'organization_status', 'queue', 'queued_orgs', 'running', 'leases'] },
+  workflow_runs: {
+    indexes: ['organization', 'workflow', 'organization_status', 'queue', 'queued_orgs', 'running', 'leases', 'waiting'],
+  },
   /** Jobs: by organization, by organization and status (creation order); the queue; running ones by lease end. */
   jobs: { indexes: ['organization', 'organization_status', 'queue', 'leases'] },
   /**

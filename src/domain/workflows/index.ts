@@ -9,6 +9,7 @@ import { createScheduleLoop, ScheduleService, ScheduleTrigger } from './schedule
 import { WorkflowService } from './service.js';
 import { RunStreams } from './streams.js';
 import { ScheduleStore, WorkflowStore } from './store.js';
+import { createWaitExpiryLoop } from './wait-expiry-loop.js';
 
 export interface WorkflowServices {
   workflows: WorkflowService;
@@ -112,6 +113,12 @@ export function createWorkflows({
     loops: [
       createExecutorLoop(executor, storage.background, config.workflowPollMs, workflowLog),
       createScheduleLoop(trigger, storage.background, config.workflowScheduleTickMs, workflowLog),
+      createWaitExpiryLoop(
+        workflows,
+        storage.background,
+        { timeoutMs: config.runWaitTimeoutMs, sweepMs: config.runWaitSweepMs },
+        workflowLog,
+      ),
     ],
     resources: { workflow_run: (id) => workflows.locateRun(id) },
     count: async () => ({

@@ -402,6 +402,47 @@ export class WorkflowService {
     });
   }
 
+  /**
+   * Ends runs that have waited for input `timeoutMs` or longer: `failed` with error `expired`, their
+   * waiting nodes failed with it, each in one transaction with its events. Answers how many ended,
+   * whether a full batch was found, and when (epoch ms) the next waiting run falls due.
+   */
+  async expireWaitingRuns(
+    timeoutMs: number,
+    limit = 100,
+    storage: Storage = this.storage,
+  ): Promise<{ expired: number; more: boolean; nextDueAt: number | undefined }> {
+    const cutoff = new Date(Date.now() - timeoutMs).toISOString();
+    const overdue = await this.store.waitingSince(cutoff, limit);
+    let expired = 0;
+    for (const { id } of overdue) {
+      const ended = await storage.transaction({ locks: [runLock(id)] }, async (tx) => {
+        const run = await this.store.editable(tx, id);
+        if (run?.status !== 'waiting' || Date.parse(run.updated_at) > Date.now() - timeoutMs) return false;
+        const error = { code: 'expired', message: `no input came within ${timeoutMs} ms (SERVICE_RUN_WAIT_TIMEOUT_MS)` };
+        for (const [key, state] of Object.entries(run.node_states)) {
+          if (state.status !== 'waiting') continue;
+          state.status = 'failed';
+          state.error = error;
+          state.finished_at = nowIso();
+          this.emit(tx, run, 'workflow.node.failed', { error }, key);
+        }
+        this.finish(tx, run, 'failed', error);
+        run.updated_at = nowIso();
+        await tx.put(this.store.runs, run);
+        tx.wake(RUNS_TOPIC);
+        return true;
+      });
+      if (ended) expired++;
+    }
+    const [next] = overdue.length === limit ? [] : await this.store.waitingSince(undefined, 1);
+    return {
+      expired,
+      more: overdue.length === limit,
+      nextDueAt: next === undefined ? undefined : Date.parse(next.sort) + timeoutMs,
+    };
+  }
+
   /** Reads a run the actor may see, then changes it under its lock (404 for another organization's). */
   private async act(
     actor: Actor,

@@ -1,4 +1,4 @@
-import { Collection } from '../../storage/collection.js';
+import { Collection, type IndexEntry } from '../../storage/collection.js';
 import { compositeKey } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import { MAX_PRIORITY, type WorkflowDefinition, type WorkflowRun, type WorkflowSchedule } from './types.js';
@@ -49,6 +49,8 @@ export class WorkflowStore {
       // Runs in progress: counted per organization (the bound), and by lease end (takeover).
       { name: 'running', value: (r) => (r.status === 'running' ? r.organization_id : undefined) },
       { name: 'leases', value: (r) => (r.status === 'running' ? 'running' : undefined), sort: (r) => r.lease_until ?? '' },
+      // Runs waiting for input, by when they began to (a waiting run is not written again until it leaves): expiry.
+      { name: 'waiting', value: (r) => (r.status === 'waiting' ? 'waiting' : undefined), sort: (r) => r.updated_at },
     ]);
   }
 
@@ -105,6 +107,11 @@ export class WorkflowStore {
 
   async runningCount(organizationId: string, tx?: Tx): Promise<number> {
     return this.runs.in(tx).countBy('running', organizationId);
+  }
+
+  /** Runs waiting since `upTo` or earlier (every one when undefined), longest waiting first. */
+  async waitingSince(upTo: string | undefined, limit: number, tx?: Tx): Promise<IndexEntry[]> {
+    return this.runs.in(tx).range('waiting', 'waiting', { upTo, limit });
   }
 
   /** Running runs whose lease ended by `upTo` (every one when undefined), soonest first. */

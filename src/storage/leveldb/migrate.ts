@@ -2,6 +2,7 @@ import { OutboxStore } from '../../domain/email/store.js';
 import { createEventStore } from '../../domain/events/store.js';
 import { createIdentityStore } from '../../domain/identity/store.js';
 import { WebhookStore } from '../../domain/webhooks/store.js';
+import { WorkflowStore } from '../../domain/workflows/store.js';
 import type { Collection } from '../collection.js';
 import { NewerSchemaError } from '../errors.js';
 import { HourlyLog } from '../hourly-log.js';
@@ -83,6 +84,11 @@ export const migrations: Migration[] = [
     version: 6,
     name: 'every API key by organization, revoked ones too',
     up: async (storage) => rebuildIndex(storage, createIdentityStore(storage).apiKeys, 'organization_all'),
+  },
+  {
+    version: 7,
+    name: 'runs waiting for input, by when they began to (expiry)',
+    up: async (storage) => rebuildIndex(storage, new WorkflowStore(storage).runs, 'waiting'),
   },
 ];
 

@@ -352,6 +352,17 @@ CREATE TABLE counters (
 );
 `,
   },
+  {
+    version: 15,
+    name: 'runs waiting for input, by when they began to (expiry)',
+    // The key workflows/store.ts builds: "waiting", the run's updated_at and its id, joined by a zero byte.
+    sql: `
+ALTER TABLE workflow_runs ADD COLUMN ix_waiting bytea;
+UPDATE workflow_runs SET ix_waiting = convert_to('waiting', 'UTF8') || '\\x00'::bytea || convert_to(data->>'updated_at', 'UTF8') || '\\x00'::bytea || id
+WHERE data->>'status' = 'waiting';
+CREATE INDEX workflow_runs__waiting ON workflow_runs (ix_waiting) WHERE ix_waiting IS NOT NULL;
+`,
+  },
 ];
 
 /**
