@@ -206,11 +206,19 @@ t.test('each change over HTTP is recorded once, with the person, the request id 
   t.notOk(/"key_hash":"[0-9a-f]/.test(text), 'no key hash');
   t.notOk(/sealed":"(?!\[redacted\])/.test(text), 'no sealed secret');
 
-  // Webhook receivers see only the spec's kinds: the audit log adds nothing to the event log.
+  // Webhook receivers see only the catalog's kinds: the audit log adds nothing to the event log.
   const events = await request(d.url, 'GET', `/v1/organizations/${org}/events?limit=200`, { headers: as });
   t.same(
     [...new Set((events.body.data as { kind: string }[]).map((e) => e.kind))].sort(),
-    ['invitation.accepted', 'invitation.created', 'invitation.revoked', 'organization.created'],
+    [
+      'invitation.accepted',
+      'invitation.created',
+      'invitation.revoked',
+      'member.added',
+      'member.removed',
+      'member.role_changed',
+      'organization.created',
+    ],
     'the event log holds domain events only',
   );
 });

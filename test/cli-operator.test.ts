@@ -187,7 +187,7 @@ t.test('events list: the stored events, oldest first, filtered and paged as over
   const all = await json(t, sy, 'events', 'list', '--org', 'acme');
   t.same(
     all.map((e: { kind: string }) => e.kind),
-    ['organization.created', 'invitation.created', 'invitation.created', 'invitation.created'],
+    ['organization.created', 'member.added', 'invitation.created', 'invitation.created', 'invitation.created'],
     'every event, in log order',
   );
   const overHttp = await request(d.url, 'GET', `/v1/organizations/${org.organization.id}/events`, {
@@ -208,7 +208,7 @@ t.test('events list: the stored events, oldest first, filtered and paged as over
   t.equal(plain.code, 0);
   t.match(plain.stdout, /^ID\s+KIND\s+TIME\s+PAYLOAD$/m);
   t.match(plain.stdout, new RegExp(`^${all[0].id}\\s+organization\\.created\\s+\\S+Z\\s+\\{"organization_id"`, 'm'));
-  t.equal((await sy('events', 'list', '--org', 'acme', '--after', all[3].id)).stdout, 'no events\n');
+  t.equal((await sy('events', 'list', '--org', 'acme', '--after', all[4].id)).stdout, 'no events\n');
 
   const missing = await sy('events', 'list', '--org', 'nope', '--json');
   t.equal(missing.code, 1);
@@ -273,7 +273,7 @@ t.test('config show: every setting, its source, secrets masked; status: mail, li
     public_url_set: false,
     jwt_enabled: true,
     pending_invitations: 1,
-    counts: { invitations: 1, email_outbox: 1, events: 2 },
+    counts: { invitations: 1, email_outbox: 1, events: 3 },
   });
   t.equal(typeof status.outbox, 'object', 'outbox entries by status');
   const plain = await sy('status');
@@ -281,7 +281,7 @@ t.test('config show: every setting, its source, secrets masked; status: mail, li
   t.match(plain.stdout, new RegExp(`^public url:\\s+${d.url} \\(the HTTP listener\\)$`, 'm'));
   t.match(plain.stdout, /^jwt:\s+on$/m);
   t.match(plain.stdout, /^invitations:\s+1 \(1 pending\)$/m);
-  t.match(plain.stdout, /^events:\s+2$/m);
+  t.match(plain.stdout, /^events:\s+3$/m);
 });
 
 t.test('status of a development daemon without mail or JWT', async (t) => {

@@ -305,7 +305,7 @@ t.test('doctor and status in a terminal: the new lines, in colour', { skip }, as
   t.equal(status.exitStatus, 0);
   t.match(status.text, /^email:\s+(held|provider|smtp)/m);
   t.match(status.text, /^jwt:\s+(on|off)/m);
-  t.match(status.text, /^events:\s+1\s*$/m, 'the organization.created event');
+  t.match(status.text, /^events:\s+2\s*$/m, "organization.created and its owner's member.added");
 });
 
 t.test("a build without the ink bundle (tsc alone): the launcher's one line in a terminal, not a stack", { skip }, async (t) => {

@@ -1,4 +1,5 @@
-// Identity, permissions, tenant isolation, invitations and providers on PostgreSQL (test/support/on-postgres.ts).
+// Identity, permissions, tenant isolation, invitations, membership events and providers on PostgreSQL
+// (test/support/on-postgres.ts).
 import { runOnPostgres } from './support/on-postgres.js';
 
 await runOnPostgres(
@@ -13,6 +14,7 @@ await runOnPostgres(
     'invitations-lifecycle',
     'invitations-limits',
     'invitations-accept-confirm',
+    'member-events',
     'providers-routing',
   ],
   'identity, permission, tenant, invitation and provider tests',

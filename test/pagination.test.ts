@@ -367,7 +367,7 @@ t.test('every list pages honestly', async (t) => {
   t.test('HTTP: events', async (t) => {
     const path = `/v1/organizations/${orgA}/events`;
     const all = await checkPages(t, 'events', httpList(base, asP, path));
-    t.equal(all.length, 1 + 8 + 3, 'organization.created, eight invitations, three revocations');
+    t.equal(all.length, 1 + 13 + 8 + 3, 'organization.created, 13 members added, eight invitations, three revocations');
     await checkPages(t, 'invitation.created events', httpList(base, asP, `${path}?kind=invitation.created`));
     const revoked = await checkPages(t, 'invitation.revoked events', httpList(base, asP, `${path}?kind=invitation.revoked`));
     t.equal(revoked.length, 3);

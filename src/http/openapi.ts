@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { eventCatalog, eventEnvelopeSchema } from '../domain/events/catalog.js';
+import { eventKinds } from '../domain/events/types.js';
 import type { ClientErrorStatus, RouteDef } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -132,6 +134,40 @@ function clientErrorsOf(route: RouteDef): ClientErrorStatus[] {
   return [...codes].sort((a, b) => a - b);
 }
 
+/**
+ * OpenAPI 3.1 `webhooks`: each event kind as the POST a webhook receives (the body is the event, its
+ * payload from the event catalog), so generated clients get a type per kind.
+ */
+function eventWebhooks(components: Components): Record<string, unknown> {
+  const webhooks: Record<string, unknown> = {};
+  for (const kind of eventKinds) {
+    const name = kind
+      .split(/[._]/)
+      .map((word) => word[0].toUpperCase() + word.slice(1))
+      .join('');
+    components.schemas[`${name}Event`] = components.convert(eventEnvelopeSchema(kind), 'input');
+    webhooks[kind] = {
+      post: {
+        summary: eventCatalog[kind].description,
+        operationId: `on${name}`,
+        tags: ['events'],
+        security: [],
+        requestBody: {
+          description: 'the event (`{"event": ..., "state": ...}` when the webhook has state); docs/webhooks.md',
+          required: true,
+          content: { 'application/json': { schema: { $ref: `${COMPONENTS}${name}Event` } } },
+        },
+        responses: {
+          '2XX': { description: 'received: the delivery is done' },
+          '4XX': { description: 'refused: a failed attempt, retried with backoff (contract 7)' },
+          default: { description: 'any other answer, a redirect or none: a failed attempt, retried' },
+        },
+      },
+    };
+  }
+  return webhooks;
+}
+
 export interface OpenApiOptions {
   version: string;
   /** SERVICE_PUBLIC_URL (else the daemon's own address): the document's one server. */
@@ -175,6 +211,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     if (route.scope !== undefined) op['x-required-scope'] = route.scope;
     (paths[path] ??= {})[route.method.toLowerCase()] = op;
   }
+  const webhooks = eventWebhooks(components);
   return {
     openapi: '3.1.0',
     info: {
@@ -184,6 +221,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     },
     servers: [{ url: options.publicUrl, description: 'SERVICE_PUBLIC_URL' }],
     paths,
+    webhooks,
     components: {
       schemas: components.schemas,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_...) or HS256 JWT' } },

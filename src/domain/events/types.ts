@@ -26,6 +26,9 @@ export const eventKinds = [
   'invitation.created',
   'invitation.accepted',
   'invitation.revoked',
+  'member.added',
+  'member.removed',
+  'member.role_changed',
 ] as const;
 
 export type EventKind = (typeof eventKinds)[number];

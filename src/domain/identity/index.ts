@@ -37,8 +37,8 @@ export function createIdentity({ storage, eventLog, audit, config, log }: AreaBa
     audit,
     config.orgCreatePerHour,
   );
-  const teams = new TeamService(storage, store, permissions, audit);
-  const memberships = new MembershipService(storage, store, permissions, principals, teams, audit);
+  const teams = new TeamService(storage, store, permissions, audit, eventLog);
+  const memberships = new MembershipService(storage, store, permissions, principals, teams, audit, eventLog);
   const grants = new GrantService(storage, store, permissions, principals, audit, config.maxGrantsPerPrincipal);
   const apiKeys = new ApiKeyService(
     storage,

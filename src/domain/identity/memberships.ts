@@ -3,11 +3,13 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
+import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { principalEmailLock, type PrincipalService } from './principals.js';
 import { highestRole, type Role } from './roles.js';
 import { removeDepartedAccess } from './departures.js';
+import { appendMemberEvent } from './member-events.js';
 import { scopeKey, type IdentityStore } from './store.js';
 import type { TeamService } from './teams.js';
 import type { Membership } from './types.js';
@@ -31,6 +33,7 @@ export class MembershipService {
     private readonly principals: PrincipalService,
     private readonly teams: TeamService,
     private readonly audit: AuditLog,
+    private readonly eventLog: EventLog,
   ) {}
 
   async addMember(actor: Actor, organizationId: string, input: AddMemberInput): Promise<Membership> {
@@ -68,13 +71,14 @@ export class MembershipService {
         updated_at: now,
       };
       this.audit.recordChange(tx, actor, 'member.create', 'membership', undefined, membership);
+      appendMemberEvent(this.eventLog, tx, 'member.added', membership);
       return tx.put(this.store.memberships, membership);
     });
   }
 
   /**
    * Used by invitation acceptance: adds (or raises) the principal's organization-level membership
-   * inside `tx`, which holds membersLock(organizationId).
+   * inside `tx`, which holds membersLock(organizationId), with its event (none when nothing changes).
    */
   async writeMembership(tx: Tx, organizationId: string, principalId: string, role: Role): Promise<Membership> {
     await this.principals.ensurePrincipalRecord(tx, principalId);
@@ -91,6 +95,9 @@ export class MembershipService {
           created_at: now,
           updated_at: now,
         };
+    if (existing === undefined) appendMemberEvent(this.eventLog, tx, 'member.added', membership);
+    else if (existing.role !== membership.role)
+      appendMemberEvent(this.eventLog, tx, 'member.role_changed', membership, existing.role);
     return tx.put(this.store.memberships, membership);
   }
 
@@ -132,6 +139,7 @@ export class MembershipService {
       if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(tx, current);
       const next = { ...current, role, updated_at: nowIso() };
       this.audit.recordChange(tx, actor, 'member.update', 'membership', current, next);
+      if (current.role !== role) appendMemberEvent(this.eventLog, tx, 'member.role_changed', next, current.role);
       return tx.put(this.store.memberships, next);
     });
   }
@@ -145,6 +153,7 @@ export class MembershipService {
       await tx.delete(this.store.memberships, current.id);
       await removeDepartedAccess(this.store, tx, organizationId, [current.principal_id]);
       this.audit.recordChange(tx, actor, 'member.delete', 'membership', current, undefined);
+      appendMemberEvent(this.eventLog, tx, 'member.removed', current);
       return current;
     });
   }

@@ -3,10 +3,12 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
+import type { EventLog } from '../events/service.js';
 import { idSchema } from '../schemas.js';
 import type { Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { removeDepartedAccess } from './departures.js';
+import { appendMemberEvent } from './member-events.js';
 import { membersLock } from './memberships.js';
 import type { IdentityStore } from './store.js';
 import type { Team } from './types.js';
@@ -18,6 +20,7 @@ export class TeamService {
     private readonly store: IdentityStore,
     private readonly permissions: PermissionEngine,
     private readonly audit: AuditLog,
+    private readonly eventLog: EventLog,
   ) {}
 
   async createTeam(actor: Actor, organizationId: string, input: { name: string }): Promise<Team> {
@@ -87,8 +90,10 @@ export class TeamService {
       const members: string[] = [];
       for (const id of await tx.read(this.store.memberships).idsBy('team', [organizationId, team.id])) {
         const membership = await tx.get(this.store.memberships, id);
-        if (membership !== undefined) members.push(membership.principal_id);
+        if (membership === undefined) continue;
+        members.push(membership.principal_id);
         await tx.delete(this.store.memberships, id);
+        appendMemberEvent(this.eventLog, tx, 'member.removed', membership);
       }
       // A member whose only membership was this team leaves the organization with it.
       await removeDepartedAccess(this.store, tx, organizationId, members);

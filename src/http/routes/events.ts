@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listEventTypes } from '../../domain/events/catalog.js';
 import { eventIdSchema, eventKindSchema } from '../../domain/events/schemas.js';
 import type { Services } from '../../areas.js';
 import { defineRoute, idParams, pageQuery, Reply } from '../route.js';
@@ -15,8 +16,24 @@ const eventSchema = z.object({
   timestamp: z.string(),
 });
 
+const eventTypeSchema = z.object({
+  kind: eventKindSchema,
+  description: z.string(),
+  payload_schema: z.record(z.string(), z.unknown()).meta({ description: "the payload's JSON Schema (draft 2020-12)" }),
+  example: z.record(z.string(), z.unknown()).meta({ description: 'an example payload' }),
+});
+
 export function eventRoutes({ events }: Services) {
   return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/event-types',
+      summary: 'Every event kind the daemon emits: a description, its payload JSON Schema and an example (any caller)',
+      tag: 'events',
+      scope: 'any',
+      response: z.array(eventTypeSchema),
+      handler: () => listEventTypes(),
+    }),
     defineRoute({
       method: 'GET',
       path: '/v1/organizations/:id/events',
