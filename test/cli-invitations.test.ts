@@ -203,7 +203,7 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
   );
 
   // Usage and validation errors, in the same JSON shape.
-  t.equal((await jsonError(t, sy, 'org', 'settings', 'set', '--org', 'acme')).code, 'invalid_request', 'nothing to change');
+  t.equal((await jsonUsageError(t, sy, 'org', 'settings', 'set', '--org', 'acme')).code, 'invalid_request', 'nothing to change');
   t.equal(
     (await jsonUsageError(t, sy, 'org', 'settings', 'set', '--org', 'acme', '--max-pending', 'many')).code,
     'invalid_request',

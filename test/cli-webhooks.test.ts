@@ -119,7 +119,7 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
     'acme',
     '--url',
     receiver.url,
-    '--event',
+    '--kind',
     'invitation.created',
     '--max-retries',
     '2',
@@ -218,7 +218,7 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
   );
   t.match(updated, { description: 'changed', state: null, max_retries: 0, event_filter: ['invitation.created'] });
   t.same(updated, await http(hook.id), 'update: the record after the change');
-  t.equal((await jsonFailure(t, w, 1, 'webhook', 'update', hook.id)).code, 'invalid_request', 'nothing to change');
+  t.equal((await jsonFailure(t, w, 2, 'webhook', 'update', hook.id)).code, 'invalid_request', 'nothing to change');
 
   const deleted = await json(t, w, 'webhook', 'delete', hook.id, '--yes');
   t.match(deleted, { id: hook.id, active: false, deleted_at: String });
@@ -231,7 +231,7 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
   const badUrl = await jsonFailure(t, w, 1, 'webhook', 'create', '--org', 'acme', '--url', 'ftp://example.com/hook');
   t.equal(badUrl.code, 'validation_failed', 'a bad URL');
   t.equal(
-    (await jsonFailure(t, w, 2, 'webhook', 'create', '--org', 'acme', '--url', receiver.url, '--event', 'nope')).code,
+    (await jsonFailure(t, w, 2, 'webhook', 'create', '--org', 'acme', '--url', receiver.url, '--kind', 'nope')).code,
     'invalid_request',
     'an unknown event kind',
   );
@@ -242,20 +242,21 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
   );
 });
 
-t.test('events tail --since: the backlog, then live events, until SIGINT', async (t) => {
+t.test('events tail --after: the backlog, then live events, until SIGINT', async (t) => {
   const w = await world(t);
   await w.invite();
   await w.invite();
   const [first, ...backlog] = (await w.events()).filter((e) => e.kind === 'invitation.created');
   t.equal(backlog.length, 1);
 
-  const tail = w.spawn('events', 'tail', '--org', 'acme', '--since', first.id, '--json');
+  const tail = w.spawn('events', 'tail', '--org', 'acme', '--after', first.id, '--json');
+  // --since: the old spelling of --after (the contract's first), still accepted.
   const plain = w.spawn('events', 'tail', '--org', w.org.id, '--kind', 'invitation.created', '--since', first.id);
   await waitFor(() => lines(tail).length === 1 && lines(plain).length === 1, { what: 'the backlog' });
   t.same(
     lines(tail).map((l) => JSON.parse(l)),
     backlog,
-    'the stored event after --since, as HTTP shows it',
+    'the stored event after --after, as HTTP shows it',
   );
 
   await w.invite();
@@ -276,8 +277,8 @@ t.test('events tail --since: the backlog, then live events, until SIGINT', async
   await interrupt(t, tail, 'events tail --json');
   await interrupt(t, plain, 'events tail');
 
-  const bad = await w.sy('events', 'tail', '--org', 'acme', '--since', 'yesterday', '--json');
-  t.equal(bad.code, 1, 'a bad --since is refused by the daemon');
+  const bad = await w.sy('events', 'tail', '--org', 'acme', '--after', 'yesterday', '--json');
+  t.equal(bad.code, 1, 'a bad --after is refused by the daemon');
   t.match(JSON.parse(bad.stderr), { error: { code: 'validation_failed' } });
   const unknown = await w.sy('events', 'tail', '--org', 'nope');
   t.same([unknown.code, unknown.stderr], [1, 'not_found: organization not found\n']);
@@ -296,8 +297,10 @@ t.test(
       'acme',
       '--forward-to',
       receiver.url,
-      '--events',
-      'invitation.created,invitation.revoked',
+      '--kind',
+      'invitation.created',
+      '--kind',
+      'invitation.revoked',
       '--json',
     );
     await waitFor(() => lines(listen).length === 1, { what: 'the signing secret' });
@@ -367,6 +370,7 @@ t.test(
 
     const usage = await w.sy('listen', '--org', 'acme', '--forward-to', 'not a url');
     t.equal(usage.code, 2, 'a bad URL is a usage error');
+    // --events: the old spelling of --kind, still accepted and checked.
     const kinds = await w.sy('listen', '--org', 'acme', '--forward-to', closed, '--events', 'invitation.created,nope');
     t.equal(kinds.code, 2, 'so is an unknown kind');
     t.match(kinds.stderr, /unknown nope/);
@@ -433,6 +437,6 @@ t.test('completion knows the webhook verbs, their --reset fields and the event k
     'invitation.created',
     'invitation.revoked',
   ]);
-  t.same(await complete('switchyard', 'webhook', 'create', '--event', 'invitation.r'), ['invitation.revoked']);
+  t.same(await complete('switchyard', 'webhook', 'create', '--kind', 'invitation.r'), ['invitation.revoked']);
   t.ok((await complete('switchyard', 'l')).includes('listen'), 'listen is a command');
 });

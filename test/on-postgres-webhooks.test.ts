@@ -2,6 +2,6 @@
 import { runOnPostgres } from './support/on-postgres.js';
 
 await runOnPostgres(
-  ['webhooks', 'audit-log', 'assets', 'pagination', 'jobs', 'jobs-output', 'workflows-output'],
+  ['webhooks', 'backup-restore-webhooks', 'audit-log', 'assets', 'pagination', 'jobs', 'jobs-output', 'workflows-output'],
   'webhook, audit, asset, pagination and job tests',
 );

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { eventKinds } from '../domain/events/types.js';
 import { roles } from '../domain/identity/roles.js';
 import { parseInteger } from './format.js';
 
@@ -46,4 +47,47 @@ export function limitOption(): Option {
 /** `--yes`: a destructive command goes ahead without asking (required without a terminal, and with --json). */
 export function yesOption(): Option {
   return new Option('-y, --yes', 'do not ask for confirmation (required without a terminal and with --json)');
+}
+
+/**
+ * An update-style command given nothing to change is a usage error (exit 2, as the contract's CLI
+ * section says of usage errors), reported before the daemon is asked: one rule for every such command.
+ */
+export function refuseNothingToChange(command: Command, flags: readonly string[]): never {
+  const last = flags.length > 1 ? `${flags.slice(0, -1).join(', ')} or ${flags.at(-1)}` : flags[0];
+  command.error(`error: nothing to change: give at least one of ${last}`, {
+    exitCode: 2,
+    code: 'switchyard.nothingToChange',
+  });
+}
+
+/** Event kinds from `--kind` values: each one kind or a comma-separated list, all known ones. */
+function parseKindList(text: string, previous: string[] | undefined): string[] {
+  const kinds = text
+    .split(',')
+    .map((kind) => kind.trim())
+    .filter((kind) => kind !== '');
+  const unknown = kinds.filter((kind) => !(eventKinds as readonly string[]).includes(kind));
+  if (kinds.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(
+      `${unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : ''}allowed: ${eventKinds.join(', ')}`,
+    );
+  return [...new Set([...(previous ?? []), ...kinds])];
+}
+
+/**
+ * `--kind <kind>`: the one name every command gives an event kind filter. Where several are taken it
+ * is repeatable and takes comma lists (`--kind a --kind b` or `--kind a,b`); `flags` names an old
+ * spelling kept as a hidden alias.
+ */
+export function kindsOption(description: string, flags = '--kind <kind>'): Option {
+  return new Option(flags, description).choices(eventKinds).argParser(parseKindList);
+}
+
+/**
+ * An old spelling of a flag, still accepted but no longer shown in help or completion (docs/cli.md,
+ * "Renamed flags"); giving it beside the new name is a usage error.
+ */
+export function hiddenAlias(option: Option, current: string): Option {
+  return option.hideHelp().conflicts(current);
 }

@@ -3,6 +3,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { Logger } from '../../log.js';
 import type { DaemonServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/DaemonService.js';
 import { CliError } from '../client.js';
 import { execute, executeLocal, type View } from '../output.js';
@@ -73,40 +74,78 @@ export function registerBackup(program: Command): void {
     .requiredOption('--data-dir <dir>', 'the empty data dir to restore into')
     .option('--database-url <url>', 'for a PostgreSQL backup: the empty database, postgres://...')
     .option('--allow-unencrypted', 'restore a backup that is not encrypted although SERVICE_BACKUP_KEY is set')
-    .action((file: string, opts: { dataDir: string; databaseUrl?: string; allowUnencrypted?: boolean }, command: Command) =>
-      executeLocal(command, {
-        label: 'restoring',
-        run: async () => {
-          const [{ restoreBackup, RestoreRefusedError }, { createLogger }, { prepareDataDir }] = await Promise.all([
-            import('../../storage/backup.js'),
-            import('../../log.js'),
-            import('../../storage/data-dir.js'),
-          ]);
-          const dataDir = path.resolve(opts.dataDir);
-          try {
-            await prepareDataDir(dataDir, { allowShared: false });
+    .option(
+      '--keep-webhooks-active',
+      'leave the webhooks as they were (default: every one is paused, so a restored copy delivers nothing)',
+    )
+    .action(
+      (
+        file: string,
+        opts: { dataDir: string; databaseUrl?: string; allowUnencrypted?: boolean; keepWebhooksActive?: boolean },
+        command: Command,
+      ) =>
+        executeLocal(command, {
+          label: 'restoring',
+          run: async () => {
+            const [{ restoreBackup, RestoreRefusedError }, { createLogger }, { prepareDataDir }] = await Promise.all([
+              import('../../storage/backup.js'),
+              import('../../log.js'),
+              import('../../storage/data-dir.js'),
+            ]);
+            const dataDir = path.resolve(opts.dataDir);
+            const target = { dataDir, ...(opts.databaseUrl === undefined ? {} : { databaseUrl: opts.databaseUrl }) };
+            const log = createLogger('silent');
+            let report;
+            try {
+              await prepareDataDir(dataDir, { allowShared: false });
+              report = await restoreBackup(path.resolve(file), target, log, backupKeyFromEnv(opts.allowUnencrypted === true));
+            } catch (err) {
+              if (err instanceof RestoreRefusedError) throw new CliError('restore_refused', err.message);
+              throw new CliError('restore_failed', err instanceof Error ? err.message : String(err));
+            }
+            const keep = opts.keepWebhooksActive === true;
             return {
               data_dir: dataDir,
-              ...(await restoreBackup(
-                path.resolve(file),
-                { dataDir, ...(opts.databaseUrl === undefined ? {} : { databaseUrl: opts.databaseUrl }) },
-                createLogger('silent'),
-                backupKeyFromEnv(opts.allowUnencrypted === true),
-              )),
+              ...report,
+              webhooks_paused: keep ? 0 : await pauseRestoredWebhooks(target, log),
+              webhooks_kept_active: keep,
             };
-          } catch (err) {
-            if (err instanceof RestoreRefusedError) throw new CliError('restore_refused', err.message);
-            throw new CliError('restore_failed', err instanceof Error ? err.message : String(err));
-          }
-        },
-        view: (r): View[] => [
-          {
-            kind: 'message',
-            text: `restored ${r.entries} ${r.engine} entries (schema ${r.schema_version}, backup of ${r.created_at}) into ${r.data_dir}`,
           },
-        ],
-      }),
+          view: (r): View[] => [
+            {
+              kind: 'message',
+              text: `restored ${r.entries} ${r.engine} entries (schema ${r.schema_version}, backup of ${r.created_at}) into ${r.data_dir}`,
+            },
+            {
+              kind: 'message',
+              text: r.webhooks_kept_active
+                ? 'webhooks left as they were (--keep-webhooks-active): a daemon started on this copy delivers to their receivers'
+                : `paused ${r.webhooks_paused} webhook${r.webhooks_paused === 1 ? '' : 's'}, so a daemon started on this copy delivers nothing; \`switchyard webhook resume <id>\` sends again`,
+            },
+          ],
+        }),
     );
+}
+
+/** Pauses every webhook of a restored store (docs/operations.md, "Backups"), recorded in the audit log as the operator's. */
+async function pauseRestoredWebhooks(target: { dataDir: string; databaseUrl?: string }, log: Logger): Promise<number> {
+  const [{ openStorage }, { AuditLog }, { operator }, { pauseEveryWebhook }] = await Promise.all([
+    import('../../storage/open.js'),
+    import('../../domain/audit/service.js'),
+    import('../../domain/identity/caller.js'),
+    import('../../domain/webhooks/pause-all.js'),
+  ]);
+  const storage = await openStorage(target, log);
+  try {
+    return await pauseEveryWebhook(storage, new AuditLog(storage), operator);
+  } catch (err) {
+    throw new CliError(
+      'restore_failed',
+      `restored, but pausing its webhooks failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  } finally {
+    await storage.close();
+  }
 }
 
 /** SERVICE_BACKUP_KEY as `restore` reads it: from the environment, as the daemon does. */

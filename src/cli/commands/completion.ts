@@ -34,6 +34,9 @@ function commandPathLoop(words: string, first: number, current: string, pathVar:
 `;
 }
 
+/** A command's options as help shows them: hidden aliases (old spellings kept for a release) are not offered. */
+const shownOptions = (command: Command) => command.options.filter((option) => !option.hidden);
+
 /** Flags whose value is a file name: the shells offer files there. */
 const fileFlags = ['--socket', '--config', '--data-dir', '--grpc-socket', '--out', '--tls-ca', '--file', '--input-file'];
 
@@ -46,7 +49,7 @@ export function bashCompletion(program: Command): string {
   walk(program, [], (path, command) => {
     const key = path.join(' ');
     const leaf = command.commands.length === 0 && path.length > 0;
-    for (const option of command.options) {
+    for (const option of shownOptions(command)) {
       if (!takesValue(option)) continue;
       const flag = longFlag(option);
       valueFlags.add(flag);
@@ -58,7 +61,7 @@ export function bashCompletion(program: Command): string {
     const words = [
       ...command.commands.map((c) => c.name()),
       ...command.registeredArguments.flatMap((a) => a.argChoices ?? []),
-      ...(path.length === 0 ? ['--version'] : command.options.map(longFlag)),
+      ...(path.length === 0 ? ['--version'] : shownOptions(command).map(longFlag)),
       '--help',
     ];
     const pattern = leaf ? `"${key}"|"${key} "*` : `"${key}"`;
@@ -104,7 +107,7 @@ export function zshCompletion(program: Command): string {
   const branches: string[] = [];
   const item = (name: string, description: string) => zshQuote(`${name.replace(/:/g, '\\:')}:${description}`);
   for (const { key, leaf, command } of commandsOf(program)) {
-    for (const option of command.options) {
+    for (const option of shownOptions(command)) {
       if (!takesValue(option)) continue;
       valueFlags.add(longFlag(option));
       if (option.argChoices === undefined) continue;
@@ -114,7 +117,9 @@ export function zshCompletion(program: Command): string {
     const items = [
       ...command.commands.map((c) => item(c.name(), c.description())),
       ...command.registeredArguments.flatMap((a) => (a.argChoices ?? []).map((choice) => item(choice, a.description))),
-      ...(key === '' ? [item('--version', 'print the version')] : command.options.map((o) => item(longFlag(o), o.description))),
+      ...(key === ''
+        ? [item('--version', 'print the version')]
+        : shownOptions(command).map((o) => item(longFlag(o), o.description))),
       item('--help', 'show help'),
     ];
     const pattern = leaf ? `"${key}"|"${key} "*` : `"${key}"`;
@@ -171,7 +176,7 @@ export function fishCompletion(program: Command): string {
     for (const argument of command.registeredArguments)
       for (const choice of argument.argChoices ?? [])
         lines.push(`complete -c switchyard${condition} -a ${fishQuote(choice)} -d ${fishQuote(argument.description)}`);
-    if (key !== '') for (const option of command.options) lines.push(flagLine(option, condition));
+    if (key !== '') for (const option of shownOptions(command)) lines.push(flagLine(option, condition));
   }
   return `# fish completion for switchyard. Load it with:  switchyard completion fish | source
 # (or save it as ~/.config/fish/completions/switchyard.fish)

@@ -1,10 +1,10 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { eventKinds } from '../../domain/events/types.js';
 import type { Event__Output } from '../../grpc/generated/switchyard/admin/v1/Event.js';
 import type { EventServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/EventService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { shortTime } from '../format.js';
-import { choiceOption, limitOption, orgOption } from '../options.js';
+import { choiceOption, hiddenAlias, limitOption, orgOption } from '../options.js';
 import { execute, executeStream } from '../output.js';
 
 export type Event = Plain<Event__Output>;
@@ -63,14 +63,17 @@ export function registerEvents(program: Command): void {
     .description('print events as they commit, one a line (JSON lines with --json), until interrupted')
     .addOption(orgOption())
     .addOption(choiceOption('--kind <kind>', 'only events of this kind', eventKinds))
-    .option('--since <event-id>', 'first print the stored events after this one (evt_...)')
-    .action((opts: { org: string; kind?: string; since?: string }, command: Command) =>
+    .option('--after <event-id>', 'first print the stored events after this one (evt_...)')
+    // The contract's first spelling; `--since` is a time everywhere else.
+    .addOption(hiddenAlias(new Option('--since <event-id>', 'old name of --after'), 'after'))
+    .action((opts: { org: string; kind?: string; after?: string; since?: string }, command: Command) =>
       executeStream(command, {
         run: async (client, print, signal) => {
+          const after = opts.after ?? opts.since;
           const request = {
             organization: opts.org,
             ...(opts.kind === undefined ? {} : { kind: opts.kind }),
-            ...(opts.since === undefined ? {} : { since: opts.since }),
+            ...(after === undefined ? {} : { since: after }),
           };
           for await (const event of tailEvents(client, request, { signal })) print(event, eventLine(event));
         },

@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { InvalidArgumentError, type Command } from 'commander';
 import { deadline } from '../../deadline.js';
-import { eventKinds } from '../../domain/events/types.js';
 import { isWellFormedSecret, SECRET_FORMAT } from '../../domain/webhooks/secret-format.js';
-import { orgOption } from '../options.js';
+import { hiddenAlias, kindsOption, orgOption } from '../options.js';
 import { executeStream } from '../output.js';
 import { tailEvents, type Event } from './events.js';
 
@@ -20,16 +19,6 @@ function parseUrl(text: string): string {
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw new InvalidArgumentError('expected an http or https URL, e.g. http://localhost:3000/webhooks');
   return url.toString();
-}
-
-function parseKinds(text: string): string[] {
-  const kinds = [...new Set(text.split(',').map((kind) => kind.trim()))].filter((kind) => kind !== '');
-  const unknown = kinds.filter((kind) => !(eventKinds as readonly string[]).includes(kind));
-  if (kinds.length === 0 || unknown.length > 0)
-    throw new InvalidArgumentError(
-      `${unknown.length > 0 ? `unknown ${unknown.join(', ')}; ` : ''}allowed: ${eventKinds.join(', ')}`,
-    );
-  return kinds;
 }
 
 function parseSecret(text: string): string {
@@ -68,13 +57,14 @@ export function registerListen(program: Command): void {
     .description("forward an organization's events to a URL, signed as real deliveries, until interrupted")
     .addOption(orgOption())
     .requiredOption('--forward-to <url>', 'where to POST each event (a local receiver under development)', parseUrl)
-    .option('--events <kinds>', 'only these kinds, comma-separated (default: every kind)', parseKinds)
+    .addOption(kindsOption('only these event kinds (repeatable or a,b; default: every kind)'))
+    .addOption(hiddenAlias(kindsOption('old name of --kind', '--events <kinds>'), 'kind'))
     .option(
       '--secret <whsec>',
       'sign with this secret, so a receiver keeps its secret across runs (default: a new one)',
       parseSecret,
     )
-    .action((opts: { org: string; forwardTo: string; events?: string[]; secret?: string }, command: Command) =>
+    .action((opts: { org: string; forwardTo: string; kind?: string[]; events?: string[]; secret?: string }, command: Command) =>
       executeStream(command, {
         run: async (client, print, signal) => {
           // Loaded here, not at start-up: only `listen` signs and makes ids.
@@ -85,7 +75,7 @@ export function registerListen(program: Command): void {
           // The given secret, or one of its own: in the format and with the signatures of a real webhook's.
           const secret = opts.secret ?? generateSecret();
           const standard = standardSecret(secret);
-          const kinds = opts.events;
+          const kinds = opts.kind ?? opts.events;
           const url = opts.forwardTo;
           const forward = async (event: Event): Promise<Forwarded | undefined> => {
             const body = JSON.stringify(event);

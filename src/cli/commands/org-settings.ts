@@ -3,9 +3,9 @@ import { resettableSettings, settingsBounds, settingsDefaults } from '../../doma
 import type { OrganizationSettings__Output } from '../../grpc/generated/switchyard/admin/v1/OrganizationSettings.js';
 import type { SettingsServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/SettingsService.js';
 import type { UpdateSettingsRequest } from '../../grpc/generated/switchyard/admin/v1/UpdateSettingsRequest.js';
-import { CliError, type AdminClient, type Plain } from '../client.js';
+import type { AdminClient, Plain } from '../client.js';
 import { parseInteger, shortTime } from '../format.js';
-import { orgOption, repeatableChoiceOption } from '../options.js';
+import { orgOption, refuseNothingToChange, repeatableChoiceOption } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type OrganizationSettings = Plain<OrganizationSettings__Output>;
@@ -40,7 +40,7 @@ interface SetOptions {
   reset?: string[];
 }
 
-function updateRequest(opts: SetOptions): UpdateSettingsRequest {
+function updateRequest(opts: SetOptions, command: Command): UpdateSettingsRequest {
   const request: UpdateSettingsRequest = {
     organization: opts.org,
     ...(opts.displayName === undefined ? {} : { display_name: opts.displayName }),
@@ -52,10 +52,15 @@ function updateRequest(opts: SetOptions): UpdateSettingsRequest {
     reset: opts.reset ?? [],
   };
   if (Object.keys(request).length === 2 && request.reset!.length === 0) {
-    throw new CliError(
-      'invalid_request',
-      'nothing to change: give at least one of --display-name, --logo-url, --email-from-name, --max-pending, --max-per-hour, --max-runs, --reset',
-    );
+    refuseNothingToChange(command, [
+      '--display-name',
+      '--logo-url',
+      '--email-from-name',
+      '--max-pending',
+      '--max-per-hour',
+      '--max-runs',
+      '--reset',
+    ]);
   }
   return request;
 }
@@ -103,10 +108,11 @@ export function registerOrgSettings(org: Command): void {
     .addOption(
       repeatableChoiceOption('--reset <field>', 'put a text setting back to its default (repeatable)', resettableSettings),
     )
-    .action((opts: SetOptions, command: Command) =>
-      execute(command, {
+    .action((opts: SetOptions, command: Command) => {
+      const request = updateRequest(opts, command);
+      return execute(command, {
         label: `changing the settings of ${opts.org}`,
-        run: async (client) => settings(client).UpdateSettings(updateRequest(opts)),
+        run: (client) => settings(client).UpdateSettings(request),
         fields: {
           display_name: '--display-name',
           logo_url: '--logo-url',
@@ -116,6 +122,6 @@ export function registerOrgSettings(org: Command): void {
           max_concurrent_runs: '--max-runs',
         },
         view: (s) => [{ kind: 'message', text: 'Settings updated.', tone: 'good' }, settingsRecord(s)],
-      }),
-    );
+      });
+    });
 }

@@ -5,7 +5,7 @@ import type { ProviderServiceDefinition } from '../../grpc/generated/switchyard/
 import type { UsageRow__Output } from '../../grpc/generated/switchyard/admin/v1/UsageRow.js';
 import type { AdminClient, Plain } from '../client.js';
 import { shortTime } from '../format.js';
-import { choiceOption, orgOption } from '../options.js';
+import { choiceOption, orgOption, refuseNothingToChange } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
 
 type Provider = Plain<Provider__Output>;
@@ -134,8 +134,11 @@ export function registerProvider(program: Command): void {
           undrain?: boolean;
         },
         command: Command,
-      ) =>
-        execute(command, {
+      ) => {
+        const given = ['cost', 'tier', 'models', 'enable', 'disable', 'drain', 'undrain'] as const;
+        if (given.every((key) => opts[key] === undefined))
+          refuseNothingToChange(command, ['--cost', '--tier', '--models', '--enable', '--disable', '--drain', '--undrain']);
+        return execute(command, {
           label: `changing ${name}`,
           run: (client) =>
             providers(client).SetProvider({
@@ -147,7 +150,8 @@ export function registerProvider(program: Command): void {
               ...(opts.drain === true ? { drained: true } : opts.undrain === true ? { drained: false } : {}),
             }),
           view: (p) => [providerRecord(p)],
-        }),
+        });
+      },
     );
 
   provider

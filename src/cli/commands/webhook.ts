@@ -1,14 +1,21 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { eventKinds } from '../../domain/events/types.js';
 import { resettableWebhookFields, resourceFilterFields, type DeliveryStatus } from '../../domain/webhooks/types.js';
 import type { Webhook__Output } from '../../grpc/generated/switchyard/admin/v1/Webhook.js';
 import type { WebhookDelivery__Output } from '../../grpc/generated/switchyard/admin/v1/WebhookDelivery.js';
 import type { WebhookServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/WebhookService.js';
 import type { WebhookWithSecret__Output } from '../../grpc/generated/switchyard/admin/v1/WebhookWithSecret.js';
 import { toValue } from '../../grpc/json-value.js';
-import { allPages, CliError, type AdminClient, type Plain } from '../client.js';
+import { allPages, type AdminClient, type Plain } from '../client.js';
 import { counted, parseInteger, shortTime } from '../format.js';
-import { orgOption, repeatableChoiceOption, limitOption, yesOption } from '../options.js';
+import {
+  hiddenAlias,
+  kindsOption,
+  limitOption,
+  orgOption,
+  refuseNothingToChange,
+  repeatableChoiceOption,
+  yesOption,
+} from '../options.js';
 import { execute, type Cell, type RecordView, type View } from '../output.js';
 
 type Webhook = Plain<Webhook__Output>;
@@ -110,6 +117,8 @@ const scopeOption = () => orgOption("only if the webhook is this organization's 
 const scoped = (opts: { org?: string }) => (opts.org === undefined ? {} : { organization: opts.org });
 
 interface ChangeOptions {
+  kind?: string[];
+  /** The old spelling of --kind. */
   event?: string[];
   resourceFilter?: Record<string, string>;
   maxRetries?: number;
@@ -121,13 +130,8 @@ interface ChangeOptions {
 function changeOptions(command: Command, verb: 'create' | 'update'): Command {
   const replacing = verb === 'update' ? ' (replaces the current list)' : '';
   return command
-    .addOption(
-      repeatableChoiceOption(
-        '--event <kind>',
-        `deliver only this event kind (repeatable; none: every kind)${replacing}`,
-        eventKinds,
-      ),
-    )
+    .addOption(kindsOption(`deliver only these event kinds (repeatable or a,b; none: every kind)${replacing}`))
+    .addOption(hiddenAlias(kindsOption('old name of --kind', '--event <kind>'), 'kind'))
     .option(
       '--resource-filter <key=value>',
       `deliver only events of this resource (repeatable; ${filterKeys.join(', ')})${replacing}`,
@@ -140,7 +144,7 @@ function changeOptions(command: Command, verb: 'create' | 'update'): Command {
 
 function changeRequest(opts: ChangeOptions) {
   return {
-    ...(opts.event === undefined ? {} : { event_filter: opts.event }),
+    ...((opts.kind ?? opts.event) === undefined ? {} : { event_filter: opts.kind ?? opts.event }),
     ...(opts.resourceFilter === undefined ? {} : { resource_filter: opts.resourceFilter }),
     ...(opts.maxRetries === undefined ? {} : { max_retries: opts.maxRetries }),
     ...(opts.description === undefined ? {} : { description: opts.description }),
@@ -151,7 +155,7 @@ function changeRequest(opts: ChangeOptions) {
 /** The API's webhook fields as create and update name them. */
 const webhookFields = {
   url: '--url',
-  event_filter: '--event',
+  event_filter: '--kind',
   resource_filter: '--resource-filter',
   max_retries: '--max-retries',
   description: '--description',
@@ -234,22 +238,17 @@ export function registerWebhook(program: Command): void {
       ),
     )
     .addOption(scopeOption())
-    .action((id: string, opts: ChangeOptions & { reset?: string[]; org?: string }, command: Command) =>
-      execute(command, {
+    .action((id: string, opts: ChangeOptions & { reset?: string[]; org?: string }, command: Command) => {
+      const change = changeRequest(opts);
+      if (Object.keys(change).length === 0 && opts.reset === undefined)
+        refuseNothingToChange(command, ['--kind', '--resource-filter', '--max-retries', '--description', '--state', '--reset']);
+      return execute(command, {
         label: `changing webhook ${id}`,
-        run: async (client) => {
-          const change = changeRequest(opts);
-          if (Object.keys(change).length === 0 && opts.reset === undefined)
-            throw new CliError(
-              'invalid_request',
-              'nothing to change: give at least one of --event, --resource-filter, --max-retries, --description, --state, --reset',
-            );
-          return webhooks(client).UpdateWebhook({ id, ...scoped(opts), ...change, reset: opts.reset ?? [] });
-        },
+        run: (client) => webhooks(client).UpdateWebhook({ id, ...scoped(opts), ...change, reset: opts.reset ?? [] }),
         fields: webhookFields,
         view: (w) => [{ kind: 'message', text: 'Webhook updated.', tone: 'good' }, webhookRecord(w)],
-      }),
-    );
+      });
+    });
 
   webhook
     .command('pause <webhook-id>')
