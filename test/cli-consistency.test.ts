@@ -116,3 +116,67 @@ t.test('one flag name per concept: --kind and --after; the old spellings still w
   const completion = (await sy('completion', 'bash')).stdout;
   t.notMatch(completion, /--events|--event\b/, 'completion offers neither old name');
 });
+
+t.test('messages name a principal as the operator typed it: the email, not its id', async (t) => {
+  const { sy } = await daemon(t);
+  const org = await json(t, sy, 'org', 'create', 'acme', '--owner-email', 'boss@example.com');
+  await json(t, sy, 'member', 'add', '--org', 'acme', '--email', 'ann@example.com', '--role', 'viewer');
+  const team = await json(t, sy, 'team', 'create', 'core', '--org', 'acme');
+  const ann: string = (await json(t, sy, 'principal', 'show', 'ann@example.com')).principal.id;
+  const noId = (text: string, what: string) => {
+    t.notOk(text.includes(org.owner.principal_id), `${what}: not the owner's id`);
+    t.notOk(text.includes(ann), `${what}: not ann's id`);
+  };
+
+  const created = await sy('org', 'create', 'beta', '--owner-email', 'boss@example.com');
+  t.equal(created.code, 0);
+  t.match(created.stdout, /email: +boss@example\.com/, 'org create: the owner by the email given');
+
+  const denied = await sy('permissions', 'check', '--org', 'acme', '--principal', 'ann@example.com', '--action', 'team.create');
+  t.equal(denied.code, 0);
+  const deniedLine = denied.stdout.split('\n')[0];
+  t.equal(deniedLine, 'Denied: ann@example.com may not team.create on organization acme.');
+  noId(deniedLine, 'permissions check');
+
+  const grant = await sy(
+    'grant',
+    'create',
+    '--org',
+    'acme',
+    '--principal',
+    'ann@example.com',
+    '--action',
+    'team.update',
+    '--resource-type',
+    'team',
+    '--resource-id',
+    team.id,
+  );
+  t.equal(grant.code, 0, grant.stderr);
+  const grantLine = grant.stdout.split('\n')[0];
+  t.equal(grantLine, `Granted team.update on team ${team.id} to ann@example.com.`);
+  noId(grantLine, 'grant create');
+
+  const key = await sy('key', 'create', '--org', 'acme', '--name', 'ci', '--principal', 'ann@example.com');
+  t.equal(key.code, 0, key.stderr);
+  t.match(key.stdout, /acts as: +ann@example\.com\n/, 'key create: acts as the email given');
+
+  // An id typed is an id shown; --json keeps the API's fields.
+  const byId = await sy(
+    'permissions',
+    'check',
+    '--org',
+    org.organization.id,
+    '--principal',
+    org.owner.principal_id,
+    '--action',
+    'team.create',
+  );
+  t.equal(
+    byId.stdout.split('\n')[0],
+    `Allowed: principal ${org.owner.principal_id} may team.create on organization ${org.organization.id}.`,
+  );
+  t.match(await json(t, sy, 'key', 'create', '--org', 'acme', '--name', 'ci2', '--principal', 'ann@example.com'), {
+    principal_id: /^[0-9a-f-]{36}$/,
+  });
+});

@@ -53,3 +53,11 @@ const roleTones: Record<Role, Cell['tone']> = { owner: 'accent', admin: 'warn', 
 export function roleCell(role: string): Cell {
   return { text: role, tone: roleTones[role as Role] };
 }
+
+/**
+ * A principal (or organization) in a message, as the operator named it: the email or slug typed,
+ * else the id the daemon answered with. An id typed is an id shown.
+ */
+export function asTyped(typed: string | undefined, id: string): string {
+  return typed === undefined || typed.trim() === '' ? id : typed.trim();
+}

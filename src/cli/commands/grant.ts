@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { GrantServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/GrantService.js';
 import { allPages, CliError, type AdminClient } from '../client.js';
-import { shortTime } from '../format.js';
+import { asTyped, shortTime } from '../format.js';
 import { orgOption, limitOption, yesOption } from '../options.js';
 import { execute } from '../output.js';
 
@@ -39,7 +39,7 @@ export function registerGrant(program: Command): void {
           view: (g) => [
             {
               kind: 'message',
-              text: `Granted ${g.action} on ${g.resource_type} ${g.resource_id} to ${g.principal_id}.`,
+              text: `Granted ${g.action} on ${g.resource_type} ${g.resource_id} to ${asTyped(opts.principal, g.principal_id)}.`,
               tone: 'good',
             },
             {

@@ -3,7 +3,7 @@ import { apiKeyScopes } from '../../domain/identity/caller.js';
 import type { ApiKey__Output } from '../../grpc/generated/switchyard/admin/v1/ApiKey.js';
 import type { ApiKeyServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/ApiKeyService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
-import { parseDuration, shortTime } from '../format.js';
+import { asTyped, parseDuration, shortTime } from '../format.js';
 import { orgOption, repeatableChoiceOption, limitOption, yesOption } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
 
@@ -21,7 +21,9 @@ function scopesText(key: ApiKey): Cell {
   return key.scopes.length === 0 ? { text: 'full access', tone: 'warn' } : { text: key.scopes.join(',') };
 }
 
-function keyRecord(key: ApiKey): RecordView {
+/** A key's fields; `principal` is who the operator said it acts as (an email shows beside the id). */
+function keyRecord(key: ApiKey, principal?: string): RecordView {
+  const actsAs = asTyped(principal, key.principal_id);
   return {
     kind: 'record',
     fields: [
@@ -30,7 +32,8 @@ function keyRecord(key: ApiKey): RecordView {
       ['prefix', key.prefix],
       ['state', keyState(key)],
       ['organization', key.organization_id],
-      ['acts as', key.principal_id],
+      ['acts as', actsAs],
+      ...(actsAs === key.principal_id ? [] : ([['principal', key.principal_id]] as [string, string][])),
       ['scopes', scopesText(key)],
       ['expires', key.expires_at === null ? { text: 'never', tone: 'muted' } : shortTime(key.expires_at)],
     ],
@@ -68,7 +71,7 @@ export function registerKey(program: Command): void {
         fields: { name: '--name', scopes: '--scope', expires_in_seconds: '--expires-in', principal_id: '--principal' },
         json: ({ api_key, raw_key }) => ({ ...api_key, raw_key }),
         view: ({ api_key, raw_key }) => [
-          keyRecord(api_key!),
+          keyRecord(api_key!, opts.principal),
           { kind: 'message', text: 'The key, shown this once (only its hash is stored):' },
           { kind: 'message', text: raw_key, tone: 'accent' },
         ],

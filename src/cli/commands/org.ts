@@ -61,6 +61,7 @@ export function registerOrg(program: Command): void {
             title: 'Owner',
             fields: [
               ['principal', owner!.principal_id],
+              ...(opts.ownerEmail === undefined ? [] : ([['email', opts.ownerEmail.trim()]] as [string, string][])),
               ['membership', owner!.id],
               ['role', roleCell(owner!.role)],
             ],

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { PermissionCheck__Output } from '../../grpc/generated/switchyard/admin/v1/PermissionCheck.js';
 import type { PermissionServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/PermissionService.js';
 import type { Plain } from '../client.js';
-import { roleCell } from '../format.js';
+import { asTyped, roleCell } from '../format.js';
 import { orgOption } from '../options.js';
 import { execute, type Cell, type View } from '../output.js';
 
@@ -17,12 +17,19 @@ function why(check: PermissionCheck): Cell {
   return { text: check.reason, tone: 'bad' };
 }
 
-function checkViews(check: PermissionCheck): View[] {
-  const who = check.api_key_id === null ? `principal ${check.principal_id}` : `API key ${check.api_key_id}`;
+/** The answer; the message names the principal and the organization as the operator typed them. */
+function checkViews(check: PermissionCheck, typed: { principal?: string; org: string }): View[] {
+  const principal = asTyped(typed.principal, check.principal_id);
+  const who =
+    check.api_key_id !== null ? `API key ${check.api_key_id}` : principal.includes('@') ? principal : `principal ${principal}`;
+  const on =
+    check.resource_type === 'organization' && check.resource_id === check.organization_id
+      ? `organization ${asTyped(typed.org, check.organization_id)}`
+      : `${check.resource_type} ${check.resource_id}`;
   return [
     {
       kind: 'message',
-      text: `${check.allowed ? 'Allowed' : 'Denied'}: ${who} ${check.allowed ? 'may' : 'may not'} ${check.action} on ${check.resource_type} ${check.resource_id}.`,
+      text: `${check.allowed ? 'Allowed' : 'Denied'}: ${who} ${check.allowed ? 'may' : 'may not'} ${check.action} on ${on}.`,
       tone: check.allowed ? 'good' : 'bad',
     },
     {
@@ -73,7 +80,7 @@ export function registerPermissions(program: Command): void {
               ...(opts.resourceType === undefined ? {} : { resource_type: opts.resourceType }),
               ...(opts.resourceId === undefined ? {} : { resource_id: opts.resourceId }),
             }),
-          view: checkViews,
+          view: (check) => checkViews(check, opts),
         });
       },
     );
