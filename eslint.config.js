@@ -11,7 +11,14 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', 'bin/*.js', 'src/cli/views/*.mjs', 'test/fixtures/*.js', 'test/support/*.cjs'],
+          allowDefaultProject: [
+            '*.js',
+            'bin/*.js',
+            'src/cli/views/*.mjs',
+            'test/fixtures/*.js',
+            'test/support/*.cjs',
+            'static/portal/*.js',
+          ],
         },
         tsconfigRootDir: import.meta.dirname,
       },
@@ -56,6 +63,14 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // The tenant portal's browser script (plain JavaScript, loaded by the page as a classic script).
+    files: ['static/portal/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', EventSource: 'readonly' },
+    },
   },
   {
     // CommonJS only where a tool require()s the file (ts-node's transpiler, test/support/transpile-cache.cjs).

@@ -10,6 +10,7 @@ import { createEvents } from './domain/events/index.js';
 import { createIdentity } from './domain/identity/index.js';
 import { createInvitations } from './domain/invitations/index.js';
 import { createJobs } from './domain/jobs/index.js';
+import { createPortal } from './domain/portal/index.js';
 import { createProviders } from './domain/providers/index.js';
 import { createSettings } from './domain/settings/index.js';
 import { createWebhooks } from './domain/webhooks/index.js';
@@ -29,6 +30,7 @@ export function composeAreas(base: AreaBase) {
     .add(createWorkflows)
     .add(createJobs)
     .add(createAudit)
+    .add(createPortal)
     .done();
 }
 

@@ -338,7 +338,11 @@ t.test('through the admin API: the operator, over gRPC, with the request id the 
     ['organization.create', 'team.create', 'member.create'],
   );
   for (const r of page.records) {
-    t.same(r.actor, { type: 'operator', principal_id: null, api_key_id: null, method: null }, `${r.action}: the operator`);
+    t.same(
+      r.actor,
+      { type: 'operator', principal_id: null, api_key_id: null, method: null, portal_session_id: null },
+      `${r.action}: the operator`,
+    );
     t.equal(r.source, 'grpc');
     t.match(r.request_id, /^[0-9a-f-]{36}$/, 'a request id of its own when the client sent none');
   }
@@ -393,7 +397,7 @@ t.test('switchyard audit list: the JSON of the HTTP API, a table, filters, and u
     records.map((r) => ({ ...r, actor: { ...r.actor } })),
     (http.body.data as AuditRecord[]).map((r) => ({
       ...r,
-      actor: { principal_id: null, api_key_id: null, method: null, ...r.actor },
+      actor: { principal_id: null, api_key_id: null, method: null, portal_session_id: null, ...r.actor },
     })),
     'the same records as over HTTP (unset actor fields are null)',
   );

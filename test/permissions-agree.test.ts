@@ -173,6 +173,7 @@ t.test('the permission check and the route agree for every action of the catalog
       { resource_type: 'api_key', resource_id: ownerKey.id, call: (h) => call('GET', `/v1/api-keys/${ownerKey.id}`, h) },
     ],
     'event.read': async () => [onOrg('GET', `${orgPath}/events`)],
+    'portal.create': async () => [onOrg('POST', `${orgPath}/portal-sessions`, {})],
     'audit.read': async () => [onOrg('GET', `${orgPath}/audit-log`)],
     'provider.execute': async () => [
       onOrg('POST', '/v1/providers/execute', { modality: 'text', input: { prompt: 'hi' }, organization_id: org.id }),

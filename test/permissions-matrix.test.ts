@@ -31,6 +31,7 @@ const minimumRole: Record<Action, Role> = {
   'apikey.read': 'member',
   'apikey.delete': 'member',
   'apikey.manage': 'admin',
+  'portal.create': 'admin',
   'webhook.create': 'admin',
   'webhook.read': 'admin',
   'webhook.update': 'admin',

@@ -43,6 +43,7 @@ const commands: Record<string, () => Promise<Register>> = {
   workflow: async () => (await import('./commands/workflow.js')).registerWorkflow,
   schedule: async () => (await import('./commands/schedule.js')).registerSchedule,
   job: async () => (await import('./commands/job.js')).registerJob,
+  portal: async () => (await import('./commands/portal.js')).registerPortal,
   provider: async () => (await import('./commands/provider.js')).registerProvider,
   audit: async () => (await import('./commands/audit.js')).registerAudit,
   storage: async () => (await import('./commands/storage.js')).registerStorage,

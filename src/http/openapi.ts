@@ -180,6 +180,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
   const errorRef = { $ref: `${COMPONENTS}Error` };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    if (route.document === false) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const status = String(route.status ?? 200);
     const data = route.response === undefined ? {} : components.convert(route.response, 'output');

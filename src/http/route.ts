@@ -48,8 +48,8 @@ export class Reply {
     return new Reply(200, page.items.map(map), { next_cursor: page.nextCursor });
   }
 
-  static redirect(location: string, status = 303): Reply {
-    return new Reply(status, undefined, NONE, { location }, 'redirect');
+  static redirect(location: string, status = 303, headers: Record<string, string> = {}): Reply {
+    return new Reply(status, undefined, NONE, { ...headers, location }, 'redirect');
   }
 
   /** A body outside the /v1 envelope (health, OpenAPI document). */
@@ -120,6 +120,8 @@ export interface RouteDef<
   errors?: readonly ClientErrorStatus[];
   /** Success status when the handler returns plain data (default 200). */
   status?: number;
+  /** false: left out of the OpenAPI document (the portal's HTML pages). */
+  document?: boolean;
   /** Health probes are logged at debug level only. */
   quiet?: boolean;
   /**

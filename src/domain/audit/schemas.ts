@@ -33,9 +33,10 @@ export const auditRecordSchema = z.object({
   id: z.string(),
   organization_id: z.string().nullable(),
   actor: z.object({
-    type: z.enum(['principal', 'api_key', 'operator']),
+    type: z.enum(['principal', 'api_key', 'portal_session', 'operator']),
     principal_id: z.string().optional(),
     api_key_id: z.string().optional(),
+    portal_session_id: z.string().optional(),
     method: z.enum(['jwt', 'dev', 'invitation_link']).optional(),
   }),
   action: z.string(),

@@ -97,6 +97,8 @@ export class AuditReadService {
 
 function auditActor(actor: Actor): AuditActor {
   if (isOperator(actor)) return { type: 'operator' };
+  if (actor.portal !== undefined)
+    return { type: 'portal_session', portal_session_id: actor.portal.sessionId, principal_id: actor.principalId };
   if (actor.apiKey !== undefined) return { type: 'api_key', api_key_id: actor.apiKey.id, principal_id: actor.principalId };
   return { type: 'principal', principal_id: actor.principalId, method: actor.method === 'jwt' ? 'jwt' : 'dev' };
 }

@@ -2,10 +2,11 @@ import { Collection } from '../../storage/collection.js';
 import type { Storage } from '../../storage/port.js';
 import type { AuditActor, AuditRecord } from './types.js';
 
-/** The id an actor is filtered by: the key's id, the principal's id, or `operator`. */
+/** The id an actor is filtered by: the key's id, the principal's id, the portal session's id, or `operator`. */
 export function actorId(actor: AuditActor): string {
   if (actor.type === 'api_key') return actor.api_key_id;
   if (actor.type === 'principal') return actor.principal_id;
+  if (actor.type === 'portal_session') return actor.portal_session_id;
   return 'operator';
 }
 

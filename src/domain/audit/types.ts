@@ -5,6 +5,7 @@
 export type AuditActor =
   | { type: 'principal'; principal_id: string; method: 'jwt' | 'dev' | 'invitation_link' }
   | { type: 'api_key'; api_key_id: string; principal_id: string }
+  | { type: 'portal_session'; portal_session_id: string; principal_id: string }
   | { type: 'operator' };
 
 /** The transport a change arrived through; `system` for changes the daemon makes itself (dev bootstrap). */

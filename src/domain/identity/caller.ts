@@ -13,9 +13,14 @@ export interface Origin {
 
 export interface Caller {
   principalId: string;
-  method: 'api_key' | 'jwt' | 'dev';
+  method: 'api_key' | 'jwt' | 'dev' | 'portal';
   /** Set when the caller authenticated with an API key: it acts only inside its organization. */
   apiKey?: { id: string; organizationId: string; scopes: ApiKeyScope[] };
+  /**
+   * Set for a portal browser session (docs/portal.md): it acts inside its organization only, and only
+   * for the actions its capabilities allow (domain/portal/capabilities.ts).
+   */
+  portal?: { sessionId: string; organizationId: string; capabilities: readonly ('read' | 'manage_webhooks')[] };
   /** Set by the transport for the request at hand (authentication results are shared between requests). */
   origin?: Origin;
 }
@@ -36,7 +41,7 @@ export function operatorAt(origin: Origin): Operator {
 
 /** The caller as it acts in one request. */
 export function callerAt(caller: Caller, origin: Origin): Caller {
-  return { principalId: caller.principalId, method: caller.method, apiKey: caller.apiKey, origin };
+  return { principalId: caller.principalId, method: caller.method, apiKey: caller.apiKey, portal: caller.portal, origin };
 }
 
 export function isOperator(actor: Actor): actor is Operator {

@@ -1,6 +1,6 @@
 import { AppError, notFound } from '../../errors.js';
 import { outsideTx } from '../../storage/tx-check.js';
-import { isOperator, type Actor, type ApiKeyScope } from './caller.js';
+import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
 import { highestRole, roleAtLeast, roles, type Role } from './roles.js';
 import { scopeKey, type IdentityStore } from './store.js';
 
@@ -45,6 +45,7 @@ export const actionCatalog = {
     others: 'apikey.manage',
     doc: "list and revoke anyone's API keys",
   },
+  'portal.create': { role: 'admin', resource: 'organization', doc: 'mint a tenant portal link' },
   'webhook.create': { role: 'admin', resource: 'organization', doc: 'register a webhook' },
   'webhook.read': { role: 'admin', resource: 'organization', doc: 'see webhooks and their deliveries' },
   'webhook.update': { role: 'admin', resource: 'organization', doc: 'change, pause, rotate, redeliver' },
@@ -107,7 +108,7 @@ export type ResourceResolver = (id: string) => Promise<ResourceLocation | undefi
 export type Denial = 'not_visible' | 'insufficient_scope' | 'role';
 
 export type Decision =
-  | { readonly allowed: true; readonly role: Role | null; readonly reason: 'role' | 'grant' | 'operator' }
+  | { readonly allowed: true; readonly role: Role | null; readonly reason: 'role' | 'grant' | 'operator' | 'portal' }
   | { readonly allowed: false; readonly role: Role | null; readonly reason: string; readonly denial: Denial };
 
 const NOT_VISIBLE: Decision = Object.freeze({ allowed: false, role: null, reason: 'resource not found', denial: 'not_visible' });
@@ -117,6 +118,22 @@ const BY_OPERATOR: Decision = Object.freeze({ allowed: true, role: 'owner', reas
 const ALLOWED_BY_ROLE = Object.fromEntries(
   roles.map((role) => [role, Object.freeze({ allowed: true, role, reason: 'role' })]),
 ) as Record<Role, Decision>;
+
+/**
+ * What a portal session may do: `read` sees the integration (webhooks and deliveries, usage, runs,
+ * jobs); `manage_webhooks` also changes webhooks. Nothing outside its organization is visible.
+ */
+export const portalActions: Readonly<Record<'read' | 'manage_webhooks', readonly Action[]>> = {
+  read: ['organization.read', 'webhook.read', 'provider.read', 'provider.usage', 'workflow.read', 'job.read'],
+  manage_webhooks: ['webhook.create', 'webhook.update', 'webhook.delete'],
+};
+const PORTAL_ALLOWED: Decision = Object.freeze({ allowed: true, role: null, reason: 'portal' });
+
+function decidePortal(portal: NonNullable<Caller['portal']>, action: Action, location: ResourceLocation): Decision {
+  if (portal.organizationId !== location.organizationId) return NOT_VISIBLE;
+  if (portal.capabilities.some((c) => portalActions[c].includes(action))) return PORTAL_ALLOWED;
+  return { allowed: false, role: null, reason: "the portal session's capabilities do not include this", denial: 'role' };
+}
 
 /** Another principal's resource is hidden unless the caller may act on it. */
 function hideDenied(decision: Decision): Decision {
@@ -176,6 +193,7 @@ export class PermissionEngine {
     if (location === undefined) return NOT_VISIBLE;
     if (isOperator(actor)) return BY_OPERATOR;
     if (actor.apiKey !== undefined && actor.apiKey.organizationId !== location.organizationId) return NOT_VISIBLE;
+    if (actor.portal !== undefined) return decidePortal(actor.portal, action, location);
     if (spec.others !== undefined && location.ownerPrincipalId !== undefined && location.ownerPrincipalId !== actor.principalId)
       return hideDenied(await this.decideAt(actor, spec.others, resource, { ...location, ownerPrincipalId: undefined }));
     const role = await this.membershipRole(actor.principalId, location);

@@ -108,10 +108,11 @@ export class JobService {
   }
 
   /** Jobs of an organization, oldest first; by status. */
-  async listJobs(actor: Actor, query: JobListQuery): Promise<Page<JobView>> {
+  /** `newestFirst`: the most recent jobs first (the portal's list). */
+  async listJobs(actor: Actor, query: JobListQuery, newestFirst = false): Promise<Page<JobView>> {
     const organizationId = organizationOf(actor, query.organization_id);
     await this.permissions.authorize(actor, 'job.read', { type: 'organization', id: organizationId });
-    const page = { limit: query.limit, cursor: query.cursor };
+    const page = { limit: query.limit, cursor: query.cursor, reverse: newestFirst };
     const found =
       query.status === undefined
         ? await this.store.jobs.listBy('organization', organizationId, page)

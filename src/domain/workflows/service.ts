@@ -277,10 +277,11 @@ export class WorkflowService {
   }
 
   /** Runs of an organization, oldest first; by definition name or by status. */
-  async listRuns(actor: Actor, query: RunListQuery): Promise<Page<RunView>> {
+  /** `newestFirst`: the most recent runs first (the portal's list). */
+  async listRuns(actor: Actor, query: RunListQuery, newestFirst = false): Promise<Page<RunView>> {
     const organizationId = organizationOf(actor, query.organization_id);
     await this.permissions.authorize(actor, 'workflow.read', { type: 'organization', id: organizationId });
-    const page = { limit: query.limit, cursor: query.cursor };
+    const page = { limit: query.limit, cursor: query.cursor, reverse: newestFirst };
     let found: Page<WorkflowRun>;
     if (query.workflow !== undefined && query.status !== undefined)
       throw validationFailed({ status: 'filter by workflow or by status, not both' });

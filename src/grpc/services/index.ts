@@ -9,6 +9,7 @@ import { jobService } from './jobs.js';
 import { memberService } from './members.js';
 import { organizationService } from './organizations.js';
 import { outboxService } from './outbox.js';
+import { portalService } from './portal.js';
 import { principalService } from './principals.js';
 import { permissionService } from './permissions.js';
 import { providerService } from './providers.js';
@@ -36,4 +37,5 @@ export const adminServices: readonly AdminServiceModule[] = [
   permissionService,
   workflowService,
   jobService,
+  portalService,
 ];

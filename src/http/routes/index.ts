@@ -9,6 +9,8 @@ import { identityRoutes } from './identity.js';
 import { invitationRoutes } from './invitations.js';
 import { jobRoutes } from './jobs.js';
 import { openaiCompatRoutes } from './openai-compat.js';
+import { portalRoutes } from '../portal/routes.js';
+import { portalSessionRoutes } from './portal-sessions.js';
 import { providerRoutes } from './providers.js';
 import { settingsRoutes } from './settings.js';
 import { webhookRoutes } from './webhooks.js';
@@ -31,4 +33,6 @@ export const routeModules: readonly RouteModule[] = [
   jobRoutes,
   openaiCompatRoutes,
   anthropicCompatRoutes,
+  portalSessionRoutes,
+  portalRoutes,
 ];

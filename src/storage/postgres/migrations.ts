@@ -363,6 +363,18 @@ WHERE data->>'status' = 'waiting';
 CREATE INDEX workflow_runs__waiting ON workflow_runs (ix_waiting) WHERE ix_waiting IS NOT NULL;
 `,
   },
+  {
+    version: 16,
+    name: 'tenant portal sessions',
+    sql: `
+CREATE TABLE portal_sessions (
+  id bytea PRIMARY KEY,
+  data jsonb NOT NULL,
+  ix_organization bytea
+);
+CREATE INDEX portal_sessions__organization ON portal_sessions (ix_organization) WHERE ix_organization IS NOT NULL;
+`,
+  },
 ];
 
 /**

@@ -1,0 +1,25 @@
+import type { Area, AreaBase } from '../area.js';
+import type { IdentityServices } from '../identity/index.js';
+import { PortalService } from './service.js';
+import { createPortalStore } from './store.js';
+
+export interface PortalServices {
+  portal: PortalService;
+}
+
+/** The tenant portal's sessions (docs/portal.md); its pages are HTTP's (src/http/portal). */
+export function createPortal({
+  storage,
+  audit,
+  publicUrl,
+  permissions,
+  organizations,
+  memberships,
+}: AreaBase & Pick<IdentityServices, 'permissions' | 'organizations' | 'memberships'>): Area<PortalServices> {
+  const sessions = createPortalStore(storage);
+  const portal = new PortalService(storage, sessions, permissions, organizations, memberships, audit, publicUrl);
+  return {
+    services: { portal },
+    count: async () => ({ portal_sessions: await sessions.count() }),
+  };
+}

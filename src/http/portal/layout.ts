@@ -1,0 +1,97 @@
+import type { PortalSession } from '../../domain/portal/service.js';
+import { html, type HtmlValue, type SafeHtml } from './html.js';
+
+/**
+ * Every portal answer's headers: a strict policy (scripts and styles only from the daemon's own
+ * static files, nothing inline), never framed, never cached, no Referer (a link's token stays here).
+ */
+export const portalHeaders: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+});
+
+export type PortalSection = 'webhooks' | 'deliveries' | 'usage' | 'runs' | 'events';
+
+const sections: readonly [PortalSection, string][] = [
+  ['webhooks', 'Webhooks'],
+  ['deliveries', 'Deliveries'],
+  ['usage', 'Usage'],
+  ['runs', 'Runs and jobs'],
+  ['events', 'Event catalog'],
+];
+
+export interface PageOptions {
+  title: string;
+  session?: PortalSession;
+  section?: PortalSection;
+  /** Scripts beyond portal.js (the chart library on the usage page). */
+  scripts?: readonly string[];
+  styles?: readonly string[];
+}
+
+/** A whole page: the navigation, the body, the one stylesheet and script (served from /portal/static). */
+export function page(options: PageOptions, body: HtmlValue): SafeHtml {
+  const { session } = options;
+  const nav =
+    session === undefined
+      ? ''
+      : html`<nav aria-label="Portal">
+            <ul>
+              ${sections.map(
+                ([id, label]) =>
+                  html`<li><a href="/portal/${id}" ${id === options.section ? html` aria-current="page"` : ''}>${label}</a></li>`,
+              )}
+            </ul>
+          </nav>
+          <p class="session">
+            Organization <code>${session.record.organization_id}</code> ·
+            ${session.record.capabilities.includes('manage_webhooks') ? 'can manage webhooks' : 'read only'} · until
+            <time datetime="${session.record.expires_at}">${session.record.expires_at}</time>
+          </p>`;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        ${session === undefined ? '' : html`<meta name="csrf-token" content="${session.csrfToken}" />`}
+        <title>${options.title} · Switchyard portal</title>
+        ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" />`)}
+        <link rel="stylesheet" href="/portal/static/portal.css" />
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header>
+          <p class="brand">Switchyard portal</p>
+          ${nav}
+        </header>
+        <main id="main" tabindex="-1">
+          <h1>${options.title}</h1>
+          ${body}
+        </main>
+        ${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
+        <script src="/portal/static/portal.js" defer></script>
+      </body>
+    </html> `;
+}
+
+/** The hidden field every state-changing form carries. */
+export function csrfField(session: PortalSession): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${session.csrfToken}" />`;
+}
+
+/** A form of one button that POSTs to `action`. */
+export function buttonForm(session: PortalSession, action: string, label: string, extra: HtmlValue = ''): SafeHtml {
+  return html`<form method="post" action="${action}" class="inline">
+    ${csrfField(session)}${extra}<button type="submit">${label}</button>
+  </form>`;
+}
+
+/** A status badge; the text says it, the colour only repeats it. */
+export function badge(status: string): SafeHtml {
+  return html`<span class="badge badge-${status.replace(/[^a-z_]/g, '')}">${status}</span>`;
+}

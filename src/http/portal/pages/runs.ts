@@ -1,0 +1,180 @@
+import type { Services } from '../../../areas.js';
+import type { Artifact } from '../../../domain/assets/types.js';
+import { AppError } from '../../../errors.js';
+import { Reply } from '../../route.js';
+import { html, type SafeHtml } from '../html.js';
+import { badge, page } from '../layout.js';
+import { pathId, type PortalPageDef } from '../routes.js';
+import { sessionOf } from '../session.js';
+
+const RECENT = 25;
+const SSE_HEARTBEAT_MS = 15_000;
+const terminal = new Set(['completed', 'failed', 'cancelled']);
+
+function artifactList(artifacts: readonly Artifact[]): SafeHtml {
+  if (artifacts.length === 0) return html`<p>No artifacts.</p>`;
+  return html`<ul>
+    ${artifacts.map(
+      (a) => html`<li><a href="${a.download_url}" download>${a.filename}</a> (${a.media_type}, ${a.bytes} bytes)</li>`,
+    )}
+  </ul>`;
+}
+
+/** Recent runs and jobs, a run's page with its live status (the run event stream), artifacts' links. */
+export function runPages(services: Services): PortalPageDef[] {
+  const { workflows, jobs, portal } = services;
+  return [
+    {
+      method: 'GET',
+      path: '/portal/runs',
+      summary: 'Recent workflow runs and jobs',
+      handler: async (_ctx, session) => {
+        const organization_id = session.record.organization_id;
+        const runs = await workflows.listRuns(session.caller, { organization_id, limit: RECENT }, true);
+        const recentJobs = await jobs.listJobs(session.caller, { organization_id, limit: RECENT }, true);
+        const body = html`<div class="scroll">
+            <table>
+              <caption>
+                Recent runs
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">Workflow</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${
+                  runs.items.length === 0
+                    ? html`<tr>
+                        <td colspan="4">No runs yet.</td>
+                      </tr>`
+                    : runs.items.map(
+                        (r) =>
+                          html`<tr>
+                            <td><a href="/portal/runs/${r.id}">${r.id.slice(0, 8)}</a></td>
+                            <td>${r.workflow_name} v${r.version}</td>
+                            <td>${badge(r.status)}</td>
+                            <td><time datetime="${r.created_at}">${r.created_at}</time></td>
+                          </tr>`,
+                      )
+                }
+              </tbody>
+            </table>
+          </div>
+          <div class="scroll">
+            <table>
+              <caption>
+                Recent jobs
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Job</th>
+                  <th scope="col">Modality</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Artifacts</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${
+                  recentJobs.items.length === 0
+                    ? html`<tr>
+                        <td colspan="5">No jobs yet.</td>
+                      </tr>`
+                    : recentJobs.items.map(
+                        (j) =>
+                          html`<tr>
+                            <td><code>${j.id.slice(0, 8)}</code></td>
+                            <td>${j.modality}</td>
+                            <td>${badge(j.status)}</td>
+                            <td><time datetime="${j.created_at}">${j.created_at}</time></td>
+                            <td>${artifactList(j.artifacts)}</td>
+                          </tr>`,
+                      )
+                }
+              </tbody>
+            </table>
+          </div>`;
+        return page({ title: 'Runs and jobs', session, section: 'runs' }, body);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/portal/runs/:id',
+      summary: 'One run: its status (live while it runs), nodes and artifacts',
+      handler: async (ctx, session) => {
+        const id = pathId(ctx, 'id');
+        const run = await workflows.getRun(session.caller, id);
+        const done = terminal.has(run.status);
+        const output = done ? await workflows.runOutput(session.caller, id) : undefined;
+        const body = html`<dl>
+            <dt>Workflow</dt>
+            <dd>${run.workflow_name} v${run.version}</dd>
+            <dt>Status</dt>
+            <dd>
+              <span id="run-status" aria-live="polite" ${done ? '' : html` data-live="/portal/runs/${run.id}/events"`}
+                >${badge(run.status)}</span
+              >
+            </dd>
+            <dt>Created</dt>
+            <dd><time datetime="${run.created_at}">${run.created_at}</time></dd>
+            ${
+              run.error === null
+                ? ''
+                : html`<dt>Error</dt>
+                    <dd class="error">${run.error.code}: ${run.error.message}</dd>`
+            }
+          </dl>
+          <h2>Nodes</h2>
+          <ul>
+            ${Object.entries(run.node_states).map(([key, state]) => html`<li><code>${key}</code> ${badge(state.status)}</li>`)}
+          </ul>
+          <h2>Events</h2>
+          <ol id="run-events" aria-live="polite"></ol>
+          <h2>Artifacts</h2>
+          ${output === undefined ? html`<p>Shown when the run has ended.</p>` : artifactList(output.artifacts)}`;
+        return page({ title: `Run ${run.id.slice(0, 8)}`, session, section: 'runs' }, body);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/portal/runs/:id/events',
+      summary: "A run's events as server-sent events, for its page",
+      handler: async (ctx, session) => {
+        const id = pathId(ctx, 'id');
+        const gone = new AbortController();
+        ctx.res.once('close', () => gone.abort());
+        // The stream presents the cookie again as it goes: it ends once the session does.
+        const events = await workflows.followRun(session.caller, id, undefined, gone.signal, async () => {
+          const again = await sessionOf(portal, ctx.req).catch(() => undefined);
+          if (again === undefined) throw new AppError('unauthenticated', 'the portal session has ended');
+          return again.caller;
+        });
+        ctx.res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache',
+          'x-accel-buffering': 'no',
+          'x-request-id': ctx.requestId,
+        });
+        ctx.res.flushHeaders();
+        const heartbeat = setInterval(() => ctx.res.write(': keep-alive\n\n'), SSE_HEARTBEAT_MS);
+        try {
+          for await (const event of events) {
+            if (ctx.res.destroyed) break;
+            // The run's status after a run event (workflow.run.completed: completed), for the page to show.
+            const status = event.kind.startsWith('workflow.run.') ? event.kind.slice('workflow.run.'.length) : null;
+            const data = { id: event.id, kind: event.kind, timestamp: event.timestamp, node_key: event.node_key, status };
+            ctx.res.write(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(data)}\n\n`);
+          }
+        } finally {
+          clearInterval(heartbeat);
+          ctx.res.end();
+        }
+        return Reply.handled();
+      },
+    },
+  ];
+}

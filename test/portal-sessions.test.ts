@@ -1,0 +1,295 @@
+// The tenant portal's access (docs/portal.md): minting a link (admin only, bounded lifetime), the
+// single-use exchange for a SameSite=Strict, HttpOnly cookie scoped to /portal, the session's end,
+// and the safety of every page: CSP without unsafe-inline, CSRF and Origin checks on every change,
+// another organization's ids as 404, read-only sessions that change nothing, tenant text escaped.
+// Runs on PostgreSQL too (on-postgres-portal.test.ts).
+import { randomUUID } from 'node:crypto';
+import t, { type Test } from 'tap';
+import { asPrincipal, createOrganizationAs, request, spawnSwitchyard, cliCleanEnv, startTestDaemon, waitFor } from './helpers.js';
+
+interface Browser {
+  cookie: string;
+  csrf: string;
+  get: (path: string) => Promise<{ status: number; headers: Headers; text: string }>;
+  post: (
+    path: string,
+    fields: Record<string, string | string[]>,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; headers: Headers; text: string }>;
+}
+
+async function world(t: Test) {
+  const d = await startTestDaemon(t, { SERVICE_WEBHOOK_ALLOW_PRIVATE: '1' });
+  const ownerId = randomUUID();
+  const owner = asPrincipal(ownerId);
+  const org = await createOrganizationAs(d.url, owner, `portal-${randomUUID().slice(0, 8)}`);
+  const mint = (body: Record<string, unknown> = {}, headers = owner, orgId = org.id) =>
+    request(d.url, 'POST', `/v1/organizations/${orgId}/portal-sessions`, { headers, body });
+  /** A browser that opened a link: its cookie, and the CSRF token its pages carry. */
+  const open = async (body: Record<string, unknown> = {}): Promise<Browser> => {
+    const minted = await mint(body);
+    t.equal(minted.status, 201, 'minted');
+    const entered = await fetch(minted.body.data.url, { redirect: 'manual' });
+    t.equal(entered.status, 303);
+    const cookie = (entered.headers.get('set-cookie') ?? '').split(';')[0];
+    const get = async (path: string) => {
+      const res = await fetch(d.url + path, { headers: { cookie }, redirect: 'manual' });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+    const page = await get('/portal/webhooks');
+    const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(page.text)?.[1] ?? '';
+    const post = async (path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) => {
+      const form = new URLSearchParams();
+      for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) form.append(k, one);
+      const res = await fetch(d.url + path, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: d.url, ...headers },
+        body: form.toString(),
+        redirect: 'manual',
+      });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+    return { cookie, csrf, get, post };
+  };
+  const createWebhook = async (description = 'hook', orgId = org.id, headers = owner) => {
+    const res = await request(d.url, 'POST', `/v1/organizations/${orgId}/webhooks`, {
+      headers,
+      body: { url: 'http://127.0.0.1:9/hook', description },
+    });
+    t.equal(res.status, 201, 'webhook created');
+    return res.body.data as { id: string };
+  };
+  return { d, owner, ownerId, org, mint, open, createWebhook };
+}
+
+t.test('an admin mints a link: a url under the public URL, one hour by default, read only by default', async (t) => {
+  const { d, mint, org, owner } = await world(t);
+  const before = Date.now();
+  const res = await mint();
+  t.equal(res.status, 201);
+  const s = res.body.data;
+  t.match(s.url, new RegExp(`^${d.url}/portal/enter\\?token=psl_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$`));
+  t.same(s.capabilities, ['read']);
+  t.equal(s.organization_id, org.id);
+  const ttl = Date.parse(s.expires_at) - before;
+  t.ok(ttl > 3590_000 && ttl <= 3601_000, `expires in an hour (${ttl} ms)`);
+
+  const both = await mint({ ttl_seconds: 86_400, capabilities: ['manage_webhooks'] });
+  t.equal(both.status, 201);
+  t.same(both.body.data.capabilities, ['read', 'manage_webhooks'], 'read is always included');
+
+  for (const body of [
+    { ttl_seconds: 86_401 },
+    { ttl_seconds: 0 },
+    { ttl_seconds: 1.5 },
+    { capabilities: ['admin'] },
+    { extra: 1 },
+  ]) {
+    const bad = await mint(body);
+    t.equal(bad.status, 422, `422 for ${JSON.stringify(body)}`);
+    t.equal(bad.body.error.code, 'validation_failed');
+  }
+
+  // A viewer may not mint; another organization's owner does not see this one.
+  const viewerId = randomUUID();
+  t.equal(
+    (
+      await request(d.url, 'POST', `/v1/organizations/${org.id}/members`, {
+        headers: owner,
+        body: { principal_id: viewerId, role: 'viewer' },
+      })
+    ).status,
+    201,
+  );
+  t.equal((await mint({}, asPrincipal(viewerId))).status, 403, 'a viewer is refused');
+  const stranger = asPrincipal(randomUUID());
+  await createOrganizationAs(d.url, stranger, `other-${randomUUID().slice(0, 8)}`);
+  t.equal((await mint({}, stranger)).status, 404, "another organization's owner gets 404");
+
+  // The mint is audited, the token never shown there.
+  const audit = await request(d.url, 'GET', `/v1/organizations/${org.id}/audit-log?action=portal_session.create`, {
+    headers: owner,
+  });
+  t.equal(audit.status, 200);
+  t.ok(audit.body.data.length >= 2, 'audited');
+  t.notMatch(JSON.stringify(audit.body.data), /psl_/, 'no token in the audit log');
+});
+
+t.test('the link works once, for a cookie scoped to /portal; the session ends at expires_at', async (t) => {
+  const { d, mint } = await world(t);
+  const minted = (await mint({ ttl_seconds: 2 })).body.data;
+  const first = await fetch(minted.url, { redirect: 'manual' });
+  t.equal(first.status, 303);
+  t.equal(first.headers.get('location'), '/portal/welcome', 'the token leaves the address bar');
+  t.equal(first.headers.get('referrer-policy'), 'no-referrer');
+  const cookie = first.headers.get('set-cookie') ?? '';
+  t.match(cookie, /^sy_portal=[0-9a-f]{32}\.[A-Za-z0-9_-]{43}; /);
+  for (const attr of ['HttpOnly', 'SameSite=Strict', 'Path=/portal']) t.match(cookie, attr, attr);
+  t.notMatch(cookie, /Secure/, 'not Secure over plain HTTP in development');
+
+  const second = await fetch(minted.url, { redirect: 'manual' });
+  t.equal(second.status, 410, 'a link used twice is refused');
+  t.match(await second.text(), /used already/);
+  t.equal((await fetch(`${d.url}/portal/enter?token=psl_0000`, { redirect: 'manual' })).status, 401, 'a made-up token');
+
+  const value = cookie.split(';')[0];
+  const page = await fetch(`${d.url}/portal/webhooks`, { headers: { cookie: value } });
+  t.equal(page.status, 200, 'the cookie opens the pages');
+  t.equal((await fetch(`${d.url}/portal/webhooks`)).status, 401, 'no cookie: 401');
+  const forged = value.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+  t.equal((await fetch(`${d.url}/portal/webhooks`, { headers: { cookie: forged } })).status, 401, 'a forged cookie: 401');
+
+  await waitFor(() => Date.now() > Date.parse(minted.expires_at), { what: 'the session to end' });
+  const ended = await fetch(`${d.url}/portal/webhooks`, { headers: { cookie: value } });
+  t.equal(ended.status, 401, 'an ended session is refused');
+  t.match(await ended.text(), /has ended/);
+
+  // A link not used before its end is refused too.
+  const late = (await mint({ ttl_seconds: 1 })).body.data;
+  await waitFor(() => Date.now() > Date.parse(late.expires_at), { what: 'the link to expire' });
+  t.equal((await fetch(late.url, { redirect: 'manual' })).status, 410, 'an expired link is refused');
+});
+
+t.test('pages carry a strict CSP; static files are served', async (t) => {
+  const { d, open } = await world(t);
+  const b = await open();
+  const page = await b.get('/portal/webhooks');
+  const csp = page.headers.get('content-security-policy') ?? '';
+  t.match(csp, "script-src 'self'");
+  t.match(csp, "style-src 'self'");
+  t.match(csp, "frame-ancestors 'none'");
+  t.notMatch(csp, 'unsafe-inline');
+  t.notMatch(page.text, /<script>|<style|\sstyle=|\son[a-z]+="/, 'no inline script, style or handler');
+  t.equal(page.headers.get('x-frame-options'), 'DENY');
+  for (const file of ['portal.js', 'portal.css', 'uplot.js', 'uplot.css']) {
+    const res = await fetch(`${d.url}/portal/static/${file}`);
+    t.equal(res.status, 200, file);
+    await res.arrayBuffer();
+  }
+  t.equal((await fetch(`${d.url}/portal/static/..%2fpackage.json`)).status, 404);
+  const openapi = await request(d.url, 'GET', '/openapi.json');
+  t.notOk(
+    Object.keys(openapi.body.paths).some((p) => p.startsWith('/portal')),
+    'HTML pages are not in the API document',
+  );
+  t.ok(openapi.body.paths['/v1/organizations/{id}/portal-sessions'], 'the mint route is');
+});
+
+t.test('changes need the CSRF token and the portal Origin; read-only sessions change nothing', async (t) => {
+  const { d, open, createWebhook } = await world(t);
+  const hook = await createWebhook();
+  const manager = await open({ capabilities: ['manage_webhooks'] });
+  t.ok(manager.csrf.length > 20, 'pages carry a CSRF token');
+
+  const missing = await manager.post(`/portal/webhooks/${hook.id}/pause`, {});
+  t.equal(missing.status, 403, 'no token: 403');
+  const wrong = await manager.post(`/portal/webhooks/${hook.id}/pause`, { _csrf: manager.csrf.replace(/.$/, 'x') });
+  t.equal(wrong.status, 403, 'a wrong token: 403');
+  const elsewhere = await manager.post(
+    `/portal/webhooks/${hook.id}/pause`,
+    { _csrf: manager.csrf },
+    { origin: 'https://evil.example' },
+  );
+  t.equal(elsewhere.status, 403, 'another Origin: 403');
+  const other = await open({ capabilities: ['manage_webhooks'] });
+  t.equal(
+    (await manager.post(`/portal/webhooks/${hook.id}/pause`, { _csrf: other.csrf })).status,
+    403,
+    "another session's token: 403",
+  );
+  t.equal((await request(d.url, 'GET', `/v1/webhooks/${hook.id}`, { headers: asPrincipal(randomUUID()) })).status, 404);
+
+  const paused = await manager.post(`/portal/webhooks/${hook.id}/pause`, { _csrf: manager.csrf });
+  t.equal(paused.status, 303, 'with the token: done');
+  t.match((await manager.get(`/portal/webhooks/${hook.id}`)).text, /badge-paused/);
+
+  const rotated = await manager.post(`/portal/webhooks/${hook.id}/rotate`, { _csrf: manager.csrf });
+  t.equal(rotated.status, 200);
+  t.match(rotated.text, /value="whsec_[A-Za-z0-9+/=]{40,}"/, 'the new secret, shown once');
+
+  const created = await manager.post('/portal/webhooks', {
+    _csrf: manager.csrf,
+    url: 'http://127.0.0.1:9/new',
+    description: 'from the portal',
+    event_filter: ['job.completed', 'job.failed'],
+  });
+  t.equal(created.status, 200);
+  t.match(created.text, /whsec_/);
+  const invalid = await manager.post('/portal/webhooks', { _csrf: manager.csrf, url: '', event_filter: 'no.such.kind' });
+  t.equal(invalid.status, 422, 'a bad form: 422 with the reasons');
+  t.match(invalid.text, /event_filter/);
+
+  const reader = await open();
+  for (const [path, fields] of [
+    [`/portal/webhooks/${hook.id}/resume`, {}],
+    [`/portal/webhooks/${hook.id}/rotate`, {}],
+    [`/portal/webhooks/${hook.id}`, { description: 'changed' }],
+    ['/portal/webhooks', { url: 'http://127.0.0.1:9/x' }],
+  ] as const) {
+    const res = await reader.post(path, { _csrf: reader.csrf, ...fields });
+    t.equal(res.status, 403, `a read-only session cannot POST ${path}`);
+  }
+  const page = await reader.get(`/portal/webhooks/${hook.id}`);
+  t.notMatch(page.text, /Rotate secret|<form method="post"/, 'and is offered no form that changes anything');
+  t.match(page.text, /badge-paused/, 'still paused');
+});
+
+t.test("another organization's ids are 404; tenant text is escaped", async (t) => {
+  const { d, open, createWebhook } = await world(t);
+  const strangerHeaders = asPrincipal(randomUUID());
+  const strangerOrg = await createOrganizationAs(d.url, strangerHeaders, `stranger-${randomUUID().slice(0, 8)}`);
+  const theirs = await createWebhook('theirs', strangerOrg.id, strangerHeaders);
+  const b = await open({ capabilities: ['manage_webhooks'] });
+  t.equal((await b.get(`/portal/webhooks/${theirs.id}`)).status, 404, "another organization's webhook: 404");
+  t.equal((await b.get(`/portal/webhooks/${randomUUID()}`)).status, 404, 'no such webhook: the same 404');
+  t.equal((await b.get('/portal/webhooks/not-an-id')).status, 404);
+  t.equal((await b.post(`/portal/webhooks/${theirs.id}/pause`, { _csrf: b.csrf })).status, 404, 'and cannot be changed');
+  t.equal((await b.get(`/portal/deliveries?webhook=${theirs.id}`)).status, 404, 'nor its deliveries read');
+  t.equal((await b.get(`/portal/runs/${randomUUID()}`)).status, 404);
+
+  const evil = '<script>alert("x")</script><img src=x onerror=alert(1)>';
+  const mine = await createWebhook(evil);
+  for (const path of ['/portal/webhooks', `/portal/webhooks/${mine.id}`, `/portal/deliveries?webhook=${mine.id}`]) {
+    const page = await b.get(path);
+    t.equal(page.status, 200, path);
+    t.notOk(page.text.includes('<script>alert'), `${path}: no raw script`);
+    t.notOk(page.text.includes('<img src=x'), `${path}: no raw markup`);
+    t.ok(page.text.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'), `${path}: shown as text`);
+  }
+});
+
+t.test('switchyard portal link mints over gRPC', async (t) => {
+  const { d, org } = await world(t);
+  const run = spawnSwitchyard(
+    t,
+    [
+      '--socket',
+      d.grpc.socketPath,
+      'portal',
+      'link',
+      '--org',
+      org.slug,
+      '--ttl',
+      '2h',
+      '--capability',
+      'manage_webhooks',
+      '--json',
+    ],
+    cliCleanEnv,
+  );
+  t.equal(await run.exited, 0, run.stderr());
+  const s = JSON.parse(run.stdout());
+  t.match(s.url, `${d.url}/portal/enter?token=psl_`);
+  t.same(s.capabilities, ['read', 'manage_webhooks']);
+  const ttl = Date.parse(s.expires_at) - Date.now();
+  t.ok(ttl > 7100_000 && ttl <= 7200_000, 'two hours');
+  t.equal((await fetch(s.url, { redirect: 'manual' })).status, 303, 'the link works');
+
+  const bad = spawnSwitchyard(
+    t,
+    ['--socket', d.grpc.socketPath, 'portal', 'link', '--org', org.slug, '--ttl', '2d', '--json'],
+    cliCleanEnv,
+  );
+  t.equal(await bad.exited, 1, 'more than 24 hours is refused');
+  t.match(bad.stderr(), /validation_failed/);
+});
