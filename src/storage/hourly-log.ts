@@ -1,6 +1,5 @@
 import { Collection } from './collection.js';
-import { Counters } from './counters.js';
-import type { CollectionName } from './keyspace.js';
+import type { CountRecord } from './counters.js';
 import { newSortableId } from './keys.js';
 import type { Storage, Tx } from './port.js';
 
@@ -13,24 +12,45 @@ export interface HourlyLogEntry {
   at: string;
 }
 
+/** The names of the hourly logs, each a collection of its own (and its counts' id prefix). */
+export const HOURLY_LOGS = ['invitation_sends', 'invitation_recipient_sends', 'organization_creates'] as const;
+export type HourlyLogName = (typeof HOURLY_LOGS)[number];
+
 /**
- * A sliding-hour rate limit kept as a log per subject, with the number of entries each subject has
- * stored kept beside it (storage/counters.ts). A check deletes the entries that left the hour (each
- * entry is deleted once, so this is constant per write over time) and then reads that count: never
- * a count of the subject's history, which cost a read of up to `max` keys on every write (a
- * thousand on an organization sending its thousand invitations an hour). Callers run tryConsume in
- * a transaction that locks the subject, with the action it counts, so concurrent attempts (on any
- * daemon) never pass the limit.
+ * What a subject has stored in a log, kept in the `counters` collection beside the other counts:
+ * how many entries and when the oldest of them was made (null with none). `oldest` is missing from
+ * counts written before it was kept; a check then reads the log once and stores it.
+ */
+export interface HourlyCount extends CountRecord {
+  oldest?: string | null;
+}
+
+/** A count's id: the log, then the subject. */
+export function hourlyCountId(log: HourlyLogName, subject: string): string {
+  return `${log}:${subject}`;
+}
+
+/**
+ * A sliding-hour rate limit kept as a log per subject, with what each subject has stored kept beside
+ * it (HourlyCount). A check reads that one record: only when its oldest entry has left the hour does
+ * it read the log, to delete the entries that left (each entry is deleted once, so this is constant
+ * per write over time). A subject with no count has no entries (storage migrations counted every
+ * subject once), so a first send reads no log either. Callers run tryConsume in a transaction that
+ * locks the subject, with the action it counts, so concurrent attempts (on any daemon) never pass
+ * the limit.
  */
 export class HourlyLog<T extends HourlyLogEntry> {
   readonly entries: Collection<T>;
-  private readonly stored: Counters;
+  private readonly counts: Collection<HourlyCount>;
 
-  constructor(storage: Storage, name: CollectionName) {
+  constructor(
+    storage: Storage,
+    private readonly name: HourlyLogName,
+  ) {
     this.entries = new Collection<T>(storage, name, (e) => e.id, [
       { name: 'subject', value: (e) => e.subject, sort: (e) => e.at },
     ]);
-    this.stored = new Counters(storage, name);
+    this.counts = new Collection<HourlyCount>(storage, 'counters', (c) => c.id);
   }
 
   /** Times (epoch ms) of the subject's entries in the last hour, newest first, at most `max`. */
@@ -57,24 +77,51 @@ export class HourlyLog<T extends HourlyLogEntry> {
   ): Promise<number | null> {
     const windowStart = new Date(now - HOUR_MS).toISOString();
     const entries = tx.read(this.entries);
-    let count = await this.stored.read(tx, subject, () => entries.countBy('subject', subject));
-    // Every entry that left the hour goes now (reads in `tx` do not see its deletions, so all at once).
-    const stale = await entries.range('subject', subject, { upTo: windowStart });
-    for (const { id } of stale) await tx.delete(this.entries, id);
-    count -= stale.length;
+    const id = hourlyCountId(this.name, subject);
+    const stored = await tx.get(this.counts, id);
+    let count = stored?.count ?? 0;
+    let oldest = stored === undefined ? null : stored.oldest;
+    if (count > 0 && (oldest === undefined || oldest === null || oldest <= windowStart)) {
+      // Some entries left the hour (or when the oldest was made is not known): they all go now
+      // (reads in `tx` do not see its deletions, so all at once), and the oldest left is read.
+      const stale = await entries.range('subject', subject, { upTo: windowStart });
+      for (const e of stale) await tx.delete(this.entries, e.id);
+      count -= stale.length;
+      const [first] = count > 0 ? await entries.range('subject', subject, { after: windowStart, limit: 1 }) : [];
+      oldest = first?.sort ?? null;
+      if (first === undefined) count = 0;
+    }
     if (count >= max) {
       // Oldest first: once the (count - max + 1)-th oldest leaves the window, fewer than max remain.
-      let oldest = await entries.range('subject', subject, { after: windowStart, limit: count - max + 1 });
-      if (oldest.length < count - max + 1) {
+      let leaving = await entries.range('subject', subject, { after: windowStart, limit: count - max + 1 });
+      if (leaving.length < count - max + 1) {
         // The count said more than the log holds: the log decides (a wrong count must not shut a subject out).
         count = await entries.countRange('subject', subject, { after: windowStart });
-        oldest = count >= max ? await entries.range('subject', subject, { after: windowStart, limit: count - max + 1 }) : [];
+        leaving = count >= max ? await entries.range('subject', subject, { after: windowStart, limit: count - max + 1 }) : [];
       }
-      if (count >= max) return Date.parse(oldest[oldest.length - 1].sort) + HOUR_MS - now;
+      if (count >= max) return Date.parse(leaving[leaving.length - 1].sort) + HOUR_MS - now;
     }
     const entry = { ...fields, id: newSortableId(), subject, at: new Date(now).toISOString() } as T;
     await tx.put(this.entries, entry);
-    await this.stored.write(tx, subject, count + 1);
+    await tx.put(this.counts, { id, count: count + 1, oldest: oldest ?? entry.at });
     return null;
   }
+}
+
+/**
+ * Every subject's count of a log as it stands (entries stored, the oldest's time): what the storage
+ * migrations write once, so that a subject with no count has no entries.
+ */
+export function countSubjects(entries: Iterable<HourlyLogEntry>, log: HourlyLogName): HourlyCount[] {
+  const counts = new Map<string, HourlyCount>();
+  for (const e of entries) {
+    const id = hourlyCountId(log, e.subject);
+    const c = counts.get(id);
+    if (c === undefined) counts.set(id, { id, count: 1, oldest: e.at });
+    else {
+      c.count++;
+      if (e.at < c.oldest!) c.oldest = e.at;
+    }
+  }
+  return [...counts.values()];
 }

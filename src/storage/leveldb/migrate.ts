@@ -5,7 +5,7 @@ import { WebhookStore } from '../../domain/webhooks/store.js';
 import { WorkflowStore } from '../../domain/workflows/store.js';
 import type { Collection } from '../collection.js';
 import { NewerSchemaError } from '../errors.js';
-import { HourlyLog } from '../hourly-log.js';
+import { countSubjects, HourlyLog, HOURLY_LOGS, type HourlyLogEntry } from '../hourly-log.js';
 import { indexSublevelName } from '../keyspace.js';
 import { newSortableId, SEP } from '../keys.js';
 import { SCHEMA_VERSION_KEY, type BatchOp, type LevelStorage } from './engine.js';
@@ -90,6 +90,7 @@ export const migrations: Migration[] = [
     name: 'runs waiting for input, by when they began to (expiry)',
     up: async (storage) => rebuildIndex(storage, new WorkflowStore(storage).runs, 'waiting'),
   },
+  { version: 8, name: "every subject's hourly-log count, with its oldest entry's time", up: countHourlyLogs },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {
@@ -104,7 +105,7 @@ export async function readSchemaVersion(storage: LevelStorage): Promise<number> 
  */
 async function rekeyHourlyLogs(storage: LevelStorage): Promise<BatchOp[]> {
   const ops: BatchOp[] = [];
-  for (const name of ['invitation_sends', 'invitation_recipient_sends', 'organization_creates'] as const) {
+  for (const name of HOURLY_LOGS) {
     const log = new HourlyLog(storage, name);
     const records = storage.sublevel(name);
     const index = storage.sublevel(indexSublevelName(name, 'subject'));
@@ -115,6 +116,18 @@ async function rekeyHourlyLogs(storage: LevelStorage): Promise<BatchOp[]> {
       ops.push({ type: 'put', sublevel: records, key: entry.id, value: entry });
       ops.push({ type: 'put', sublevel: index, key: log.entries.indexKeyOf('subject', entry)!, value: '' });
     }
+  }
+  return ops;
+}
+
+/** Each hourly log's counts per subject, written afresh (hourly-log.ts: no count, no entries). */
+async function countHourlyLogs(storage: LevelStorage): Promise<BatchOp[]> {
+  const counters = storage.sublevel('counters');
+  const ops: BatchOp[] = [];
+  for (const name of HOURLY_LOGS) {
+    const entries: HourlyLogEntry[] = [];
+    for await (const value of storage.sublevel(name).values()) entries.push(value as HourlyLogEntry);
+    for (const count of countSubjects(entries, name)) ops.push({ type: 'put', sublevel: counters, key: count.id, value: count });
   }
   return ops;
 }

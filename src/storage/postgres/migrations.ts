@@ -375,6 +375,25 @@ CREATE TABLE portal_sessions (
 CREATE INDEX portal_sessions__organization ON portal_sessions (ix_organization) WHERE ix_organization IS NOT NULL;
 `,
   },
+  {
+    version: 17,
+    name: "every subject's hourly-log count, with its oldest entry's time",
+    // hourly-log.ts countSubjects, in SQL: a subject with no count has no entries.
+    sql: `
+INSERT INTO counters (id, data)
+SELECT convert_to('invitation_sends:' || subject, 'UTF8'), jsonb_build_object('id', 'invitation_sends:' || subject, 'count', n, 'oldest', oldest)
+FROM (SELECT data->>'subject' AS subject, count(*)::int AS n, min(data->>'at') AS oldest FROM invitation_sends GROUP BY 1) s
+ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data;
+INSERT INTO counters (id, data)
+SELECT convert_to('invitation_recipient_sends:' || subject, 'UTF8'), jsonb_build_object('id', 'invitation_recipient_sends:' || subject, 'count', n, 'oldest', oldest)
+FROM (SELECT data->>'subject' AS subject, count(*)::int AS n, min(data->>'at') AS oldest FROM invitation_recipient_sends GROUP BY 1) s
+ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data;
+INSERT INTO counters (id, data)
+SELECT convert_to('organization_creates:' || subject, 'UTF8'), jsonb_build_object('id', 'organization_creates:' || subject, 'count', n, 'oldest', oldest)
+FROM (SELECT data->>'subject' AS subject, count(*)::int AS n, min(data->>'at') AS oldest FROM organization_creates GROUP BY 1) s
+ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data;
+`,
+  },
 ];
 
 /**
