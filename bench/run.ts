@@ -33,6 +33,7 @@ import {
   measureInviteRate,
   measureSoak,
   startInvitationDaemon,
+  type InvitationDaemon,
   type RateFigures,
   type SoakBatch,
 } from './invitations.js';
@@ -1110,15 +1111,19 @@ async function invitationEngines(
   return { engines, stop: async () => cluster?.stop() };
 }
 
-/** Row (13): invitation creates/s at 0 and at 900 pending, each engine on a fresh daemon child. */
-async function measureInvitationRates(dataDir: string): Promise<Map<string, RateFigures>> {
+/** `measure` on each engine in turn, each on a fresh daemon child: its figures by engine label. */
+async function perInvitationEngine<F>(
+  dataDir: string,
+  name: string,
+  measure: (daemon: InvitationDaemon, label: string) => Promise<F>,
+): Promise<Map<string, F>> {
   const { engines, stop } = await invitationEngines(dataDir);
-  const figures = new Map<string, RateFigures>();
+  const figures = new Map<string, F>();
   try {
     for (const engine of engines) {
-      const daemon = await startInvitationDaemon(await engine.env('rate'));
+      const daemon = await startInvitationDaemon(await engine.env(name));
       try {
-        figures.set(engine.label, await measureInviteRate(daemon, INVITE_ORGS, (m) => progress(`${engine.label}: ${m}`)));
+        figures.set(engine.label, await measure(daemon, engine.label));
       } finally {
         await daemon.stop();
       }
@@ -1128,6 +1133,13 @@ async function measureInvitationRates(dataDir: string): Promise<Map<string, Rate
     await stop();
   }
   return figures;
+}
+
+/** Row (13): invitation creates/s at 0 and at 900 pending, each engine on a fresh daemon child. */
+function measureInvitationRates(dataDir: string): Promise<Map<string, RateFigures>> {
+  return perInvitationEngine(dataDir, 'rate', (daemon, label) =>
+    measureInviteRate(daemon, INVITE_ORGS, (m) => progress(`${label}: ${m}`)),
+  );
 }
 
 function invitationRateRows(figures: Map<string, RateFigures>): void {
@@ -1152,32 +1164,17 @@ function invitationRateRows(figures: Map<string, RateFigures>): void {
 }
 
 /** Row (14): the soak, each engine on a fresh daemon child: memory after each batch of 5,000. */
-async function measureSoaks(dataDir: string): Promise<Map<string, SoakBatch[]>> {
-  const { engines, stop } = await invitationEngines(dataDir);
-  const figures = new Map<string, SoakBatch[]>();
-  try {
-    for (const engine of engines) {
-      const daemon = await startInvitationDaemon(await engine.env('soak'));
-      try {
-        const batches = await measureSoak(daemon, {
-          batches: Math.floor(SOAK_INVITATIONS / SOAK_BATCH),
-          // Organizations of up to 900 pending, as the issue's soak: 10 fresh ones a batch, 500 each.
-          orgsPerBatch: 10,
-          perOrg: SOAK_BATCH / 10,
-          restMs: 5000,
-          onBatch: (b) =>
-            progress(`${engine.label} soak: ${b.invitations} invitations, RssAnon ${b.memory.anonMb.toFixed(1)} MiB`),
-        });
-        figures.set(engine.label, batches);
-      } finally {
-        await daemon.stop();
-      }
-    }
-  } finally {
-    await closeInvitationClient();
-    await stop();
-  }
-  return figures;
+function measureSoaks(dataDir: string): Promise<Map<string, SoakBatch[]>> {
+  return perInvitationEngine(dataDir, 'soak', (daemon, label) =>
+    measureSoak(daemon, {
+      batches: Math.floor(SOAK_INVITATIONS / SOAK_BATCH),
+      // Organizations of up to 900 pending, as the issue's soak: 10 fresh ones a batch, 500 each.
+      orgsPerBatch: 10,
+      perOrg: SOAK_BATCH / 10,
+      restMs: 5000,
+      onBatch: (b) => progress(`${label} soak: ${b.invitations} invitations, RssAnon ${b.memory.anonMb.toFixed(1)} MiB`),
+    }),
+  );
 }
 
 function soakRows(figures: Map<string, SoakBatch[]>): void {
