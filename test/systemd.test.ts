@@ -2,7 +2,7 @@
 // example environment file only names real, built settings with valid values; the PostgreSQL drop-in
 // verifies with it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { loadConfig } from '../src/config/load.js';
@@ -77,28 +77,58 @@ function writeUnitCopy(dir: string, execStart?: string, extra = ''): string {
 /** verify's lines that are about our unit: `<file>:<line>: ...` or `switchyard.service: ...`. */
 const aboutOurUnit = (output: string): string[] => output.split('\n').filter((l) => l.includes('switchyard.service'));
 
-t.test('systemd-analyze verify accepts the unit', { skip: skipAnalyze }, async (t) => {
-  t.comment(analyzeVersion ?? '');
-  const dir = t.testdir();
-  // verify insists that the ExecStart binary exists. The shipped `/usr/bin/env switchyard serve` passes
-  // that check without proving `switchyard` is installed, so also check the documented /opt-style form
-  // with paths that exist here: this node and this repository's launcher.
-  const variants: Array<[string, string | undefined]> = [
-    ['as shipped', undefined],
-    ['node + bin/switchyard.js', `${process.execPath} ${binPath} serve`],
-  ];
-  for (const [name, execStart] of variants) {
-    const file = writeUnitCopy(dir, execStart);
-    const { status, output } = analyze(['verify', file]);
-    t.equal(status, 0, `${name}: verify exits 0`);
-    t.same(aboutOurUnit(output), [], `${name}: no warnings about the unit's directives`);
-    if (status !== 0) t.comment(output);
+/**
+ * A filesystem root for `verify --root`: this machine's systemd units (the targets the unit names) and
+ * the unit in /etc/systemd/system; `switchyard` installed in `bin` (under the root) when given.
+ */
+function rootWith(dir: string, bin?: string): string {
+  const root = path.join(dir, bin === undefined ? 'bare' : bin.replaceAll('/', '_'));
+  mkdirSync(path.join(root, 'usr', 'lib', 'systemd'), { recursive: true });
+  cpSync(systemUnitsDir!, path.join(root, 'usr', 'lib', 'systemd', 'system'), { recursive: true });
+  mkdirSync(path.join(root, 'etc', 'systemd', 'system'), { recursive: true });
+  writeFileSync(path.join(root, 'etc', 'systemd', 'system', 'switchyard.service'), unitText);
+  if (bin !== undefined) {
+    mkdirSync(path.join(root, bin), { recursive: true });
+    writeFileSync(path.join(root, bin, 'switchyard'), '#!/bin/sh\n', { mode: 0o755 });
   }
+  return root;
+}
+const systemUnitsDir = ['/usr/lib/systemd/system', '/lib/systemd/system'].find((d) => existsSync(path.join(d, 'sysinit.target')));
+
+t.test(
+  'verify resolves the shipped ExecStart: it passes where `switchyard` is installed and fails where it is not',
+  { skip: skipAnalyze || (systemUnitsDir === undefined ? "this machine's systemd units are not installed" : false) },
+  async (t) => {
+    t.comment(analyzeVersion ?? '');
+    const dir = t.testdir();
+    const verifyIn = (root: string) =>
+      analyze(['verify', `--root=${root}`, path.join(root, 'etc', 'systemd', 'system', 'switchyard.service')]);
+    // Where `npm install -g` puts the launcher: /usr/local/bin (nodejs.org's prefix) or /usr/bin (distributions').
+    for (const bin of ['usr/local/bin', 'usr/bin']) {
+      const { status, output } = verifyIn(rootWith(dir, bin));
+      t.equal(status, 0, `switchyard in /${bin}: verify exits 0`);
+      t.same(aboutOurUnit(output), [], `switchyard in /${bin}: no warnings about the unit`);
+      if (status !== 0) t.comment(output);
+    }
+    // Not installed: the same check fails, naming the command, so the passes above mean it resolved.
+    const missing = verifyIn(rootWith(dir));
+    t.not(missing.status, 0, 'switchyard nowhere: verify fails');
+    t.match(missing.output, /Command switchyard is not executable/);
+  },
+);
+
+t.test('systemd-analyze verify accepts the unit', { skip: skipAnalyze }, async (t) => {
+  const dir = t.testdir();
+  // The documented /opt-style form, with paths that exist here: this node and this repository's launcher.
+  const file = writeUnitCopy(dir, `${process.execPath} ${binPath} serve`);
+  const { status, output } = analyze(['verify', file]);
+  t.equal(status, 0, 'node + bin/switchyard.js: verify exits 0');
+  t.same(aboutOurUnit(output), [], "node + bin/switchyard.js: no warnings about the unit's directives");
+  if (status !== 0) t.comment(output);
 
   // Control: the same check does see a bad directive, so a clean result above means something.
   const bad = writeUnitCopy(dir, `${process.execPath} ${binPath} serve`, 'ProtectSystem=bogus\nNoSuchDirective=1');
-  const { output } = analyze(['verify', bad]);
-  t.ok(aboutOurUnit(output).length >= 2, 'a broken copy is reported');
+  t.ok(aboutOurUnit(analyze(['verify', bad]).output).length >= 2, 'a broken copy is reported');
 });
 
 t.test('the PostgreSQL drop-in verifies with the unit', { skip: skipAnalyze }, async (t) => {
@@ -138,7 +168,7 @@ t.test('systemd-analyze security rates the unit well', { skip: skipAnalyze }, as
 });
 
 t.test('the unit has the service settings and hardening directives', async (t) => {
-  t.match(valueOf('ExecStart'), /^(\/usr\/bin\/env switchyard|\/usr\/bin\/node \/opt\/switchyard\/bin\/switchyard\.js) serve$/);
+  t.match(valueOf('ExecStart'), /^(switchyard|\/usr\/bin\/node \/opt\/switchyard\/bin\/switchyard\.js) serve$/);
   const expected: Record<string, string> = {
     Type: 'exec',
     DynamicUser: 'yes',
