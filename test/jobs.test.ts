@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import type { Daemon } from '../src/main.js';
 import { FakeOpenAI } from './fakes/openai.js';
+import { FakeWhisper } from './fakes/whisper.js';
 import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, untilStatus, waitFor } from './helpers.js';
 
 interface World {
@@ -159,4 +160,50 @@ t.test('scopes, roles and tenancy', async (t) => {
     'a person names the organization of a list',
   );
   await w.ended(job.id);
+});
+
+t.test('job inputs: audio kept as an asset (not in the record), lists carry no input, large inputs refused', async (t) => {
+  const whisper = await FakeWhisper.start(t);
+  const d = await startTestDaemon(t, { SERVICE_WHISPER_URL: whisper.url, SERVICE_WORKFLOW_POLL_MS: '200' });
+  const owner = asPrincipal(randomUUID());
+  const org = await createOrganizationAs(d.url, owner, `inputs-${randomUUID().slice(0, 8)}`);
+  const audio = Buffer.alloc(2 * 1024 * 1024, 7); // 2 MiB each: the review sent 24 MiB
+  const submit = (body: Record<string, unknown>) =>
+    request(d.url, 'POST', '/v1/jobs', { headers: owner, body: { organization_id: org.id, ...body } });
+  const ids: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const res = await submit({ modality: 'audio', input: { audio_base64: audio.toString('base64'), format: 'wav' } });
+    t.equal(res.status, 202, JSON.stringify(res.body).slice(0, 200));
+    t.notOk('audio_base64' in res.body.data.input, 'the answer holds no audio');
+    ids.push(res.body.data.id);
+  }
+  const done = await untilStatus(d.url, `/v1/jobs/${ids[0]}`, owner);
+  t.equal(done.status, 'completed', JSON.stringify(done.error));
+  t.same(done.output, { text: 'hello from the fake whisper' });
+  t.equal(whisper.uploads[0].fileBytes, audio.length, 'the provider got the whole audio, read back from its asset');
+  t.match(done.input, { format: 'wav', audio_asset_id: String, audio_bytes: audio.length }, 'show carries a reference');
+  t.same(done.artifacts, [], 'the input is not an artifact of the job');
+
+  const stored = await d.services.jobs.store.jobs.get(ids[1]);
+  t.ok(Buffer.byteLength(JSON.stringify(stored)) < 4096, 'the stored record is small');
+  const list = await fetch(`${d.url}/v1/jobs?organization_id=${org.id}&limit=200`, { headers: owner });
+  const text = await list.text();
+  t.equal(list.status, 200);
+  const items = (JSON.parse(text) as { data: Record<string, unknown>[] }).data;
+  t.equal(items.length, 4);
+  t.ok(
+    items.every((job) => !('input' in job)),
+    'no list item carries an input',
+  );
+  t.ok(text.length < 32 * 1024, `the list is ${text.length} bytes for 8 MiB of audio`);
+
+  const big = await submit({ modality: 'text', model: 'echo', input: { prompt: 'x'.repeat(1024 * 1024 + 1) } });
+  t.equal(big.status, 422, 'a prompt past its own limit');
+  const many = await submit({
+    modality: 'text',
+    model: 'echo',
+    input: { messages: Array.from({ length: 3 }, () => ({ role: 'user', content: 'y'.repeat(500 * 1024) })) },
+  });
+  t.equal(many.status, 413, 'a text input past 1 MiB in all');
+  t.match(many.body.error, { code: 'payload_too_large', details: { limit: 'job_input_bytes', max: 1024 * 1024 } });
 });

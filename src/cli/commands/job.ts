@@ -36,7 +36,7 @@ const statusCell = (status: string): Cell => ({ text: status, tone: jobTones[sta
 const json = (value: unknown): string => JSON.stringify(value);
 
 /** The model asked for, or the tier, or a dash: what routing was told. */
-const routedBy = (j: Job): Cell | string => j.model ?? (j.tier === null ? none : `tier ${j.tier}`);
+const routedBy = (j: Pick<Job, 'model' | 'tier'>): Cell | string => j.model ?? (j.tier === null ? none : `tier ${j.tier}`);
 
 /** An output in a cell: its text when it has one, else its JSON (images are asset ids). */
 function outputText(output: Record<string, unknown>): string {
@@ -208,7 +208,8 @@ export function registerJob(program: Command): void {
               cursor,
               limit,
             });
-            return [page.jobs, page.next_cursor];
+            // Lists carry no inputs (as GET /v1/jobs): `job show` has a job's.
+            return [page.jobs.map(({ input: _input, ...job }) => job), page.next_cursor];
           }, opts.limit),
         fields: { status: '--status' },
         view: (list) => [

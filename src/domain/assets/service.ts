@@ -126,6 +126,17 @@ export class AssetService {
     return { output: { images: assets.map((a) => ({ asset_id: a.id, content_type: a.content_type })) }, assets };
   }
 
+  /** An asset's whole bytes (a job's stored input), or undefined once retention removed it. */
+  async readBytes(id: string): Promise<Buffer | undefined> {
+    const asset = await this.store.assets.get(id);
+    if (asset === undefined || this.isExpired(asset)) return undefined;
+    const body = await this.bytes.open(asset);
+    if (body === undefined) return undefined;
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
   /** Assets of a run or of a job, oldest first. */
   async listFor(owner: { run_id: string } | { job_id: string }): Promise<Asset[]> {
     return this.store.listFor(owner);

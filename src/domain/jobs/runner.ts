@@ -152,19 +152,19 @@ export class JobRunner {
     job: Job,
     signal: AbortSignal,
   ): Promise<{ ok: true; result: ExecuteResult } | { ok: false; error: { code: string; message: string } } | undefined> {
-    const body: ExecuteBody = {
-      modality: job.modality,
-      ...(job.tier === null ? {} : { tier: job.tier }),
-      ...(job.model === null ? {} : { model: job.model }),
-      input: job.input,
-      params: job.params,
-    };
     const payer = {
       organizationId: job.organization_id,
       principalId: job.submitted_by.principal_id,
       apiKeyId: job.submitted_by.api_key_id,
     };
     try {
+      const body: ExecuteBody = {
+        modality: job.modality,
+        ...(job.tier === null ? {} : { tier: job.tier }),
+        ...(job.model === null ? {} : { model: job.model }),
+        input: await this.jobs.providerInput(job),
+        params: job.params,
+      };
       return { ok: true, result: await this.providers.executeFor(payer, body, signal) };
     } catch (err) {
       if (signal.aborted) return undefined;

@@ -26,7 +26,11 @@ export const jobSchema = z.object({
   modality,
   tier: tier.nullable(),
   model: z.string().nullable(),
-  input: z.record(z.string(), z.unknown()),
+  /**
+   * What was submitted; an audio job's holds `{format, audio_asset_id, audio_bytes}` (its bytes are kept
+   * as an asset of the job). Absent in lists: GET one job to see it.
+   */
+  input: z.record(z.string(), z.unknown()).optional(),
   params: z.record(z.string(), z.unknown()),
   state: z.unknown(),
   provider: z.string().nullable(),

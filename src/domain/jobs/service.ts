@@ -13,8 +13,27 @@ import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
 import { terminalJobStatuses, type Job, type JobOutput, type JobView } from './types.js';
 import type { AssetService } from '../assets/service.js';
 
-/** The asset calls a job's view makes: its artifacts, with signed links. */
-export type JobAssets = Pick<AssetService, 'listFor' | 'artifact' | 'expiresIn'>;
+/** The asset calls jobs make: an audio input kept as an asset, artifacts with signed links. */
+export type JobAssets = Pick<AssetService, 'listFor' | 'artifact' | 'expiresIn' | 'save' | 'readBytes'>;
+
+/**
+ * A job's input kept in its record at most (as JSON): text, embedding and image inputs. An audio input
+ * (up to 25 MiB decoded) is kept as an asset of the job instead, under asset retention, and the record
+ * holds a reference: 200 records of 24 MiB each made `GET /v1/jobs` answer 500.
+ */
+export const MAX_JOB_INPUT_BYTES = 1024 * 1024;
+
+/** The stored input of an audio job: its bytes are the asset's. */
+interface AudioInputRef {
+  format: string;
+  audio_asset_id: string;
+  audio_bytes: number;
+}
+
+function audioRefOf(job: Pick<Job, 'modality' | 'input'>): AudioInputRef | undefined {
+  const input = job.input as Partial<AudioInputRef>;
+  return job.modality === 'audio' && typeof input.audio_asset_id === 'string' ? (input as AudioInputRef) : undefined;
+}
 
 /**
  * Jobs (contract 12): one provider call without a definition. Submitted here (202), run by the job
@@ -34,11 +53,24 @@ export class JobService {
   /** The job as shown; a completed one with its artifacts, links valid `seconds` (default: an hour). */
   async viewOfJob(job: Job, seconds = this.assets.expiresIn(undefined)): Promise<JobView> {
     const { lease_until: _lease, ...view } = job;
+    const input = audioRefOf(job)?.audio_asset_id;
     const artifacts =
       job.status === 'completed'
-        ? (await this.assets.listFor({ job_id: job.id })).map((a) => this.assets.artifact(a, seconds))
+        ? (await this.assets.listFor({ job_id: job.id }))
+            .filter((a) => a.id !== input)
+            .map((a) => this.assets.artifact(a, seconds))
         : [];
     return { ...view, artifacts };
+  }
+
+  /** The input to send the provider: an audio job's bytes read back from its asset. */
+  async providerInput(job: Job): Promise<Record<string, unknown>> {
+    const ref = audioRefOf(job);
+    if (ref === undefined) return job.input;
+    const bytes = await this.assets.readBytes(ref.audio_asset_id);
+    if (bytes === undefined)
+      throw new AppError('validation_failed', "the job's audio input is gone (asset retention, SERVICE_ASSET_RETENTION_MS)");
+    return { audio_base64: bytes.toString('base64'), format: ref.format };
   }
 
   /** Contract 13: a job's output and its artifacts with fresh signed links valid `expiresIn` seconds (default an hour). */
@@ -70,6 +102,14 @@ export class JobService {
   async createJob(actor: Actor, body: CreateJobInput): Promise<JobView> {
     const organizationId = organizationOf(actor, body.organization_id);
     await this.permissions.authorize(actor, 'job.write', { type: 'organization', id: organizationId });
+    if (body.modality !== 'audio' && Buffer.byteLength(JSON.stringify(body.input)) > MAX_JOB_INPUT_BYTES)
+      throw new AppError('payload_too_large', `a ${body.modality} job's input is at most ${MAX_JOB_INPUT_BYTES} bytes as JSON`, {
+        details: {
+          fields: { input: `at most ${MAX_JOB_INPUT_BYTES} bytes as JSON` },
+          limit: 'job_input_bytes',
+          max: MAX_JOB_INPUT_BYTES,
+        },
+      });
     const now = nowIso();
     const job: Job = {
       id: newId(),
@@ -94,11 +134,20 @@ export class JobService {
       instance_id: null,
       lease_until: null,
     };
-    await this.storage.transaction({}, (tx) => {
+    await this.storage.transaction({}, async (tx) => {
+      if (job.modality === 'audio') {
+        const { audio_base64, format } = job.input as { audio_base64: string; format: string };
+        const bytes = Buffer.from(audio_base64, 'base64');
+        const asset = await this.assets.save(
+          tx,
+          { organization_id: organizationId, job_id: job.id },
+          { filename: `input.${format}`, content_type: `audio/${format}`, bytes },
+        );
+        job.input = { format, audio_asset_id: asset.id, audio_bytes: bytes.length } satisfies AudioInputRef;
+      }
       tx.insert(this.store.jobs, job);
       this.emit(tx, job, 'job.created', { modality: job.modality });
       tx.wake(JOBS_TOPIC);
-      return Promise.resolve();
     });
     return this.viewOfJob(job);
   }
@@ -107,9 +156,9 @@ export class JobService {
     return this.viewOfJob(await this.readJob(actor, id));
   }
 
-  /** Jobs of an organization, oldest first; by status. */
+  /** Jobs of an organization, oldest first; by status. Lists never carry inputs (GET one job does). */
   /** `newestFirst`: the most recent jobs first (the portal's list). */
-  async listJobs(actor: Actor, query: JobListQuery, newestFirst = false): Promise<Page<JobView>> {
+  async listJobs(actor: Actor, query: JobListQuery, newestFirst = false): Promise<Page<Omit<JobView, 'input'>>> {
     const organizationId = organizationOf(actor, query.organization_id);
     await this.permissions.authorize(actor, 'job.read', { type: 'organization', id: organizationId });
     const page = { limit: query.limit, cursor: query.cursor, reverse: newestFirst };
@@ -117,7 +166,13 @@ export class JobService {
       query.status === undefined
         ? await this.store.jobs.listBy('organization', organizationId, page)
         : await this.store.jobs.listBy('organization_status', [organizationId, query.status], page);
-    return { items: await Promise.all(found.items.map((job) => this.viewOfJob(job))), nextCursor: found.nextCursor };
+    const items = await Promise.all(
+      found.items.map(async (job) => {
+        const { input: _input, ...listed } = await this.viewOfJob(job);
+        return listed;
+      }),
+    );
+    return { items, nextCursor: found.nextCursor };
   }
 
   /** Cancel: a job not yet ended ends `cancelled`; a call in flight is stopped by the daemon running it. */

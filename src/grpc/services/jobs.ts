@@ -13,10 +13,10 @@ import type { AdminServiceModule, ServiceContext } from './context.js';
 const jobRef = z.object({ id: idSchema });
 
 /** A job as a message: null fields unset, free-form JSON as Struct and Value. */
-function jobMessage(job: JobView): Job {
+function jobMessage(job: JobView | Omit<JobView, 'input'>): Job {
   return {
     ...toMessage(job),
-    input: toStruct(job.input),
+    input: 'input' in job ? toStruct(job.input) : undefined,
     params: toStruct(job.params),
     state: job.state === null || job.state === undefined ? undefined : toValue(job.state),
     output: job.output === null ? undefined : toStruct(job.output),
