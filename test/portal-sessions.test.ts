@@ -167,6 +167,9 @@ t.test('pages carry a strict CSP; static files are served', async (t) => {
     await res.arrayBuffer();
   }
   t.equal((await fetch(`${d.url}/portal/static/..%2fpackage.json`)).status, 404);
+  const catalog = await b.get('/portal/events');
+  t.equal(catalog.status, 200, 'the event catalog page');
+  t.match(catalog.text, /id="job\.completed"/);
   const openapi = await request(d.url, 'GET', '/openapi.json');
   t.notOk(
     Object.keys(openapi.body.paths).some((p) => p.startsWith('/portal')),

@@ -3,13 +3,15 @@ import { html, type HtmlValue, type SafeHtml } from './html.js';
 
 /**
  * Every portal answer's headers: a strict policy (scripts and styles only from the daemon's own
- * static files, nothing inline), never framed, never cached, no Referer (a link's token stays here).
+ * static files, nothing inline), never framed, never cached, no Referer to another site.
  */
 export const portalHeaders: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the portal's own
+  // form posts, which the Origin check must refuse. Nothing leaves for another site either way.
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
 });

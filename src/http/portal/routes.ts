@@ -13,6 +13,7 @@ import { defineRoute, Reply, type RouteContext, type RouteDef } from '../route.j
 import { html, SafeHtml } from './html.js';
 import { page, portalHeaders } from './layout.js';
 import { deliveryPages } from './pages/deliveries.js';
+import { eventPages } from './pages/events.js';
 import { runPages } from './pages/runs.js';
 import { usagePages } from './pages/usage.js';
 import { webhookPages } from './pages/webhooks.js';
@@ -154,6 +155,7 @@ export function portalRoutes(services: Services, config: Config): RouteDef[] {
     ...deliveryPages(services),
     ...usagePages(services),
     ...runPages(services),
+    ...eventPages(),
   ];
 
   return [
@@ -170,8 +172,10 @@ export function portalRoutes(services: Services, config: Config): RouteDef[] {
           const { cookie, session } = await portal.enter(token.slice(0, 200));
           // The token leaves the address bar and history: the answer is a redirect.
           return Reply.redirect('/portal/welcome', 303, {
-            'set-cookie': sessionCookie(cookie, session.record.expires_at, secureCookie()),
             ...portalHeaders,
+            'set-cookie': sessionCookie(cookie, session.record.expires_at, secureCookie()),
+            // The token is in this request's URL: nothing of it goes anywhere in a Referer.
+            'referrer-policy': 'no-referrer',
           });
         } catch (err) {
           return errorPage(err, undefined);
