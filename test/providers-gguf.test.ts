@@ -24,13 +24,27 @@ function endlessModel(): Buffer {
   return byteModel({ name: 'endless', next: new Map(), other: code('a') });
 }
 
-/** The models, a file that is not GGUF and a cut one (named to sort last: a call naming no model gets the first). */
+/** A GGUF header with no metadata and no tensors: it passes the header check, and the runtime refuses it. */
+function emptyGguf(): Buffer {
+  const b = Buffer.alloc(24);
+  b.write('GGUF', 0, 'latin1');
+  b.writeUInt32LE(3, 4);
+  return b;
+}
+
+/** Files the header check refuses: one that is not GGUF, and a model cut short. */
+function badFiles(dir: string): void {
+  writeFileSync(path.join(dir, 'x-text.gguf'), 'not a model');
+  writeFileSync(path.join(dir, 'x-cut.gguf'), nextLetterModel().subarray(0, 60_000));
+}
+
+/** The models, the bad files and one that fails only when loaded (named to sort last: a call naming no model gets the first). */
 function modelDir(): string {
   const dir = privateDir();
   writeFileSync(path.join(dir, 'endless.gguf'), endlessModel());
   writeFileSync(path.join(dir, 'next-letter.gguf'), nextLetterModel());
-  writeFileSync(path.join(dir, 'x-text.gguf'), 'not a model');
-  writeFileSync(path.join(dir, 'x-cut.gguf'), nextLetterModel().subarray(0, 60_000));
+  badFiles(dir);
+  writeFileSync(path.join(dir, 'x-empty.gguf'), emptyGguf());
   writeFileSync(path.join(dir, 'notes.txt'), 'not a model file');
   return dir;
 }
@@ -51,7 +65,11 @@ const skip = existsSync(path.join(repoRoot, 'node_modules', 'node-llama-cpp', 'p
 t.test('present with a model directory, the runtime runs its models', { skip }, async (t) => {
   const provider = d.services.providers.listProviders().find((p) => p.name === 'gguf')!;
   t.match(provider, { kind: 'local model-file runtime', tier: 'basic', modalities: ['text'], health: { status: 'healthy' } });
-  t.same(provider.models, ['endless.gguf', 'next-letter.gguf', 'x-cut.gguf', 'x-text.gguf'], 'the .gguf files of the directory');
+  t.same(
+    provider.models,
+    ['endless.gguf', 'next-letter.gguf', 'x-empty.gguf'],
+    'the .gguf files of the directory that pass the header check',
+  );
 
   const written = await execute({ modality: 'text', model: 'next-letter.gguf', input: { prompt: 'c' } });
   t.equal(written.status, 200, JSON.stringify(written.body));
@@ -126,20 +144,79 @@ t.test('present with a model directory, the runtime runs its models', { skip }, 
   t.equal(bounded.body.data.usage.output_tokens, 256);
 });
 
-t.test('what it refuses: a file that is not GGUF, a cut one, a name outside the directory', { skip }, async (t) => {
+t.test('health per model: a file that cannot load is listed with why, skipped, and refused in our words', { skip }, async (t) => {
+  const listed = await request(d.url, 'GET', '/v1/providers', { headers: owner });
+  const gguf = listed.body.data.find((p: any) => p.name === 'gguf');
+  t.same(
+    gguf.unavailable_models,
+    [
+      { model: 'x-cut.gguf', reason: 'file is cut short' },
+      { model: 'x-text.gguf', reason: 'not a GGUF file' },
+    ],
+    'the header check at discovery: each bad file with a readable reason',
+  );
+  t.equal(gguf.health.status, 'healthy', 'a bad file is not a bad provider while others load');
+
   const text = await execute({ modality: 'text', model: 'x-text.gguf', input: { prompt: 'x' } });
-  t.equal(text.status, 502, JSON.stringify(text.body));
-  t.match(text.body.error, { code: 'upstream_error', message: /x-text\.gguf could not be loaded: .*GGUF/ });
+  t.equal(text.status, 503, JSON.stringify(text.body));
+  t.equal(text.body.error.code, 'no_provider');
+  t.match(text.body.error.message, /gguf: model x-text\.gguf cannot be loaded: not a GGUF file/);
 
   const cut = await execute({ modality: 'text', model: 'x-cut.gguf', input: { prompt: 'x' } });
-  t.equal(cut.status, 502, JSON.stringify(cut.body));
-  t.match(cut.body.error, { code: 'upstream_error', message: /x-cut\.gguf could not be loaded/ });
+  t.equal(cut.status, 503, JSON.stringify(cut.body));
+  t.match(cut.body.error.message, /x-cut\.gguf cannot be loaded: file is cut short/);
 
-  const outside = await execute({ modality: 'text', model: '../next-letter.gguf', input: { prompt: 'x' } });
-  t.equal(outside.status, 503, 'a model no provider advertises is not routed');
+  // Passes the header check, so it is advertised until the runtime refuses it on the first call.
+  const empty = await execute({ modality: 'text', model: 'x-empty.gguf', input: { prompt: 'x' } });
+  t.equal(empty.status, 503, JSON.stringify(empty.body));
+  t.equal(empty.body.error.code, 'no_provider');
+  t.match(empty.body.error.message, /x-empty\.gguf cannot be loaded: /);
+  for (const answer of [text, cut, empty]) {
+    const said = JSON.stringify(answer.body);
+    t.notMatch(said, /Cannot read|undefined|properties|Error:|llama|gguf_init/i, 'no runtime exception text reaches the client');
+  }
+  const after = d.services.providers.listProviders().find((p) => p.name === 'gguf')!;
+  t.notOk(after.models.includes('x-empty.gguf'), 'a model that failed to load is no longer advertised');
+  t.ok(
+    after.unavailable_models.some((u) => u.model === 'x-empty.gguf'),
+    'and is listed with why: ' + JSON.stringify(after.unavailable_models),
+  );
+  const again = await execute({ modality: 'text', model: 'x-empty.gguf', input: { prompt: 'x' } });
+  t.equal(again.status, 503, 'routing skips it from then on');
+  t.match(again.body.error.details.rejected, [{ provider: 'gguf', reason: /model x-empty\.gguf cannot be loaded/ }]);
+
+  const route = d.services.providers.explainRoute({ modality: 'text', model: 'x-text.gguf' });
+  t.equal(route.winner, null);
+  t.match(
+    route.rejected,
+    [{ provider: 'gguf', reason: 'model x-text.gguf cannot be loaded: not a GGUF file' }],
+    'provider route says why',
+  );
 
   const fine = await execute({ modality: 'text', model: 'next-letter.gguf', input: { prompt: 'c' } });
   t.equal(fine.body.data?.output.text, 'defg', 'the daemon and its other models carry on');
-  const provider = d.services.providers.listProviders().find((p) => p.name === 'gguf')!;
-  t.equal(provider.health.status, 'healthy', 'a bad file is not a bad provider');
+  t.equal(d.services.providers.listProviders().find((p) => p.name === 'gguf')!.health.status, 'healthy');
+});
+
+t.test('a directory where no model can load makes the provider unhealthy, with why', { skip }, async (t) => {
+  const dir = privateDir();
+  badFiles(dir);
+  const bad = await startTestDaemon(t, { SERVICE_GGUF_MODEL_DIR: dir });
+  await waitFor(() => bad.services.providers.listProviders().every((p) => p.health.checked_at !== null), {
+    what: 'first probes',
+  });
+  const gguf = bad.services.providers.listProviders().find((p) => p.name === 'gguf')!;
+  t.match(gguf.health, {
+    status: 'unhealthy',
+    reason: 'no model can be loaded (x-cut.gguf: file is cut short; x-text.gguf: not a GGUF file)',
+  });
+  t.same(gguf.models, []);
+  const route = bad.services.providers.explainRoute({ modality: 'text', tier: 'basic' });
+  t.match(route.rejected, [{ provider: 'gguf', reason: /^unhealthy: no model can be loaded/ }]);
+});
+
+t.test('what it refuses: a name outside the directory', { skip }, async (t) => {
+  const outside = await execute({ modality: 'text', model: '../next-letter.gguf', input: { prompt: 'x' } });
+  t.equal(outside.status, 503, 'a model no provider advertises is not routed');
+  t.match(outside.body.error, { code: 'no_provider', message: /gguf: does not advertise model \.\.\/next-letter\.gguf/ });
 });

@@ -45,12 +45,28 @@ function providerRecord(p: Provider): RecordView {
       ['modalities', p.modalities.join(', ')],
       ['cost per request', costText(p)],
       ['models', p.models.length === 0 ? { text: 'none advertised', tone: 'muted' } : p.models.join(', ')],
+      ...(p.unavailable_models.length === 0
+        ? []
+        : ([['cannot load', { text: unavailableText(p), tone: 'bad' }]] satisfies RecordView['fields'])),
       ['streaming', p.streaming ?? { text: 'no', tone: 'muted' }],
       ['state', stateCell(p)],
       ['health', healthCell(p)],
       ['checked', p.health?.checked_at ? shortTime(p.health.checked_at) : { text: 'not yet', tone: 'muted' }],
     ],
   };
+}
+
+/** Model files the provider cannot load, each with why. */
+function unavailableText(p: Provider): string {
+  return p.unavailable_models.map((u) => `${u.model} (${u.reason})`).join(', ');
+}
+
+/** The list's MODELS column: the first few advertised, then the files that cannot load, with why. */
+function modelsCell(p: Provider): Cell {
+  const shown = p.models.slice(0, 4).join(',') + (p.models.length > 4 ? ` +${p.models.length - 4}` : '');
+  if (p.unavailable_models.length === 0) return p.models.length === 0 ? { text: '-', tone: 'muted' } : { text: shown };
+  const bad = `cannot load: ${unavailableText(p)}`;
+  return { text: p.models.length === 0 ? bad : `${shown}; ${bad}`, tone: 'warn' };
 }
 
 /** `--cost 0.002`: USD per request, 0 or more. */
@@ -101,9 +117,7 @@ export function registerProvider(program: Command): void {
               costText(p),
               stateCell(p),
               healthCell(p),
-              p.models.length === 0
-                ? { text: '-', tone: 'muted' }
-                : p.models.slice(0, 4).join(',') + (p.models.length > 4 ? ` +${p.models.length - 4}` : ''),
+              modelsCell(p),
             ]),
             empty: 'no providers',
           },

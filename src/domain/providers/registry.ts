@@ -2,7 +2,7 @@
 // operator set), its advertised models and its health. Health and models are this daemon's own
 // (each daemon probes); settings are shared through the storage and re-read on every daemon at once.
 import type { Modality, Tier } from './types.js';
-import type { Adapter, Health, ProviderRecord, StoredProviderSettings } from './types.js';
+import type { Adapter, Health, ProviderRecord, StoredProviderSettings, UnavailableModel } from './types.js';
 
 export interface Registered {
   adapter: Adapter;
@@ -11,6 +11,8 @@ export interface Registered {
   health: Health;
   /** From the provider's own list, refreshed by each successful probe. */
   probedModels: string[];
+  /** Models the provider has but cannot load, with why: not advertised, not routed to. */
+  unavailableModels: UnavailableModel[];
   settings: StoredProviderSettings | undefined;
   /** When the next probe is due (epoch ms): the interval after a probe, sooner after a failed call. */
   nextProbeAt: number;
@@ -31,6 +33,7 @@ export class ProviderRegistry {
       order,
       health: { status: 'unknown', checked_at: null },
       probedModels: [],
+      unavailableModels: [],
       settings: undefined,
       nextProbeAt: 0,
     }));
@@ -50,14 +53,36 @@ export class ProviderRegistry {
     for (const entry of this.entries) entry.settings = byName.get(entry.adapter.name);
   }
 
-  markHealthy(entry: Registered, models: string[], now = Date.now()): void {
+  markHealthy(entry: Registered, models: string[], unavailable: UnavailableModel[] = [], now = Date.now()): void {
     entry.health = { status: 'healthy', checked_at: new Date(now).toISOString() };
     entry.probedModels = models;
+    entry.unavailableModels = unavailable;
+  }
+
+  /**
+   * A model that failed to load on a call: no longer advertised, and the provider unhealthy when it
+   * was the last one it could run (until the next probe finds the files again).
+   */
+  markModelUnavailable(entry: Registered, model: string, reason: string, now = Date.now()): void {
+    entry.probedModels = entry.probedModels.filter((m) => m !== model);
+    entry.unavailableModels = [...entry.unavailableModels.filter((u) => u.model !== model), { model, reason }];
+    if (entry.probedModels.length === 0) this.markUnhealthy(entry, noModelLoads(entry.unavailableModels), now);
   }
 
   markUnhealthy(entry: Registered, reason: string, now = Date.now()): void {
     entry.health = { status: 'unhealthy', checked_at: new Date(now).toISOString(), reason };
   }
+}
+
+/** A provider's health reason when it has model files and none of them can load. */
+export function noModelLoads(unavailable: readonly UnavailableModel[]): string {
+  return `no model can be loaded (${unavailable.map((u) => `${u.model}: ${u.reason}`).join('; ')})`;
+}
+
+/** Why a provider cannot run `model`, when it is one of its files that cannot load. */
+export function unloadableReason(entry: Registered, model: string): string | undefined {
+  const found = entry.unavailableModels.find((u) => u.model === model);
+  return found === undefined ? undefined : `model ${model} cannot be loaded: ${found.reason}`;
 }
 
 export function tierOf(entry: Registered): Tier {
@@ -93,6 +118,7 @@ export function recordOf(entry: Registered): ProviderRecord {
     streaming: adapter.streaming,
     capabilities: adapter.modalities.map((modality) => ({ modality, estimated_cost_per_request: costOf(entry, modality) })),
     health: { ...entry.health },
+    unavailable_models: entry.unavailableModels.map((u) => ({ ...u })),
     enabled: enabledOf(entry),
     drained: drainedOf(entry),
   };

@@ -2,7 +2,7 @@
 // first, equal costs in registration order; and for every provider left out, why. The echo stub is
 // the fallback of rule 7: a candidate only when no other enabled provider serves the modality (or
 // when `echo` is the model asked), so it never answers in place of a real provider that failed.
-import { costOf, drainedOf, enabledOf, modelsOf, sameModel, tierOf, type Registered } from './registry.js';
+import { costOf, drainedOf, enabledOf, modelsOf, sameModel, tierOf, unloadableReason, type Registered } from './registry.js';
 import type { Modality, Tier } from './types.js';
 
 export interface RouteRequest {
@@ -33,7 +33,8 @@ export function rank(entries: readonly Registered[], request: RouteRequest): Ran
       if (name === 'echo' && realServes && (model === undefined || !sameModel(model, 'echo')))
         return `fallback only: another provider serves ${modality}`;
       if (tier !== undefined && tierOf(entry) !== tier) return `tier ${tierOf(entry)}, ${tier} asked`;
-      if (model !== undefined && !modelsOf(entry).some((m) => sameModel(m, model))) return `does not advertise model ${model}`;
+      if (model !== undefined && !modelsOf(entry).some((m) => sameModel(m, model)))
+        return unloadableReason(entry, model) ?? `does not advertise model ${model}`;
       if (entry.health.status === 'unhealthy') return `unhealthy: ${entry.health.reason ?? 'failed its last check'}`;
       return undefined;
     })();

@@ -130,6 +130,7 @@ export const providerRecordSchema = z.object({
     checked_at: timestamp.nullable(),
     reason: z.string().optional(),
   }),
+  unavailable_models: z.array(z.object({ model: z.string(), reason: z.string() })),
   enabled: z.boolean(),
   drained: z.boolean(),
 });

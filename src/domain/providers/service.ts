@@ -7,13 +7,13 @@ import type { Storage } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import { isOperator, organizationOf, type Actor, type Caller } from '../identity/caller.js';
 import type { PermissionEngine } from '../identity/permissions.js';
-import { costOf, recordOf, type ProviderRegistry, type Registered } from './registry.js';
+import { costOf, noModelLoads, recordOf, type ProviderRegistry, type Registered } from './registry.js';
 import { lostTo, rank, type Ranking } from './router.js';
 import type { ExecuteBody, ProviderSettingsInput, RouteExplanation, RouteQuery, UsageQuery, UsageRow } from './schemas.js';
 import { canonicalTime } from '../schemas.js';
 import { PROVIDER_SETTINGS_TOPIC, type ProviderStore } from './store.js';
 import type { AdapterCall, AdapterResult, ProviderRecord, StoredProviderSettings, StreamFormat, Usage } from './types.js';
-import { UpstreamFailure } from './upstream.js';
+import { ModelUnavailable, UpstreamFailure } from './upstream.js';
 import { summarizeUsage, type UsageRecorder } from './usage.js';
 
 export interface Attempt {
@@ -324,6 +324,7 @@ export class ProviderService {
     const { candidates } = this.candidatesFor(body);
     const attempts: Attempt[] = [];
     let last: UpstreamFailure | undefined;
+    let unloadable: ModelUnavailable | undefined;
     for (const entry of candidates) {
       const call = this.callFor(entry, body, signal);
       const progress: Progress = { started: performance.now(), opened: false, model: call.model, usage: NO_USAGE, attempts };
@@ -351,12 +352,21 @@ export class ProviderService {
         });
         attempts[attempts.length - 1] = { provider: entry.adapter.name, error: failure.message };
         if (cancelled) throw new CallCancelled();
+        if (failure instanceof ModelUnavailable) {
+          // The model cannot load: not the provider's fault, so no breaker; the next candidate may serve.
+          unloadable = failure;
+          continue;
+        }
         if (progress.opened && broken !== undefined) return broken(entry, failure);
         if (!failure.retriable) throw upstreamError(entry.adapter.name, failure, attempts);
         last = failure;
         this.metrics.providerFallback(entry.adapter.name);
       }
     }
+    if (unloadable !== undefined && last === undefined)
+      throw new AppError('no_provider', `no provider can serve this request: ${lastProvider(attempts)}: ${unloadable.message}`, {
+        details: { attempts },
+      });
     throw exhausted(last, attempts);
   }
 
@@ -382,9 +392,19 @@ export class ProviderService {
       due.map(async (entry) => {
         const until = deadline(timeoutMs);
         try {
-          const { models } = await entry.adapter.probe(until.signal);
+          const { models, unavailable = [] } = await entry.adapter.probe(until.signal);
+          // Health per model: a provider whose model files all fail to load is unhealthy, one bad file is not.
+          if (models.length === 0 && unavailable.length > 0) {
+            const reason = noModelLoads(unavailable);
+            if (entry.health.status !== 'unhealthy')
+              this.log.warn({ provider: entry.adapter.name, reason }, 'provider unhealthy');
+            this.registry.markUnhealthy(entry, reason);
+            entry.probedModels = [];
+            entry.unavailableModels = unavailable;
+            return;
+          }
           if (entry.health.status === 'unhealthy') this.log.info({ provider: entry.adapter.name }, 'provider healthy again');
-          this.registry.markHealthy(entry, models);
+          this.registry.markHealthy(entry, models, unavailable);
         } catch (err) {
           const reason =
             err instanceof UpstreamFailure
@@ -450,6 +470,7 @@ export class ProviderService {
             new UpstreamFailure('the provider adapter failed unexpectedly', false, 'protocol');
     if (!(err instanceof UpstreamFailure) && !signal.aborted)
       this.log.error({ err, provider: entry.adapter.name }, 'provider adapter failed');
+    if (failure instanceof ModelUnavailable) this.registry.markModelUnavailable(entry, failure.model, failure.reason);
     if (failure.retriable || failure.status === 401 || failure.status === 403) {
       this.registry.markUnhealthy(entry, `call failed: ${healthReasonOf(failure)}`);
       entry.nextProbeAt = Date.now() + this.options.breakerCooldownMs;
@@ -494,6 +515,11 @@ export class ProviderService {
             : outcome.error.kind,
     });
   }
+}
+
+/** The provider of the last attempt (the one whose model could not load). */
+function lastProvider(attempts: Attempt[]): string {
+  return attempts[attempts.length - 1]?.provider ?? 'the provider';
 }
 
 function upstreamError(provider: string, failure: UpstreamFailure, attempts: Attempt[]): AppError {

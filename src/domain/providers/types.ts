@@ -40,6 +40,14 @@ export type StreamPiece = { type: 'delta'; text: string } | { type: 'usage'; usa
 export interface ProbeResult {
   /** The provider's own model list (OpenAI and Anthropic /v1/models, Ollama /api/tags); empty when it has none. */
   models: string[];
+  /** Model files found that cannot be loaded, each with why (in-process runtimes; issue 33 item 4). */
+  unavailable?: UnavailableModel[];
+}
+
+/** A model a provider has but cannot run, and why, in the daemon's own words. */
+export interface UnavailableModel {
+  model: string;
+  reason: string;
 }
 
 /** One provider protocol. Adapters throw UpstreamFailure for anything the provider did wrong. */
@@ -91,6 +99,8 @@ export interface ProviderRecord {
   streaming: StreamFormat | null;
   capabilities: { modality: Modality; estimated_cost_per_request: number }[];
   health: Health;
+  /** Models found that cannot be loaded: never advertised, never routed to. */
+  unavailable_models: UnavailableModel[];
   enabled: boolean;
   drained: boolean;
 }

@@ -20,6 +20,21 @@ export class UpstreamFailure extends Error {
   }
 }
 
+/**
+ * A model the provider has but cannot load (an in-process runtime's file): the call goes on to the
+ * next candidate, the model stops being advertised, and the provider stays healthy while it has
+ * other models. `reason` is the daemon's own words, never the runtime's exception text.
+ */
+export class ModelUnavailable extends UpstreamFailure {
+  constructor(
+    readonly model: string,
+    readonly reason: string,
+  ) {
+    super(`model ${model} cannot be loaded: ${reason}`, false, 'unavailable');
+    this.name = 'ModelUnavailable';
+  }
+}
+
 export interface UpstreamOptions {
   /** Base URL: paths are appended to it (OpenAI's includes /v1). */
   baseUrl: string;

@@ -14,6 +14,7 @@ import type { RouteProviderRequest as _switchyard_admin_v1_RouteProviderRequest,
 import type { RouteProviderResponse as _switchyard_admin_v1_RouteProviderResponse, RouteProviderResponse__Output as _switchyard_admin_v1_RouteProviderResponse__Output } from './switchyard/admin/v1/RouteProviderResponse.js';
 import type { RouteRejection as _switchyard_admin_v1_RouteRejection, RouteRejection__Output as _switchyard_admin_v1_RouteRejection__Output } from './switchyard/admin/v1/RouteRejection.js';
 import type { SetProviderRequest as _switchyard_admin_v1_SetProviderRequest, SetProviderRequest__Output as _switchyard_admin_v1_SetProviderRequest__Output } from './switchyard/admin/v1/SetProviderRequest.js';
+import type { UnavailableModel as _switchyard_admin_v1_UnavailableModel, UnavailableModel__Output as _switchyard_admin_v1_UnavailableModel__Output } from './switchyard/admin/v1/UnavailableModel.js';
 import type { UsageRow as _switchyard_admin_v1_UsageRow, UsageRow__Output as _switchyard_admin_v1_UsageRow__Output } from './switchyard/admin/v1/UsageRow.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -37,6 +38,7 @@ export interface ProtoGrpcType {
         RouteProviderResponse: MessageTypeDefinition<_switchyard_admin_v1_RouteProviderResponse, _switchyard_admin_v1_RouteProviderResponse__Output>
         RouteRejection: MessageTypeDefinition<_switchyard_admin_v1_RouteRejection, _switchyard_admin_v1_RouteRejection__Output>
         SetProviderRequest: MessageTypeDefinition<_switchyard_admin_v1_SetProviderRequest, _switchyard_admin_v1_SetProviderRequest__Output>
+        UnavailableModel: MessageTypeDefinition<_switchyard_admin_v1_UnavailableModel, _switchyard_admin_v1_UnavailableModel__Output>
         UsageRow: MessageTypeDefinition<_switchyard_admin_v1_UsageRow, _switchyard_admin_v1_UsageRow__Output>
       }
     }

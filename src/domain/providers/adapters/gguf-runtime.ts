@@ -8,7 +8,7 @@ import type * as NodeLlamaCppModule from 'node-llama-cpp';
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContextSequence, LlamaLogLevel, LlamaModel } from 'node-llama-cpp';
 import type { Logger } from '../../../log.js';
 import type { AdapterCall, AdapterResult } from '../types.js';
-import { UpstreamFailure } from '../upstream.js';
+import { ModelUnavailable, UpstreamFailure } from '../upstream.js';
 import { messagesOf, samplingOf } from './common.js';
 import { LoadedOnce } from './loaded-once.js';
 
@@ -27,6 +27,17 @@ interface LoadedModel {
   chat: LlamaChat;
   /** The call before this one on the model: one generation at a time, the rest wait their turn. */
   turn: Promise<void>;
+}
+
+/**
+ * A failed load in the daemon's words: the runtime's text (a JavaScript exception from its metadata
+ * reader, or llama.cpp's log line) is for the operator's log only.
+ */
+export function loadFailureReason(runtimeText: string): string {
+  if (/magic|not a gguf|invalid gguf|unknown file/i.test(runtimeText)) return 'not a GGUF file';
+  if (/bounds|end of file|eof|incomplete|truncat|out of range|failed to read/i.test(runtimeText)) return 'file is cut short';
+  if (/architecture/i.test(runtimeText)) return 'not a model this runtime knows (no supported architecture in its metadata)';
+  return 'the runtime could not load it (the daemon log says why)';
 }
 
 export class GgufRuntime {
@@ -93,7 +104,9 @@ export class GgufRuntime {
       };
     } catch (err) {
       if (call.signal.aborted) throw new UpstreamFailure('cancelled by the client', false, 'cancelled');
-      throw new UpstreamFailure(`model ${name} failed: ${(err as Error).message}`, false, 'protocol');
+      // The runtime's own text stays in the log: a client reads the daemon's words.
+      this.options.log.warn({ err, model: name }, 'gguf generation failed');
+      throw new UpstreamFailure(`model ${name} failed while writing its answer`, false, 'protocol');
     }
   }
 
@@ -106,7 +119,8 @@ export class GgufRuntime {
     } catch (err) {
       const why = await this.loadError();
       const message = (err as Error).message + (why !== undefined ? ` (${why})` : '');
-      throw new UpstreamFailure(`model ${name} could not be loaded: ${message}`, false, 'unavailable');
+      this.options.log.warn({ model: name, runtime: message }, 'gguf model could not be loaded');
+      throw new ModelUnavailable(name, loadFailureReason(message));
     }
     try {
       const context = await model.createContext({
@@ -118,7 +132,8 @@ export class GgufRuntime {
       return { model, sequence, chat: new this.llamaCpp.LlamaChat({ contextSequence: sequence }), turn: Promise.resolve() };
     } catch (err) {
       await model.dispose();
-      throw new UpstreamFailure(`model ${name} has no room to run: ${(err as Error).message}`, false, 'unavailable');
+      this.options.log.warn({ err, model: name }, 'gguf model context could not be created');
+      throw new UpstreamFailure(`model ${name} has no room to run: not enough memory for its context`, false, 'unavailable');
     }
   }
 

@@ -1,10 +1,12 @@
 // The in-process runtimes (spec 2.6: model-file and ML-framework), optional peer dependencies that
 // `switchyard runtime install` adds, loaded on first use. Absent, they report `unavailable` with the reason and the command that installs them.
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Logger } from '../../../log.js';
 import type { Modality } from '../types.js';
-import type { Adapter, AdapterCall, AdapterResult } from '../types.js';
-import { UpstreamFailure } from '../upstream.js';
+import type { Adapter, AdapterCall, AdapterResult, UnavailableModel } from '../types.js';
+import { ModelUnavailable, UpstreamFailure } from '../upstream.js';
+import { ggufFileProblem } from './gguf-header.js';
 import { GgufRuntime, type NodeLlamaCpp } from './gguf-runtime.js';
 import { OnnxRuntime, type OrtModule } from './onnx-runtime.js';
 
@@ -74,13 +76,48 @@ const runners: Record<RuntimeSpec['name'], Runner> = {
   },
 };
 
+/** What was found of a model file, kept while its size and modification time stay the same. */
+interface FileVerdict {
+  size: number;
+  mtimeMs: number;
+  /** Why it cannot be a model (the header check, or a failed load), or undefined. */
+  problem: string | undefined;
+}
+
 export function createRuntimeAdapter(spec: RuntimeSpec, modelDir: string, options: RuntimeOptions): Adapter {
   let runtime: Promise<Runtime> | undefined;
-  const models = async (): Promise<string[]> => {
+  const verdicts = new Map<string, FileVerdict>();
+  /** The model files, each checked once per version of the file (a GGUF header check; a failed load). */
+  const scan = async (): Promise<{ models: string[]; unavailable: UnavailableModel[] }> => {
     const files = await readdir(modelDir).catch(() => {
       throw new UpstreamFailure(`unavailable: model directory ${modelDir} cannot be read`, false, 'unavailable');
     });
-    return files.filter((f) => f.endsWith(spec.extension)).sort();
+    const names = files.filter((f) => f.endsWith(spec.extension)).sort();
+    const models: string[] = [];
+    const unavailable: UnavailableModel[] = [];
+    for (const name of names) {
+      const file = path.join(modelDir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (info === undefined) continue;
+      let verdict = verdicts.get(name);
+      if (verdict === undefined || verdict.size !== info.size || verdict.mtimeMs !== info.mtimeMs) {
+        verdict = {
+          size: info.size,
+          mtimeMs: info.mtimeMs,
+          problem: spec.name === 'gguf' ? await ggufFileProblem(file) : undefined,
+        };
+        verdicts.set(name, verdict);
+      }
+      if (verdict.problem === undefined) models.push(name);
+      else unavailable.push({ model: name, reason: verdict.problem });
+    }
+    for (const name of verdicts.keys()) if (!names.includes(name)) verdicts.delete(name);
+    return { models, unavailable };
+  };
+  /** A load that failed: the file is unavailable until it changes. */
+  const loadFailed = (failure: ModelUnavailable): void => {
+    const verdict = verdicts.get(failure.model);
+    if (verdict !== undefined) verdict.problem = failure.reason;
   };
   return {
     name: spec.name,
@@ -94,15 +131,23 @@ export function createRuntimeAdapter(spec: RuntimeSpec, modelDir: string, option
     async probe() {
       const missing = await loadable(spec);
       if (missing !== undefined) throw new UpstreamFailure(missing, false, 'unavailable');
-      return { models: await models() };
+      return scan();
     },
 
     async execute(call) {
       const missing = await loadable(spec);
       if (missing !== undefined) throw new UpstreamFailure(missing, false, 'unavailable');
+      const { models, unavailable } = await scan();
+      const refused = unavailable.find((u) => u.model === call.model);
+      if (refused !== undefined) throw new ModelUnavailable(refused.model, refused.reason);
       runtime ??= runners[spec.name](modelDir, options);
       runtime.catch(() => (runtime = undefined));
-      return (await runtime).execute(call, await models());
+      try {
+        return await (await runtime).execute(call, models);
+      } catch (err) {
+        if (err instanceof ModelUnavailable) loadFailed(err);
+        throw err;
+      }
     },
 
     async close() {

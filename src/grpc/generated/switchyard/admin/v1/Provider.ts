@@ -2,6 +2,7 @@
 
 import type { Capability as _switchyard_admin_v1_Capability, Capability__Output as _switchyard_admin_v1_Capability__Output } from '../../../switchyard/admin/v1/Capability.js';
 import type { ProviderHealth as _switchyard_admin_v1_ProviderHealth, ProviderHealth__Output as _switchyard_admin_v1_ProviderHealth__Output } from '../../../switchyard/admin/v1/ProviderHealth.js';
+import type { UnavailableModel as _switchyard_admin_v1_UnavailableModel, UnavailableModel__Output as _switchyard_admin_v1_UnavailableModel__Output } from '../../../switchyard/admin/v1/UnavailableModel.js';
 
 export interface Provider {
   'name'?: (string);
@@ -14,6 +15,7 @@ export interface Provider {
   'health'?: (_switchyard_admin_v1_ProviderHealth | null);
   'enabled'?: (boolean);
   'drained'?: (boolean);
+  'unavailable_models'?: (_switchyard_admin_v1_UnavailableModel)[];
   '_streaming'?: "streaming";
 }
 
@@ -28,5 +30,6 @@ export interface Provider__Output {
   'health': (_switchyard_admin_v1_ProviderHealth__Output | null);
   'enabled': (boolean);
   'drained': (boolean);
+  'unavailable_models': (_switchyard_admin_v1_UnavailableModel__Output)[];
   '_streaming'?: "streaming";
 }
