@@ -242,6 +242,39 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
   );
 });
 
+t.test('webhook create --all-organizations: a platform webhook gets every new organization', async (t) => {
+  const w = await world(t);
+  const receiver = await WebhookReceiver.start(t);
+  const created = await json(t, w, 'webhook', 'create', '--all-organizations', '--url', receiver.url);
+  t.match(created, { organization_id: null, all_organizations: true, url: receiver.url, secret: /^whsec_/ });
+  t.same(
+    (await json(t, w, 'webhook', 'list', '--all-organizations')).map((h: { id: string }) => h.id),
+    [created.id],
+  );
+  t.same(await json(t, w, 'webhook', 'list', '--org', 'acme'), [], "not in any organization's list");
+  t.match(await json(t, w, 'webhook', 'show', created.id), { all_organizations: true });
+  t.equal((await jsonFailure(t, w, 1, 'webhook', 'show', created.id, '--org', 'acme')).code, 'not_found', "not acme's webhook");
+  t.equal((await w.sy('webhook', 'create', '--url', receiver.url, '--json')).code, 2, 'neither --org nor --all-organizations');
+  t.equal(
+    (await w.sy('webhook', 'create', '--org', 'acme', '--all-organizations', '--url', receiver.url, '--json')).code,
+    2,
+    'both',
+  );
+
+  const beta = (await json(t, w, 'org', 'create', 'beta', '--owner-principal', randomUUID())).organization;
+  await waitFor(
+    () =>
+      receiver.received.some(
+        (r) => JSON.parse(r.body).kind === 'organization.created' && JSON.parse(r.body).organization_id === beta.id,
+      ),
+    { what: "beta's organization.created at the platform receiver" },
+  );
+  const paused = await json(t, w, 'webhook', 'pause', created.id);
+  t.equal(paused.active, false, 'pause works on it as on any webhook');
+  t.match(await json(t, w, 'webhook', 'delete', created.id, '--yes'), { id: created.id, deleted_at: String });
+  t.same(await json(t, w, 'webhook', 'list', '--all-organizations'), [], 'gone once deleted');
+});
+
 t.test('events tail --after: the backlog, then live events, until SIGINT', async (t) => {
   const w = await world(t);
   await w.invite();

@@ -2,6 +2,16 @@
 import { runOnPostgres } from './support/on-postgres.js';
 
 await runOnPostgres(
-  ['webhooks', 'backup-restore-webhooks', 'audit-log', 'assets', 'pagination', 'jobs', 'jobs-output', 'workflows-output'],
+  [
+    'webhooks',
+    'webhooks-platform',
+    'backup-restore-webhooks',
+    'audit-log',
+    'assets',
+    'pagination',
+    'jobs',
+    'jobs-output',
+    'workflows-output',
+  ],
   'webhook, audit, asset, pagination and job tests',
 );

@@ -54,8 +54,8 @@ export const collections = {
   counters: { indexes: [] },
   /** Organization settings, one record per configured organization (id = organization id). */
   organization_settings: { indexes: [] },
-  /** Webhooks (not deleted) by organization, in creation order. */
-  webhooks: { indexes: ['organization'] },
+  /** Webhooks (not deleted) by organization, and the platform ones (every organization's events), in creation order. */
+  webhooks: { indexes: ['organization', 'platform'] },
   /**
    * Webhook deliveries: by webhook (newest last); the due/lease queue; the due queue per webhook and
    * the webhooks that have one (the sender's fair fill); those held while their webhook is paused, by

@@ -61,7 +61,10 @@ function webhookRecord(w: Webhook): RecordView {
     ['id', w.id],
     ['url', { text: w.url, tone: 'accent' }],
     ['status', webhookState(w)],
-    ['organization', w.organization_id],
+    [
+      'organization',
+      w.all_organizations ? { text: 'every organization (platform webhook)', tone: 'accent' } : (w.organization_id ?? none),
+    ],
     ['events', eventsCell(w)],
     ['resources', filter.length === 0 ? { text: 'any', tone: 'muted' } : filter.map(([k, v]) => `${k}=${v}`).join(', ')],
     ['max retries', String(w.max_retries)],
@@ -111,6 +114,27 @@ function deliveryRecord(d: Delivery): RecordView {
     ],
   };
 }
+
+/** `--org` or `--all-organizations` (a platform webhook: the events of every organization), exactly one. */
+function ownerOptions(command: Command, what: string): Command {
+  return command
+    .addOption(orgOption('organization id or slug (or --all-organizations)').conflicts('allOrganizations'))
+    .option('--all-organizations', what);
+}
+
+interface OwnerOptions {
+  org?: string;
+  allOrganizations?: boolean;
+}
+
+/** The request's owner fields; neither flag is a usage error (exit 2), as a missing required option is. */
+function ownerRequest(opts: OwnerOptions, command: Command): { organization: string; all_organizations: boolean } {
+  if (opts.allOrganizations === true) return { organization: '', all_organizations: true };
+  if (opts.org === undefined) command.error("error: required option '--org <org>' (or --all-organizations) not specified");
+  return { organization: opts.org, all_organizations: false };
+}
+
+const ownerLabel = (opts: OwnerOptions) => (opts.allOrganizations === true ? 'every organization' : (opts.org ?? '?'));
 
 /** The optional `--org` of the commands that name a webhook by id. */
 const scopeOption = () => orgOption("only if the webhook is this organization's (id or slug); else not_found");
@@ -167,21 +191,21 @@ export function registerWebhook(program: Command): void {
   const webhook = program.command('webhook').description('webhooks: signed event deliveries to your HTTP receivers');
 
   changeOptions(
-    webhook
-      .command('create')
-      .description('register a webhook; prints its signing secret, shown this once')
-      .addOption(orgOption())
-      .requiredOption('--url <url>', 'the receiver (http or https; https only in production)'),
+    ownerOptions(
+      webhook.command('create').description('register a webhook; prints its signing secret, shown this once'),
+      "a platform webhook: every organization's events, organization.created included (operator only)",
+    ).requiredOption('--url <url>', 'the receiver (http or https; https only in production)'),
     'create',
   )
     .option('--secret <whsec>', 'a secret of your own (whsec_ + 64 hex characters; default: generated)')
     .option('--paused', 'create it paused (deliveries are held until `webhook resume`)')
-    .action((opts: ChangeOptions & { org: string; url: string; secret?: string; paused?: boolean }, command: Command) =>
-      execute(command, {
-        label: `registering a webhook for ${opts.org}`,
+    .action((opts: ChangeOptions & OwnerOptions & { url: string; secret?: string; paused?: boolean }, command: Command) => {
+      const owner = ownerRequest(opts, command);
+      return execute(command, {
+        label: `registering a webhook for ${ownerLabel(opts)}`,
         run: (client) =>
           webhooks(client).CreateWebhook({
-            organization: opts.org,
+            ...owner,
             url: opts.url,
             ...changeRequest(opts),
             ...(opts.secret === undefined ? {} : { secret: opts.secret }),
@@ -190,20 +214,21 @@ export function registerWebhook(program: Command): void {
         fields: webhookFields,
         json: flatten,
         view: (created) => [webhookRecord(created.webhook!), ...secretViews(created)],
-      }),
-    );
+      });
+    });
 
-  webhook
-    .command('list')
-    .description("an organization's webhooks, oldest first")
-    .addOption(orgOption())
+  ownerOptions(
+    webhook.command('list').description("an organization's webhooks, or the platform webhooks, oldest first"),
+    "the platform webhooks (every organization's events)",
+  )
     .addOption(limitOption())
-    .action((opts: { org: string; limit?: number }, command: Command) =>
-      execute(command, {
-        label: `listing webhooks of ${opts.org}`,
+    .action((opts: OwnerOptions & { limit?: number }, command: Command) => {
+      const owner = ownerRequest(opts, command);
+      return execute(command, {
+        label: `listing webhooks of ${ownerLabel(opts)}`,
         run: (client) =>
           allPages(async (cursor, limit) => {
-            const page = await webhooks(client).ListWebhooks({ organization: opts.org, cursor, limit });
+            const page = await webhooks(client).ListWebhooks({ ...owner, cursor, limit });
             return [page.webhooks, page.next_cursor];
           }, opts.limit),
         view: (list) => [
@@ -214,8 +239,8 @@ export function registerWebhook(program: Command): void {
             empty: 'no webhooks',
           },
         ],
-      }),
-    );
+      });
+    });
 
   webhook
     .command('show <webhook-id>')

@@ -34,7 +34,7 @@ export class AuditLog {
    * The usual change: one record of an organization, before and after (one of them absent on a
    * creation or a deletion); its organization and the target's id are the record's own.
    */
-  recordChange<R extends { id: string; organization_id: string }>(
+  recordChange<R extends { id: string; organization_id: string | null }>(
     tx: Tx,
     actor: Actor,
     action: string,

@@ -196,7 +196,7 @@ export const eventCatalog: Readonly<Record<EventKind, EventType>> = {
     },
   },
   'webhook.delivery.exhausted': {
-    description: 'A webhook delivery failed its last attempt; it is never sent to the webhook it is about.',
+    description: "A webhook delivery failed its last attempt (never sent to that webhook; none for a platform webhook's).",
     payload: z.object({
       webhook_id: z.string(),
       delivery_id: z.string(),

@@ -189,21 +189,23 @@ export async function sendAttempt(
 /**
  * The delivery record after an attempt (`current` as stored when its outcome is written): delivered,
  * pending with its next attempt's time, or failed once `max_retries` retries are spent, and then
- * (unless it was itself about an exhaustion) `webhook.delivery.exhausted` appended in `tx`.
+ * (unless it was itself about an exhaustion) `webhook.delivery.exhausted` appended in `tx`. A platform
+ * webhook's exhaustion has no event: it would land in the log of the event's organization, whose
+ * callers cannot see that webhook (the operator reads its deliveries, the log and the metrics).
  */
 export function settleDelivery(
   current: Delivery,
   tx: Tx,
   sent: AttemptResult,
-  maxRetries: number,
+  webhook: Pick<Webhook, 'organization_id' | 'max_retries'>,
   retryBaseMs: number,
   eventLog: EventLog,
 ): Delivery {
   const { outcome, attempt } = sent;
   const k = attempt.attempt - current.budget_from;
-  const status = outcome.ok ? 'delivered' : k <= maxRetries ? 'pending' : 'failed';
+  const status = outcome.ok ? 'delivered' : k <= webhook.max_retries ? 'pending' : 'failed';
   // Spent: failed, and (unless this was itself about an exhaustion) the event that says so.
-  if (status === 'failed' && current.event_kind !== 'webhook.delivery.exhausted')
+  if (status === 'failed' && current.event_kind !== 'webhook.delivery.exhausted' && webhook.organization_id !== null)
     eventLog.append(tx, {
       kind: 'webhook.delivery.exhausted',
       organization_id: current.organization_id,

@@ -198,11 +198,15 @@ export class WebhookFanout {
         fannedTo = undefined;
         this.committedSince = false;
         this.backlog.align((await this.eventLog.readCursor(CONSUMER, tx)) ?? '');
+        // An event is owed to its organization's webhooks and to the platform webhooks (contract 13).
         const hooksOf = new Map<string, Webhook[]>();
+        let platform: Webhook[] | undefined;
         const hooksFor = async (org: string): Promise<Webhook[]> => {
           let hooks = hooksOf.get(org);
           if (hooks === undefined) {
-            hooks = await this.store.liveWebhooks(org, tx);
+            platform ??= await this.store.platformWebhooks(tx);
+            const own = await this.store.liveWebhooks(org, tx);
+            hooks = platform.length === 0 ? own : [...own, ...platform];
             hooksOf.set(org, hooks);
           }
           return hooks;
@@ -216,6 +220,7 @@ export class WebhookFanout {
           if (!(await this.backlog.readToEnd(COUNT_MAX, tx))) return (mayWait = false);
           // Events just counted may have committed after a webhook read above: read them again.
           hooksOf.clear();
+          platform = undefined;
           const owed = await this.backlog.owedElsewhere(from, hooksFor, (w) => this.handOff?.paceUntil(w.id) !== undefined);
           if (owed === undefined) return (mayWait = true);
           if (owed !== waiting) mayWait = false;

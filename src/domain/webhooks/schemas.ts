@@ -80,6 +80,7 @@ export const webhookSchema = z.object({
   created_at: timestamp,
   updated_at: timestamp,
   deleted_at: timestamp.nullable(),
+  all_organizations: z.boolean().meta({ description: "false over /v1: a platform webhook is the operator's alone" }),
 });
 
 export const webhookWithSecretSchema = webhookSchema.extend({ secret: z.string(), standard_secret: z.string() });

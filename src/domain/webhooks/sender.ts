@@ -14,7 +14,7 @@ import { OutcomeWriter } from './outcome-writer.js';
 import { deliveryLock, failedByDeletion, handOffLock, heldWhilePaused, type WebhookService } from './service.js';
 import { SlotPool, type SlotBounds } from './slot-pool.js';
 import { DELIVERIES_TOPIC, pendingDelivery } from './store.js';
-import type { Delivery, HandOffBatch, Webhook } from './types.js';
+import { slotTenantOf, type Delivery, type HandOffBatch, type Webhook } from './types.js';
 
 export type { Transport } from './attempt.js';
 export { PACE_MS, QUICK_MS } from './slot-pool.js';
@@ -215,7 +215,7 @@ export class WebhookSender implements HandOff {
           let org = this.slots.organizationOf(webhookId);
           if (org === undefined) {
             const webhook = (await this.webhooksOf([webhookId])).get(webhookId);
-            if (webhook !== undefined && webhook !== null) this.slots.learn(webhookId, (org = webhook.organization_id));
+            if (webhook !== undefined && webhook !== null) this.slots.learn(webhookId, (org = slotTenantOf(webhook)));
           }
           const room = Math.min(this.slots.roomFor(webhookId, org, org === undefined ? 0 : (given.get(org) ?? 0)), budget);
           if (room <= 0) continue;
@@ -317,8 +317,8 @@ export class WebhookSender implements HandOff {
           if (webhook === undefined) return undefined; // not read above: the next pass
           if (webhook === null) return failedByDeletion(d);
           if (!webhook.active) return heldWhilePaused(d);
-          if (!this.slots.mayTake(webhook.id, webhook.organization_id)) return undefined;
-          this.slots.hold(d.id, webhook.id, webhook.organization_id);
+          if (!this.slots.mayTake(webhook.id, slotTenantOf(webhook))) return undefined;
+          this.slots.hold(d.id, webhook.id, slotTenantOf(webhook));
           holding.set(d.id, webhook.id);
           if (this.storage.exclusive) return d;
           return {
@@ -377,9 +377,10 @@ export class WebhookSender implements HandOff {
     return {
       take: (handed) => {
         const { delivery } = handed;
-        this.slots.learn(delivery.webhook_id, delivery.organization_id);
-        if (ended || this.poster.stopped || !this.slots.mayTake(delivery.webhook_id, delivery.organization_id)) return false;
-        this.slots.hold(delivery.id, delivery.webhook_id, delivery.organization_id);
+        const tenant = slotTenantOf(handed.webhook);
+        this.slots.learn(delivery.webhook_id, tenant);
+        if (ended || this.poster.stopped || !this.slots.mayTake(delivery.webhook_id, tenant)) return false;
+        this.slots.hold(delivery.id, delivery.webhook_id, tenant);
         taken.set(delivery.id, handed);
         return true;
       },
@@ -477,7 +478,7 @@ export class WebhookSender implements HandOff {
     if (this.poster.stopped) return;
     const { attempt } = sent;
     const next = await this.writer.record(leased, batchId, (d, tx) =>
-      settleDelivery(d, tx, sent, webhook.max_retries, this.settings.retryBaseMs, this.eventLog),
+      settleDelivery(d, tx, sent, webhook, this.settings.retryBaseMs, this.eventLog),
     );
     if (next === undefined) return;
     this.metrics.webhookAttempt(

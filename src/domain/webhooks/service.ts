@@ -6,7 +6,7 @@ import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import type { SecretSealer } from '../secret-sealer.js';
-import type { Actor } from '../identity/caller.js';
+import { isOperator, type Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import { DEFAULT_MAX_RETRIES, MAX_STATE_BYTES, type CreateWebhookInput, type UpdateWebhookInput } from './schemas.js';
 import { SECRET_FORMAT } from './secret-format.js';
@@ -14,7 +14,14 @@ import { canonicalTime } from '../schemas.js';
 import { generateSecret, isWellFormedSecret, standardSecret } from './signing.js';
 import { DELIVERIES_TOPIC, WebhookStore } from './store.js';
 import { validateWebhookUrl } from './target-guard.js';
-import type { Delivery, DeliveryView, Webhook, WebhookView, WebhookWithSecret } from './types.js';
+import {
+  PLATFORM_SLOTS,
+  type Delivery,
+  type DeliveryView,
+  type Webhook,
+  type WebhookView,
+  type WebhookWithSecret,
+} from './types.js';
 
 export interface WebhookSettings {
   /** SERVICE_ENV=production: `https` targets only. */
@@ -57,6 +64,7 @@ export function viewWebhook(w: Webhook): WebhookView {
     created_at: w.created_at,
     updated_at: w.updated_at,
     deleted_at: w.deleted_at,
+    all_organizations: w.organization_id === null,
   };
 }
 
@@ -113,7 +121,10 @@ export class WebhookService {
 
   async locateWebhook(id: string): Promise<ResourceLocation | undefined> {
     const webhook = await this.store.webhooks.get(id);
-    return webhook === undefined || webhook.deleted_at !== null ? undefined : atOrganization(webhook.organization_id);
+    // A platform webhook is in no organization: no /v1 caller can reach it (404), only the operator.
+    return webhook === undefined || webhook.deleted_at !== null || webhook.organization_id === null
+      ? undefined
+      : atOrganization(webhook.organization_id);
   }
 
   /** Deliveries waiting (counted up to 100,000) and the age of the oldest due one (metrics). */
@@ -146,8 +157,14 @@ export class WebhookService {
 
   // -- subscriptions -----------------------------------------------------------------------------
 
-  async createWebhook(actor: Actor, organizationId: string, input: CreateWebhookInput): Promise<WebhookWithSecret> {
-    await this.permissions.authorize(actor, 'webhook.create', organizationRef(organizationId));
+  /**
+   * Registers a webhook of the organization, or (organizationId null, the operator only) a platform
+   * webhook, which receives the events of every organization (contract 13).
+   */
+  async createWebhook(actor: Actor, organizationId: string | null, input: CreateWebhookInput): Promise<WebhookWithSecret> {
+    if (organizationId === null) {
+      if (!isOperator(actor)) throw new AppError('forbidden', 'only the operator registers platform webhooks');
+    } else await this.permissions.authorize(actor, 'webhook.create', organizationRef(organizationId));
     const url = this.checkUrl(input.url);
     if (input.secret !== undefined && !isWellFormedSecret(input.secret))
       throw validationFailed({ secret: 'bad format' }, `secret must be ${SECRET_FORMAT}`);
@@ -172,22 +189,35 @@ export class WebhookService {
       updated_at: now,
       deleted_at: null,
     };
-    // Counted under the organization's lock, so concurrent creates cannot pass the cap together.
-    await this.storage.transaction({ locks: [`webhooks-of:${organizationId}`] }, async (tx) => {
-      const live = (await this.store.liveWebhooks(organizationId, tx)).length;
+    // Counted under the organization's lock, so concurrent creates cannot pass the cap together. The
+    // platform webhooks have the cap of one organization: each costs every event a match and a slot share.
+    await this.storage.transaction({ locks: [`webhooks-of:${organizationId ?? PLATFORM_SLOTS}`] }, async (tx) => {
+      const live = (
+        organizationId === null ? await this.store.platformWebhooks(tx) : await this.store.liveWebhooks(organizationId, tx)
+      ).length;
       const max = this.settings.maxPerOrganization;
-      if (live >= max)
-        throw validationFailed({ webhooks: `the organization has ${live} webhooks, the most it may have (${max})` });
+      const owner = organizationId === null ? 'there are' : 'the organization has';
+      if (live >= max) throw validationFailed({ webhooks: `${owner} ${live} webhooks, the most it may have (${max})` });
       this.audit.recordChange(tx, actor, 'webhook.create', 'webhook', undefined, webhook);
       await tx.put(this.store.webhooks, webhook);
     });
-    this.log.info({ webhook_id: id, organization_id: organizationId }, 'webhook created');
+    this.log.info(
+      { webhook_id: id, organization_id: organizationId, all_organizations: organizationId === null },
+      'webhook created',
+    );
     return { ...viewWebhook(webhook), secret, standard_secret: standardSecret(secret) };
   }
 
   async listWebhooks(actor: Actor, organizationId: string, page: PageOptions): Promise<Page<WebhookView>> {
     await this.permissions.authorize(actor, 'webhook.read', organizationRef(organizationId));
     const found = await this.store.webhooks.listBy('organization', organizationId, page);
+    return { items: found.items.map(viewWebhook), nextCursor: found.nextCursor };
+  }
+
+  /** The platform webhooks (the operator's alone), oldest first. */
+  async listPlatformWebhooks(actor: Actor, page: PageOptions): Promise<Page<WebhookView>> {
+    if (!isOperator(actor)) throw new AppError('forbidden', 'only the operator sees platform webhooks');
+    const found = await this.store.listPlatformWebhooks(page);
     return { items: found.items.map(viewWebhook), nextCursor: found.nextCursor };
   }
 
@@ -368,13 +398,16 @@ export class WebhookService {
     }
   }
 
-  /** The webhook when the actor may act on it; another organization's (or a deleted one) is 404. */
+  /**
+   * The webhook when the actor may act on it; another organization's, a platform webhook (for any
+   * caller but the operator) or a deleted one is 404.
+   */
   private async authorized(
     actor: Actor,
     action: 'webhook.read' | 'webhook.update' | 'webhook.delete',
     id: string,
   ): Promise<Webhook> {
-    await this.permissions.authorize(actor, action, { type: 'webhook', id });
+    if (!isOperator(actor)) await this.permissions.authorize(actor, action, { type: 'webhook', id });
     return this.live(id);
   }
 

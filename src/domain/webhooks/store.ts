@@ -71,7 +71,17 @@ export class WebhookStore {
 
   constructor(storage: Storage) {
     this.webhooks = new Collection<Webhook>(storage, 'webhooks', (w) => w.id, [
-      { name: 'organization', value: (w) => (w.deleted_at === null ? w.organization_id : undefined), sort: (w) => w.created_at },
+      {
+        name: 'organization',
+        value: (w) => (w.deleted_at === null ? (w.organization_id ?? undefined) : undefined),
+        sort: (w) => w.created_at,
+      },
+      // The live platform webhooks (organization_id null): the fan-out matches every event against them too.
+      {
+        name: 'platform',
+        value: (w) => (w.deleted_at === null && w.organization_id === null ? 'all' : undefined),
+        sort: (w) => w.created_at,
+      },
     ]);
     this.deliveries = new Collection<Delivery>(storage, 'webhook_deliveries', (d) => d.id, [
       // Delivery ids are time-sortable: index order is creation order.
@@ -150,6 +160,16 @@ export class WebhookStore {
   /** The organization's live webhooks, all of them (fan-out matches each event against every one): one read. */
   async liveWebhooks(organizationId: string, tx?: Tx): Promise<Webhook[]> {
     return (await this.webhooks.in(tx).allBy('organization', organizationId)).filter((w) => w.deleted_at === null);
+  }
+
+  /** The live platform webhooks (every organization's events), oldest first: one read. */
+  async platformWebhooks(tx?: Tx): Promise<Webhook[]> {
+    return (await this.webhooks.in(tx).allBy('platform', 'all')).filter((w) => w.deleted_at === null);
+  }
+
+  /** The platform webhooks one page at a time, oldest first. */
+  async listPlatformWebhooks(page: PageOptions): Promise<Page<Webhook>> {
+    return this.webhooks.listBy('platform', 'all', page);
   }
 
   /** Webhooks with deliveries waiting for their time (due now or later), in id order, past `after` or a cursor. */

@@ -18,7 +18,8 @@ export const resettableWebhookFields = ['description', 'event_filter', 'resource
 /** A webhook as stored: its secrets sealed (never in clear at rest). */
 export interface Webhook {
   id: string;
-  organization_id: string;
+  /** Null: a platform webhook, the operator's, which receives the events of every organization (contract 13). */
+  organization_id: string | null;
   url: string;
   event_filter: EventKind[];
   resource_filter: ResourceFilter;
@@ -37,7 +38,21 @@ export interface Webhook {
 }
 
 /** What a client sees: no secret (it is shown once, at creation and at rotation). */
-export type WebhookView = Omit<Webhook, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_at'>;
+export type WebhookView = Omit<Webhook, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_at'> & {
+  /** A platform webhook (organization_id null): every organization's events. */
+  all_organizations: boolean;
+};
+
+/**
+ * The slot pool's tenant of a webhook's attempts (slot-pool.ts, maxPerOrganization): its organization;
+ * the platform webhooks are one tenant together, so that the operator's receivers take at most one
+ * organization's share of the slots, and no organization's burst takes theirs.
+ */
+export const PLATFORM_SLOTS = 'platform';
+
+export function slotTenantOf(webhook: Pick<Webhook, 'organization_id'>): string {
+  return webhook.organization_id ?? PLATFORM_SLOTS;
+}
 
 /** The creation (and rotation) answer: the only time the secret is shown. */
 export interface WebhookWithSecret extends WebhookView {

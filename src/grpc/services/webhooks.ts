@@ -87,6 +87,16 @@ function implement({ services, log }: ServiceContext): WebhookServiceHandlers {
       throw new AppError('not_found', 'webhook not found');
     return id;
   };
+  /** The organization a request names, or null for the platform webhooks (all_organizations); never both. */
+  const organizationOrPlatform = async (req: { organization: string; all_organizations: boolean }): Promise<string | null> => {
+    if (!req.all_organizations) return (await resolveOrganization(services, req.organization)).id;
+    if (req.organization !== '')
+      throw validationFailed(
+        { organization: 'not with all_organizations' },
+        'a platform webhook (all_organizations) belongs to no organization: leave organization unset',
+      );
+    return null;
+  };
   const deliveryOf = async (req: { webhook_id: string; delivery_id: string; organization?: string }) => {
     const ref = parseRequest(deliveryRef, { webhook_id: req.webhook_id, delivery_id: req.delivery_id });
     await webhookOf({ id: ref.webhook_id, organization: req.organization });
@@ -95,7 +105,7 @@ function implement({ services, log }: ServiceContext): WebhookServiceHandlers {
 
   return {
     CreateWebhook: unary(log, async (req, { actor }) => {
-      const org = await resolveOrganization(services, req.organization);
+      const org = await organizationOrPlatform(req);
       const input = parseRequest(createWebhookBody, {
         url: req.url,
         ...(req.event_filter.length === 0 ? {} : { event_filter: req.event_filter }),
@@ -106,11 +116,14 @@ function implement({ services, log }: ServiceContext): WebhookServiceHandlers {
         active: req.active,
         secret: req.secret,
       });
-      return withSecretMessage(await webhooks.createWebhook(actor, org.id, input));
+      return withSecretMessage(await webhooks.createWebhook(actor, org, input));
     }),
     ListWebhooks: unary(log, async (req, { actor }) => {
-      const org = await resolveOrganization(services, req.organization);
-      const page = await webhooks.listWebhooks(actor, org.id, pageOptions(req));
+      const org = await organizationOrPlatform(req);
+      const page =
+        org === null
+          ? await webhooks.listPlatformWebhooks(actor, pageOptions(req))
+          : await webhooks.listWebhooks(actor, org, pageOptions(req));
       return { webhooks: page.items.map(webhookMessage), next_cursor: page.nextCursor ?? '' };
     }),
     GetWebhook: unary(log, async (req, { actor }) => webhookMessage(await webhooks.getWebhook(actor, await webhookOf(req)))),

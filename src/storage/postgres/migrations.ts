@@ -394,6 +394,15 @@ FROM (SELECT data->>'subject' AS subject, count(*)::int AS n, min(data->>'at') A
 ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data;
 `,
   },
+  {
+    version: 18,
+    name: "platform webhooks (the operator's, every organization's events)",
+    // No webhook before this one is a platform webhook: the index starts empty.
+    sql: `
+ALTER TABLE webhooks ADD COLUMN ix_platform bytea;
+CREATE INDEX webhooks__platform ON webhooks (ix_platform) WHERE ix_platform IS NOT NULL;
+`,
+  },
 ];
 
 /**

@@ -12,6 +12,7 @@ export interface CreateWebhookRequest {
   'description'?: (string);
   'active'?: (boolean);
   'secret'?: (string);
+  'all_organizations'?: (boolean);
   '_max_retries'?: "max_retries";
   '_description'?: "description";
   '_active'?: "active";
@@ -28,6 +29,7 @@ export interface CreateWebhookRequest__Output {
   'description'?: (string);
   'active'?: (boolean);
   'secret'?: (string);
+  'all_organizations': (boolean);
   '_max_retries'?: "max_retries";
   '_description'?: "description";
   '_active'?: "active";

@@ -15,13 +15,15 @@ export interface Webhook {
   'created_at'?: (string);
   'updated_at'?: (string);
   'deleted_at'?: (string);
+  'all_organizations'?: (boolean);
+  '_organization_id'?: "organization_id";
   '_description'?: "description";
   '_deleted_at'?: "deleted_at";
 }
 
 export interface Webhook__Output {
   'id': (string);
-  'organization_id': (string);
+  'organization_id'?: (string);
   'url': (string);
   'event_filter': (string)[];
   'resource_filter': ({[key: string]: string});
@@ -32,6 +34,8 @@ export interface Webhook__Output {
   'created_at': (string);
   'updated_at': (string);
   'deleted_at'?: (string);
+  'all_organizations': (boolean);
+  '_organization_id'?: "organization_id";
   '_description'?: "description";
   '_deleted_at'?: "deleted_at";
 }
