@@ -25,6 +25,7 @@ import { findPostgres, launchPostgres, type TestPostgres } from '../test/support
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { stopChild } from './children.js';
 import { hasScript, measureCliStart, type CliStartFigures } from './cli-start.js';
+import { measurePortalPages, type PortalPageFigures } from './portal-pages.js';
 import { measureWorkflowRuns, type WorkflowFigures } from './workflow-runs.js';
 import {
   closeInvitationClient,
@@ -1227,8 +1228,27 @@ async function mainSoakOnly(): Promise<void> {
   }
 }
 
+/** Row (15)'s rows: each portal page's answer time with 10,000 deliveries in the organization. */
+function portalRows(figures: PortalPageFigures): void {
+  for (const page of figures.pages)
+    check(
+      `(15) portal page ${page.name}, ${figures.deliveries.toLocaleString('en-US')} deliveries, LevelDB: median (p95 ${fmtMs(page.p95Ms)})`,
+      fmtMs(page.medianMs),
+      '< 100 ms',
+      page.medianMs < 100,
+    );
+}
+
+/** `--only portal`: row (15) alone. */
+async function mainPortalOnly(): Promise<void> {
+  const started = new Date();
+  const figures = await measurePortalPages(progress);
+  reportOnly('row (15)', started, () => portalRows(figures));
+}
+
 /** `--only NAME`: one part of the bench alone, reported as the whole run reports. */
 const ONLY_RUNS: Record<string, () => Promise<void>> = {
+  portal: mainPortalOnly,
   invitations: mainInvitationsOnly,
   soak: mainSoakOnly,
   cli: mainCliOnly,
