@@ -10,6 +10,7 @@ import { registerConfigShow } from '../src/cli/commands/config-show.js';
 import { judge } from '../src/cli/commands/doctor.js';
 import { describeConfig } from '../src/config/describe.js';
 import { loadConfig } from '../src/config/load.js';
+import { FakeDns } from './fakes/dns.js';
 import { fakeProvider, providerEnv } from './fakes/email-provider.js';
 import {
   asPrincipal,
@@ -424,6 +425,42 @@ t.test('doctor: production with an http public URL and mail that failed', async 
   t.match(byCheck['public URL'], { status: 'WARN', detail: /http:\/\/127\.0\.0\.1:9.*clear text/, fix: /https/ });
 });
 
+t.test("doctor: the sending domain's SPF and DMARC, from a DNS server on 127.0.0.1", async (t) => {
+  const fake = await fakeProvider(t);
+  const dns = await FakeDns.start(t, {
+    'mail.acme.dev': ['v=spf1 include:_spf.mailer.dev -all', 'google-site-verification=abc'],
+  });
+  const d = await daemonWithSocket(t, providerEnv(fake, { SERVICE_EMAIL_FROM: 'Acme <invites@mail.acme.dev>' }));
+  const checks = async (...args: string[]) =>
+    Object.fromEntries(
+      ((await json(t, d.sy, 'doctor', ...args)).checks as { check: string }[]).map((c) => [c.check, c]),
+    ) as unknown as Record<string, { status: string; detail: string; fix: string | null }>;
+
+  const first = await checks('--dns-server', dns.address);
+  t.match(first.SPF, { status: 'OK', detail: 'mail.acme.dev: v=spf1 include:_spf.mailer.dev -all' });
+  t.match(first.DMARC, {
+    status: 'WARN',
+    detail: '_dmarc.mail.acme.dev has no DMARC record',
+    fix: /TXT record at _dmarc\.mail\.acme\.dev: "v=DMARC1; p=quarantine/,
+  });
+  t.ok(dns.asked.includes('_dmarc.mail.acme.dev'), 'asked the configured server');
+
+  dns.records.set('_dmarc.mail.acme.dev', ['v=DMARC1; p=reject']);
+  dns.records.set('mail.acme.dev', ['v=spf1 -all', 'v=spf1 include:other -all']);
+  const second = await checks('--dns-server', dns.address);
+  t.match(second.DMARC, { status: 'OK', detail: '_dmarc.mail.acme.dev: v=DMARC1; p=reject' });
+  t.match(second.SPF, { status: 'WARN', detail: /has 2 SPF records/, fix: /one TXT record/ });
+
+  dns.records.clear();
+  const none = await checks('--dns-server', dns.address);
+  t.match(none.SPF, { status: 'WARN', detail: 'mail.acme.dev has no SPF record: receivers may reject or junk invitation mail' });
+
+  // No DNS answering: nothing judged, and it says so.
+  const silent = await checks('--dns-server', '127.0.0.1:9');
+  t.match(silent.SPF, { status: 'OK', detail: /^not checked: DNS did not answer/ });
+  t.match(silent.DMARC, { status: 'OK', detail: /^not checked: DNS did not answer/ });
+});
+
 t.test('doctor judges the clock, disk space and ownership from the facts', async (t) => {
   const facts = {
     env: 'development',
@@ -443,6 +480,7 @@ t.test('doctor judges the clock, disk space and ownership from the facts', async
     failed_mail: 0,
     invitations_expiring: 0,
     expiring_window_seconds: 86_400,
+    email_from: 'Switchyard <no-reply@switchyard.example.com>',
   };
   const at = Date.parse(facts.now);
   const statuses = (findings: { status: string }[]) => findings.map((f) => f.status);

@@ -174,9 +174,13 @@ export function registerDoctor(program: Command): void {
   program
     .command('doctor')
     .description(
-      "check the daemon's setup: data dir, disk, email, public URL, JWT, outbox, invitations, clock; exit 1 on any FAIL",
+      "check the daemon's setup: data dir, disk, email and its domain's SPF and DMARC, public URL, JWT, outbox, invitations, clock; exit 1 on any FAIL",
     )
-    .action(async (_opts: unknown, command: Command) => {
+    .option(
+      '--dns-server <host[:port]>',
+      "ask this DNS resolver about the sending domain's SPF and DMARC (default: the system's)",
+    )
+    .action(async (opts: { dnsServer?: string }, command: Command) => {
       let failed = false;
       await execute(command, {
         label: 'examining the daemon',
@@ -186,6 +190,11 @@ export function registerDoctor(program: Command): void {
           const findings = judge(facts, (sent + Date.now()) / 2);
           const { providers } = await client.service<ProviderServiceDefinition>('ProviderService').ListProviders({});
           findings.push(...runtimeFindings(providers));
+          // Mail that is sent (not held) needs its domain's SPF and DMARC, asked from this machine's DNS.
+          if (facts.email_transport !== 'held') {
+            const { mailDnsFindings } = await import('../mail-dns.js');
+            findings.push(...(await mailDnsFindings(facts.email_from, opts.dnsServer)));
+          }
           failed = findings.some((x) => x.status === 'FAIL');
           return findings;
         },

@@ -70,6 +70,7 @@ function implement(ctx: ServiceContext): DaemonServiceHandlers {
         failed_mail: outbox.byStatus.failed ?? 0,
         invitations_expiring: expiring,
         expiring_window_seconds: EXPIRING_WINDOW_MS / 1000,
+        email_from: config.emailFrom,
       };
     }),
     Backup: serverStream(ctx.log, ctx.closing, async (_req, { send, signal }) => {

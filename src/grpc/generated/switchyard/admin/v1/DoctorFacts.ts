@@ -19,6 +19,7 @@ export interface DoctorFacts {
   'failed_mail'?: (number);
   'invitations_expiring'?: (number);
   'expiring_window_seconds'?: (number);
+  'email_from'?: (string);
 }
 
 export interface DoctorFacts__Output {
@@ -39,4 +40,5 @@ export interface DoctorFacts__Output {
   'failed_mail': (number);
   'invitations_expiring': (number);
   'expiring_window_seconds': (number);
+  'email_from': (string);
 }
