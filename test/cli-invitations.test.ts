@@ -86,6 +86,7 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
       max_schedules: 50,
       max_queued_runs: 200,
       max_waiting_runs: 200,
+      max_webhooks: 100,
       updated_at: null,
     },
     'settings get: the defaults, nulls for unset',

@@ -182,6 +182,7 @@ t.test('settings: defaults, partial update, reset, and the pending limit', async
       max_schedules: 50,
       max_queued_runs: 200,
       max_waiting_runs: 200,
+      max_webhooks: 100,
     },
     'defaults; logo_url, email_from_name and updated_at unset',
   );

@@ -158,6 +158,7 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
     max_schedules: 50,
     max_queued_runs: 200,
     max_waiting_runs: 200,
+    max_webhooks: 100,
     updated_at: null,
   });
   t.equal(
@@ -186,6 +187,7 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
       max_schedules: 50,
       max_queued_runs: 200,
       max_waiting_runs: 200,
+      max_webhooks: 100,
       updated_at: null,
     },
     'a partial update keeps the earlier one',

@@ -1188,7 +1188,11 @@ t.test('an organization may have SERVICE_WEBHOOK_MAX_PER_ORG live webhooks; past
   const refused = await w.create();
   t.equal(refused.status, 422);
   t.equal(refused.body.error.code, 'validation_failed');
-  t.match(refused.body.error.details.fields, { webhooks: /has 3 webhooks, the most it may have \(3\)/ });
+  t.match(refused.body.error.details, {
+    fields: { webhooks: /has 3 webhooks, the most it may have \(3\)/ },
+    limit: 'max_webhooks',
+    max: 3,
+  });
   // A deleted webhook no longer counts.
   t.equal((await request(w.d.url, 'DELETE', `/v1/webhooks/${made[0]}`, { headers: w.owner })).status, 200);
   t.equal((await w.create()).status, 201);
@@ -1200,4 +1204,24 @@ t.test('an organization may have SERVICE_WEBHOOK_MAX_PER_ORG live webhooks; past
     body: { url: w.receiver.url },
   });
   t.equal(theirs.status, 201);
+
+  // The organization setting max_webhooks lowers the cap, never past the server maximum.
+  const settings = (body: unknown) =>
+    request(w.d.url, 'PUT', `/v1/organizations/${otherOrg.id}/settings`, { headers: other, body });
+  const tooHigh = await settings({ max_webhooks: 4 });
+  t.equal(tooHigh.status, 422, 'max_webhooks past SERVICE_WEBHOOK_MAX_PER_ORG');
+  t.match(tooHigh.body.error.details.fields, { max_webhooks: /at most 3 \(SERVICE_WEBHOOK_MAX_PER_ORG\)/ });
+  t.equal(
+    (await request(w.d.url, 'GET', `/v1/organizations/${otherOrg.id}/settings`, { headers: other })).body.data.max_webhooks,
+    3,
+  );
+  const lowered = await settings({ max_webhooks: 1 });
+  t.equal(lowered.status, 200);
+  t.equal(lowered.body.data.max_webhooks, 1);
+  const second = await request(w.d.url, 'POST', `/v1/organizations/${otherOrg.id}/webhooks`, {
+    headers: other,
+    body: { url: w.receiver.url },
+  });
+  t.equal(second.status, 422, 'past the organization setting');
+  t.match(second.body.error.details, { limit: 'max_webhooks', max: 1 });
 });

@@ -307,7 +307,7 @@ export const optionSpecs = {
   webhookMaxPerOrganization: opt(
     positiveInt.default(100),
     'SERVICE_WEBHOOK_MAX_PER_ORG',
-    'live webhooks one organization may have; past it creation is 422',
+    'live webhooks one organization may have: the default and server maximum of the organization setting `max_webhooks`; past it creation is 422',
   ),
   workflowLeaseMs: opt(
     ms(30_000),

@@ -9,10 +9,11 @@ export interface SettingsServices {
 /** Per-organization settings (spec 2.4): display name, logo, sender name, invitation limits. */
 export function createSettings({
   storage,
+  config,
   audit,
   permissions,
   organizations,
 }: AreaBase & Pick<IdentityServices, 'permissions' | 'organizations'>): Area<SettingsServices> {
-  const settings = new SettingsService(storage, permissions, organizations, audit);
+  const settings = new SettingsService(storage, permissions, organizations, audit, config.webhookMaxPerOrganization);
   return { services: { settings }, count: async () => ({ settings: await settings.countSettings() }) };
 }

@@ -19,6 +19,8 @@ export class SettingsService {
     private readonly permissions: PermissionEngine,
     private readonly organizations: OrganizationService,
     private readonly audit: AuditLog,
+    /** The server maximum of `max_webhooks` (SERVICE_WEBHOOK_MAX_PER_ORG), and its default. */
+    private readonly maxWebhooks = Number.MAX_SAFE_INTEGER,
   ) {
     this.store = createSettingsStore(storage);
   }
@@ -36,6 +38,8 @@ export class SettingsService {
       throw validationFailed(fieldReasons(parsed.error.issues));
     }
     const patch = parsed.data;
+    if (patch.max_webhooks !== undefined && patch.max_webhooks > this.maxWebhooks)
+      throw validationFailed({ max_webhooks: `must be at most ${this.maxWebhooks} (SERVICE_WEBHOOK_MAX_PER_ORG)` });
     await this.storage.transaction({ locks: [`settings:${organizationId}`] }, async (tx) => {
       const current = await tx.get(this.store, organizationId);
       const next: StoredSettings = {
@@ -80,6 +84,8 @@ export class SettingsService {
       max_schedules: stored?.max_schedules ?? settingsDefaults.max_schedules,
       max_queued_runs: stored?.max_queued_runs ?? settingsDefaults.max_queued_runs,
       max_waiting_runs: stored?.max_waiting_runs ?? settingsDefaults.max_waiting_runs,
+      // A server maximum lowered after an owner set more still holds.
+      max_webhooks: Math.min(stored?.max_webhooks ?? this.maxWebhooks, this.maxWebhooks),
       updated_at: stored?.updated_at ?? null,
     };
   }

@@ -13,6 +13,7 @@ export interface StoredSettings {
   max_schedules?: number;
   max_queued_runs?: number;
   max_waiting_runs?: number;
+  max_webhooks?: number;
   updated_at: string;
   updated_by: string | null;
 }
@@ -35,6 +36,8 @@ export interface OrganizationSettings {
   max_queued_runs: number;
   /** Runs waiting for input at once; a submission past it is 429 (a schedule's fire is skipped). */
   max_waiting_runs: number;
+  /** Live webhooks; another past it is 422. Default and ceiling: SERVICE_WEBHOOK_MAX_PER_ORG. */
+  max_webhooks: number;
   /** null while the organization runs on defaults only. */
   updated_at: string | null;
 }
@@ -67,4 +70,6 @@ export const settingsBounds = {
   maxSchedules: 500,
   maxQueuedRuns: 10_000,
   maxWaitingRuns: 10_000,
+  /** The schema's bound; the server maximum is SERVICE_WEBHOOK_MAX_PER_ORG (checked by the service). */
+  maxWebhooks: 100_000,
 } as const;

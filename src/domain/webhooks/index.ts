@@ -1,3 +1,4 @@
+import type { SettingsServices } from '../settings/index.js';
 import type { Area, AreaBase } from '../area.js';
 import { SecretSealer } from '../secret-sealer.js';
 import type { IdentityServices } from '../identity/index.js';
@@ -43,7 +44,8 @@ export async function createWebhooks({
   audit,
   permissions,
   metrics,
-}: AreaBase & Pick<IdentityServices, 'permissions'>): Promise<Area<WebhookServices>> {
+  settings: organizationSettings,
+}: AreaBase & Pick<IdentityServices, 'permissions'> & Pick<SettingsServices, 'settings'>): Promise<Area<WebhookServices>> {
   const webhookLog = log.child({ module: 'webhooks' });
   const sealer = new SecretSealer(
     deriveKey(await openSecretKey(storage, WEBHOOK_SEAL_KEY, undefined), 'switchyard/webhook-secret-seal/v1'),
@@ -53,7 +55,7 @@ export async function createWebhooks({
     allowPrivate: config.webhookAllowPrivate,
     maxPerOrganization: config.webhookMaxPerOrganization,
   };
-  const webhooks = new WebhookService(storage, permissions, sealer, settings, audit, webhookLog);
+  const webhooks = new WebhookService(storage, permissions, sealer, settings, audit, webhookLog, organizationSettings);
   // undici loads with the first attempt: a daemon without webhooks never holds it.
   let transport: Promise<Transport> | undefined;
   const openTransport = (): Promise<Transport> =>

@@ -5,6 +5,7 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
+import type { SettingsService } from '../settings/service.js';
 import type { SecretSealer } from '../secret-sealer.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
@@ -28,7 +29,7 @@ export interface WebhookSettings {
   production: boolean;
   /** SERVICE_WEBHOOK_ALLOW_PRIVATE. */
   allowPrivate: boolean;
-  /** SERVICE_WEBHOOK_MAX_PER_ORG: live webhooks one organization may have (each costs every event a match and a slot share). */
+  /** SERVICE_WEBHOOK_MAX_PER_ORG: the platform webhooks' cap (an organization's is its `max_webhooks`). */
   maxPerOrganization: number;
 }
 
@@ -115,6 +116,8 @@ export class WebhookService {
     private readonly settings: WebhookSettings,
     private readonly audit: AuditLog,
     private readonly log: Logger,
+    /** The organization's `max_webhooks` (capped by SERVICE_WEBHOOK_MAX_PER_ORG). */
+    private readonly organizationSettings: Pick<SettingsService, 'resolveSettings'>,
   ) {
     this.store = new WebhookStore(storage);
   }
@@ -190,14 +193,24 @@ export class WebhookService {
       deleted_at: null,
     };
     // Counted under the organization's lock, so concurrent creates cannot pass the cap together. The
-    // platform webhooks have the cap of one organization: each costs every event a match and a slot share.
+    // platform webhooks have the server's cap of one organization: each costs every event a match and a slot share.
     await this.storage.transaction({ locks: [`webhooks-of:${organizationId ?? PLATFORM_SLOTS}`] }, async (tx) => {
       const live = (
         organizationId === null ? await this.store.platformWebhooks(tx) : await this.store.liveWebhooks(organizationId, tx)
       ).length;
-      const max = this.settings.maxPerOrganization;
+      const max =
+        organizationId === null
+          ? this.settings.maxPerOrganization
+          : (await this.organizationSettings.resolveSettings(organizationId, tx)).max_webhooks;
       const owner = organizationId === null ? 'there are' : 'the organization has';
-      if (live >= max) throw validationFailed({ webhooks: `${owner} ${live} webhooks, the most it may have (${max})` });
+      if (live >= max)
+        throw new AppError('validation_failed', `${owner} ${live} webhooks, the most it may have (max_webhooks)`, {
+          details: {
+            fields: { webhooks: `${owner} ${live} webhooks, the most it may have (${max})` },
+            limit: 'max_webhooks',
+            max,
+          },
+        });
       this.audit.recordChange(tx, actor, 'webhook.create', 'webhook', undefined, webhook);
       await tx.put(this.store.webhooks, webhook);
     });

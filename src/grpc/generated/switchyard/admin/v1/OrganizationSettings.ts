@@ -14,6 +14,7 @@ export interface OrganizationSettings {
   'max_schedules'?: (number);
   'max_queued_runs'?: (number);
   'max_waiting_runs'?: (number);
+  'max_webhooks'?: (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";
@@ -32,6 +33,7 @@ export interface OrganizationSettings__Output {
   'max_schedules': (number);
   'max_queued_runs': (number);
   'max_waiting_runs': (number);
+  'max_webhooks': (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";

@@ -14,6 +14,7 @@ export interface UpdateSettingsRequest {
   'max_schedules'?: (number);
   'max_queued_runs'?: (number);
   'max_waiting_runs'?: (number);
+  'max_webhooks'?: (number);
   '_display_name'?: "display_name";
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
@@ -24,6 +25,7 @@ export interface UpdateSettingsRequest {
   '_max_schedules'?: "max_schedules";
   '_max_queued_runs'?: "max_queued_runs";
   '_max_waiting_runs'?: "max_waiting_runs";
+  '_max_webhooks'?: "max_webhooks";
 }
 
 export interface UpdateSettingsRequest__Output {
@@ -39,6 +41,7 @@ export interface UpdateSettingsRequest__Output {
   'max_schedules'?: (number);
   'max_queued_runs'?: (number);
   'max_waiting_runs'?: (number);
+  'max_webhooks'?: (number);
   '_display_name'?: "display_name";
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
@@ -49,4 +52,5 @@ export interface UpdateSettingsRequest__Output {
   '_max_schedules'?: "max_schedules";
   '_max_queued_runs'?: "max_queued_runs";
   '_max_waiting_runs'?: "max_waiting_runs";
+  '_max_webhooks'?: "max_webhooks";
 }
