@@ -67,6 +67,9 @@ function sendError(res: ServerResponse, requestId: string, err: unknown, log: Lo
   const status = isAppError(err) ? err.httpStatus : 500;
   const headers: Record<string, string> = {};
   if (error.code === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
+  // Answered before its body has all arrived (a 413 on the declared length): the rest is dropped and
+  // the connection ends after the answer, which says so, so a client does not send its next request on it.
+  if (!res.req.complete) headers.connection = 'close';
   if (isAppError(err) && err.retryAfterSeconds !== undefined)
     headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
   sendJson(res, requestId, status, shape === undefined ? { meta: { status }, error } : shape(status, error), headers);
