@@ -6,7 +6,8 @@ import pg from 'pg';
 import t, { type Test } from 'tap';
 import { createLogger } from '../src/log.js';
 import { Collection } from '../src/storage/collection.js';
-import { HOUR_MS, HourlyLog, hourlyCountId, type HourlyCount, type HourlyLogEntry } from '../src/storage/hourly-log.js';
+import { countId } from '../src/storage/counters.js';
+import { HOUR_MS, HourlyLog, type HourlyCount, type HourlyLogEntry } from '../src/storage/hourly-log.js';
 import { LevelStorage, SCHEMA_VERSION_KEY } from '../src/storage/leveldb/engine.js';
 import { migrate } from '../src/storage/leveldb/migrate.js';
 import type { Storage } from '../src/storage/port.js';
@@ -78,7 +79,7 @@ for (const engine of engines) {
     const entries = async (subject: string) => (await log.entries.range('subject', subject)).map((e) => e.sort);
 
     t.equal(await consume('org-a', T0), null, 'a first send: no count yet, no entries');
-    t.same(await counts.get(hourlyCountId('invitation_sends', 'org-a')), {
+    t.same(await counts.get(countId('invitation_sends', 'org-a')), {
       id: 'invitation_sends:org-a',
       count: 1,
       oldest: at(T0),
@@ -91,7 +92,7 @@ for (const engine of engines) {
 
     t.equal(await consume('org-a', T0 + HOUR_MS + 1500), null, 'the oldest has left the hour');
     t.same(await entries('org-a'), [at(T0 + 2000), at(T0 + HOUR_MS + 1500)], 'those that left are deleted');
-    t.same(await counts.get(hourlyCountId('invitation_sends', 'org-a')), {
+    t.same(await counts.get(countId('invitation_sends', 'org-a')), {
       id: 'invitation_sends:org-a',
       count: 2,
       oldest: at(T0 + 2000),
@@ -99,7 +100,7 @@ for (const engine of engines) {
 
     t.equal(await consume('org-a', T0 + 3 * HOUR_MS), null, 'all of them left');
     t.same(await entries('org-a'), [at(T0 + 3 * HOUR_MS)]);
-    t.same(await counts.get(hourlyCountId('invitation_sends', 'org-a')), {
+    t.same(await counts.get(countId('invitation_sends', 'org-a')), {
       id: 'invitation_sends:org-a',
       count: 1,
       oldest: at(T0 + 3 * HOUR_MS),
@@ -110,7 +111,7 @@ for (const engine of engines) {
     const storage = await engine.open(t);
     const log = new HourlyLog<HourlyLogEntry>(storage, 'invitation_recipient_sends');
     const counts = new Collection<HourlyCount>(storage, 'counters', (c) => c.id);
-    const id = hourlyCountId('invitation_recipient_sends', 'a@example.com');
+    const id = countId('invitation_recipient_sends', 'a@example.com');
     // Entries written as an older daemon wrote them: a count without `oldest`, and a subject without one.
     await storage.transaction({}, async (tx) => {
       for (const [n, subject] of [
@@ -123,7 +124,7 @@ for (const engine of engines) {
     });
     await engine.countAll(storage);
     t.same(await counts.get(id), { id, count: 2, oldest: at(T0) }, 'the migration counts each subject');
-    t.same(await counts.get(hourlyCountId('invitation_recipient_sends', 'b@example.com')), {
+    t.same(await counts.get(countId('invitation_recipient_sends', 'b@example.com')), {
       id: 'invitation_recipient_sends:b@example.com',
       count: 1,
       oldest: at(T0 + 2000),

@@ -1,5 +1,5 @@
 import { Collection } from './collection.js';
-import type { CountRecord } from './counters.js';
+import { countId, Counters, type CountRecord } from './counters.js';
 import { newSortableId } from './keys.js';
 import type { Storage, Tx } from './port.js';
 
@@ -25,11 +25,6 @@ export interface HourlyCount extends CountRecord {
   oldest?: string | null;
 }
 
-/** A count's id: the log, then the subject. */
-export function hourlyCountId(log: HourlyLogName, subject: string): string {
-  return `${log}:${subject}`;
-}
-
 /**
  * A sliding-hour rate limit kept as a log per subject, with what each subject has stored kept beside
  * it (HourlyCount). A check reads that one record: only when its oldest entry has left the hour does
@@ -41,16 +36,13 @@ export function hourlyCountId(log: HourlyLogName, subject: string): string {
  */
 export class HourlyLog<T extends HourlyLogEntry> {
   readonly entries: Collection<T>;
-  private readonly counts: Collection<HourlyCount>;
+  private readonly counts: Counters<HourlyCount>;
 
-  constructor(
-    storage: Storage,
-    private readonly name: HourlyLogName,
-  ) {
+  constructor(storage: Storage, name: HourlyLogName) {
     this.entries = new Collection<T>(storage, name, (e) => e.id, [
       { name: 'subject', value: (e) => e.subject, sort: (e) => e.at },
     ]);
-    this.counts = new Collection<HourlyCount>(storage, 'counters', (c) => c.id);
+    this.counts = new Counters<HourlyCount>(storage, name);
   }
 
   /** Times (epoch ms) of the subject's entries in the last hour, newest first, at most `max`. */
@@ -77,8 +69,7 @@ export class HourlyLog<T extends HourlyLogEntry> {
   ): Promise<number | null> {
     const windowStart = new Date(now - HOUR_MS).toISOString();
     const entries = tx.read(this.entries);
-    const id = hourlyCountId(this.name, subject);
-    const stored = await tx.get(this.counts, id);
+    const stored = await this.counts.stored(tx, subject);
     let count = stored?.count ?? 0;
     let oldest = stored === undefined ? null : stored.oldest;
     if (count > 0 && (oldest === undefined || oldest === null || oldest <= windowStart)) {
@@ -103,7 +94,7 @@ export class HourlyLog<T extends HourlyLogEntry> {
     }
     const entry = { ...fields, id: newSortableId(), subject, at: new Date(now).toISOString() } as T;
     await tx.put(this.entries, entry);
-    await tx.put(this.counts, { id, count: count + 1, oldest: oldest ?? entry.at });
+    await this.counts.store(tx, subject, { count: count + 1, oldest: oldest ?? entry.at });
     return null;
   }
 }
@@ -115,7 +106,7 @@ export class HourlyLog<T extends HourlyLogEntry> {
 export function countSubjects(entries: Iterable<HourlyLogEntry>, log: HourlyLogName): HourlyCount[] {
   const counts = new Map<string, HourlyCount>();
   for (const e of entries) {
-    const id = hourlyCountId(log, e.subject);
+    const id = countId(log, e.subject);
     const c = counts.get(id);
     if (c === undefined) counts.set(id, { id, count: 1, oldest: e.at });
     else {
