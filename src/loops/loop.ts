@@ -60,6 +60,10 @@ export class Loop {
     this.observer = observer;
   }
 
+  get name(): string {
+    return this.options.name;
+  }
+
   get running(): boolean {
     return this.active;
   }
@@ -99,7 +103,7 @@ export class Loop {
 
   status(): LoopStatus {
     return {
-      name: this.options.name,
+      name: this.name,
       running: this.active,
       interval_ms: this.options.intervalMs,
       runs: this.runs,
@@ -180,7 +184,7 @@ export class LoopSet {
 
   /** The loop of that name, if the daemon runs one. */
   named(name: string): Loop | undefined {
-    return this.loops.find((l) => l.status().name === name);
+    return this.loops.find((l) => l.name === name);
   }
 
   status(): LoopStatus[] {
