@@ -11,9 +11,10 @@ import {
 import { withOrganization } from '../../domain/providers/openai-wire.js';
 import type { StreamSink } from '../../domain/providers/service.js';
 import type { Services } from '../../areas.js';
+import { openSse } from '../event-stream.js';
 import { rawHeader } from '../headers.js';
 import { defineRoute, Reply } from '../route.js';
-import { executeOnce, GATEWAY_JSON_LIMIT, gatewayOrganization, openSse, streamOnce } from './openai-compat.js';
+import { executeOnce, GATEWAY_JSON_LIMIT, gatewayOrganization, streamOnce } from './openai-compat.js';
 
 /**
  * Anthropic's clients send their key as `x-api-key`, not as a bearer token: on /v1/messages an API

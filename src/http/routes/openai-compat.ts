@@ -23,6 +23,7 @@ import { EXECUTE_BODY_LIMIT, MAX_AUDIO_BYTES } from '../../domain/providers/sche
 import { CallCancelled, type ExecuteResult, type StreamSink } from '../../domain/providers/service.js';
 import type { ExecuteBody } from '../../domain/providers/schemas.js';
 import type { Services } from '../../areas.js';
+import { openSse } from '../event-stream.js';
 import { rawHeader } from '../headers.js';
 import { defineRoute, Reply, type RouteContext } from '../route.js';
 import { clientGone } from './providers.js';
@@ -67,17 +68,6 @@ export async function streamOnce(
     ctx.res.destroy();
   }
   return Reply.handled();
-}
-
-/** Opens an SSE answer. */
-export function openSse(res: ServerResponse, requestId: string): void {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-    'x-request-id': requestId,
-  });
-  res.flushHeaders();
 }
 
 /**

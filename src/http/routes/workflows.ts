@@ -18,12 +18,11 @@ import { expiresInQuery } from '../../domain/assets/index.js';
 import type { Services } from '../../areas.js';
 import { idSchema } from '../../domain/schemas.js';
 import { AppError } from '../../errors.js';
+import { writeEventStream } from '../event-stream.js';
 import { rawHeader } from '../headers.js';
 import { defineRoute, idParams, Reply } from '../route.js';
 
 const nameParams = z.object({ name: workflowName });
-/** A comment line this often keeps proxies from closing a quiet stream. */
-const SSE_HEARTBEAT_MS = 15_000;
 const scheduleParams = z.object({ name: workflowName, id: idSchema });
 
 /** Contract 12: definitions by name, runs and their actions. Run routes come first (a name is never `runs`). */
@@ -125,23 +124,7 @@ export function workflowRoutes({ workflows, schedules, authentication }: Service
           gone.signal,
           reauthenticate,
         );
-        ctx.res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          'x-accel-buffering': 'no',
-          'x-request-id': ctx.requestId,
-        });
-        ctx.res.flushHeaders();
-        const heartbeat = setInterval(() => ctx.res.write(': keep-alive\n\n'), SSE_HEARTBEAT_MS);
-        try {
-          for await (const event of events) {
-            if (ctx.res.destroyed) break;
-            ctx.res.write(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`);
-          }
-        } finally {
-          clearInterval(heartbeat);
-          ctx.res.end();
-        }
+        await writeEventStream(ctx.res, ctx.requestId, events);
         return Reply.handled();
       },
     }),

@@ -1,6 +1,7 @@
 import type { Services } from '../../../areas.js';
 import type { Artifact } from '../../../domain/assets/types.js';
 import { AppError } from '../../../errors.js';
+import { writeEventStream } from '../../event-stream.js';
 import { Reply } from '../../route.js';
 import { html, type SafeHtml } from '../html.js';
 import { badge, page } from '../layout.js';
@@ -8,7 +9,6 @@ import { pathId, type PortalPageDef } from '../routes.js';
 import { sessionOf } from '../session.js';
 
 const RECENT = 25;
-const SSE_HEARTBEAT_MS = 15_000;
 const terminal = new Set(['completed', 'failed', 'cancelled']);
 
 function artifactList(artifacts: readonly Artifact[]): SafeHtml {
@@ -153,26 +153,14 @@ export function runPages(services: Services): PortalPageDef[] {
           if (again === undefined) throw new AppError('unauthenticated', 'the portal session has ended');
           return again.caller;
         });
-        ctx.res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          'x-accel-buffering': 'no',
-          'x-request-id': ctx.requestId,
-        });
-        ctx.res.flushHeaders();
-        const heartbeat = setInterval(() => ctx.res.write(': keep-alive\n\n'), SSE_HEARTBEAT_MS);
-        try {
-          for await (const event of events) {
-            if (ctx.res.destroyed) break;
-            // The run's status after a run event (workflow.run.completed: completed), for the page to show.
-            const status = event.kind.startsWith('workflow.run.') ? event.kind.slice('workflow.run.'.length) : null;
-            const data = { id: event.id, kind: event.kind, timestamp: event.timestamp, node_key: event.node_key, status };
-            ctx.res.write(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(data)}\n\n`);
-          }
-        } finally {
-          clearInterval(heartbeat);
-          ctx.res.end();
-        }
+        // The run's status after a run event (workflow.run.completed: completed), for the page to show.
+        await writeEventStream(ctx.res, ctx.requestId, events, (event) => ({
+          id: event.id,
+          kind: event.kind,
+          timestamp: event.timestamp,
+          node_key: event.node_key,
+          status: event.kind.startsWith('workflow.run.') ? event.kind.slice('workflow.run.'.length) : null,
+        }));
         return Reply.handled();
       },
     },
