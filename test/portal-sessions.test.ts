@@ -4,8 +4,18 @@
 // another organization's ids as 404, read-only sessions that change nothing, tenant text escaped.
 // Runs on PostgreSQL too (on-postgres-portal.test.ts).
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import t, { type Test } from 'tap';
-import { asPrincipal, createOrganizationAs, request, spawnSwitchyard, cliCleanEnv, startTestDaemon, waitFor } from './helpers.js';
+import {
+  asPrincipal,
+  cliCleanEnv,
+  createOrganizationAs,
+  request,
+  spawnSwitchyard,
+  startTestDaemon,
+  untilStatus,
+  waitFor,
+} from './helpers.js';
 
 interface Browser {
   cookie: string;
@@ -59,7 +69,65 @@ async function world(t: Test) {
     t.equal(res.status, 201, 'webhook created');
     return res.body.data as { id: string };
   };
-  return { d, owner, ownerId, org, mint, open, createWebhook };
+  /** A run of a one-`wait`-node workflow, waiting for input (so its event stream stays open). */
+  const waitingRun = async (orgId = org.id, headers = owner) => {
+    const name = `wait-${randomUUID().slice(0, 8)}`;
+    const workflow = await request(d.url, 'POST', '/v1/workflows', {
+      headers,
+      body: { organization_id: orgId, name, nodes: [{ key: 'review', kind: 'wait' }] },
+    });
+    t.equal(workflow.status, 201, 'workflow registered');
+    const run = await request(d.url, 'POST', `/v1/workflows/run?name=${name}`, {
+      headers,
+      body: { organization_id: orgId, input: {} },
+    });
+    t.equal(run.status, 202, 'run submitted');
+    await untilStatus(d.url, `/v1/workflows/runs/${run.body.data.id}?organization_id=${orgId}`, headers, 'waiting');
+    return run.body.data as { id: string };
+  };
+  /** A completed job, and (when `hook` listens for job.completed) the delivery its event made. */
+  const completedJob = async (orgId = org.id, headers = owner) => {
+    const job = await request(d.url, 'POST', '/v1/jobs', {
+      headers,
+      body: { organization_id: orgId, modality: 'text', model: 'echo', input: { prompt: 'hello' } },
+    });
+    t.equal(job.status, 202, 'job submitted');
+    await untilStatus(d.url, `/v1/jobs/${job.body.data.id}?organization_id=${orgId}`, headers, 'completed');
+    return job.body.data as { id: string };
+  };
+  const deliveryOf = async (hookId: string, headers = owner) => {
+    let id: string | undefined;
+    await waitFor(
+      async () => {
+        id = (await request(d.url, 'GET', `/v1/webhooks/${hookId}/deliveries`, { headers })).body.data?.[0]?.id;
+        return id !== undefined;
+      },
+      { what: 'a delivery' },
+    );
+    return id!;
+  };
+  return { d, owner, ownerId, org, mint, open, createWebhook, waitingRun, completedJob, deliveryOf };
+}
+
+/** A form POST with the Host header the test says (fetch sends the URL's own). */
+function postWithHost(url: string, host: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        host,
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': Buffer.byteLength(body),
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 t.test('an admin mints a link: a url under the public URL, one hour by default, read only by default', async (t) => {
@@ -150,6 +218,49 @@ t.test('the link works once, for a cookie scoped to /portal; the session ends at
   t.equal((await fetch(late.url, { redirect: 'manual' })).status, 410, 'an expired link is refused');
 });
 
+t.test('an ended session is refused everywhere: pages, changes and a live run stream', async (t) => {
+  const { d, owner, mint, createWebhook, waitingRun } = await world(t);
+  const hook = await createWebhook();
+  const run = await waitingRun();
+  const minted = (await mint({ ttl_seconds: 4, capabilities: ['manage_webhooks'] })).body.data;
+  const entered = await fetch(minted.url, { redirect: 'manual' });
+  t.equal(entered.status, 303);
+  const cookie = (entered.headers.get('set-cookie') ?? '').split(';')[0];
+  const page = await fetch(`${d.url}/portal/webhooks`, { headers: { cookie } });
+  const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+
+  // The run waits for input, so its stream stays open until something ends it: here, the session.
+  const stream = await fetch(`${d.url}/portal/runs/${run.id}/events`, { headers: { cookie } });
+  t.equal(stream.status, 200, 'the live stream opens while the session lasts');
+  let text = '';
+  let ended = false;
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
+    ended = true;
+  })();
+  await waitFor(() => text.includes('event: workflow.run.created'), { what: 'the run history on the stream' });
+  t.notOk(ended, 'the stream stays open while the session lasts');
+  await waitFor(() => ended, { what: 'the stream to end with the session' });
+  await reading;
+  t.ok(Date.now() >= Date.parse(minted.expires_at), 'it ended once the session did, not before');
+  t.notMatch(text, /workflow\.run\.completed/, 'the run itself had not ended');
+
+  const again = await fetch(`${d.url}/portal/runs/${run.id}/events`, { headers: { cookie } });
+  t.equal(again.status, 401, 'the stream cannot be opened again');
+  await again.text();
+  const post = await fetch(`${d.url}/portal/webhooks/${hook.id}/pause`, {
+    method: 'POST',
+    headers: { cookie, origin: d.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf }).toString(),
+    redirect: 'manual',
+  });
+  t.equal(post.status, 401, 'a change is refused');
+  t.match(await post.text(), /has ended/);
+  const hookNow = await request(d.url, 'GET', `/v1/webhooks/${hook.id}`, { headers: owner });
+  t.equal(hookNow.body.data.active, true, 'and nothing changed');
+});
+
 t.test('pages carry a strict CSP; static files are served', async (t) => {
   const { d, open } = await world(t);
   const b = await open();
@@ -194,6 +305,14 @@ t.test('changes need the CSRF token and the portal Origin; read-only sessions ch
     { origin: 'https://evil.example' },
   );
   t.equal(elsewhere.status, 403, 'another Origin: 403');
+  // The Host is the client's to say: an Origin that only matches it is not the daemon's.
+  const claimed = await postWithHost(
+    `${d.url}/portal/webhooks/${hook.id}/pause`,
+    'evil.example',
+    { cookie: manager.cookie, origin: 'http://evil.example' },
+    new URLSearchParams({ _csrf: manager.csrf }).toString(),
+  );
+  t.equal(claimed, 403, 'an Origin matching only the Host the request names: 403');
   const other = await open({ capabilities: ['manage_webhooks'] });
   t.equal(
     (await manager.post(`/portal/webhooks/${hook.id}/pause`, { _csrf: other.csrf })).status,
@@ -223,11 +342,15 @@ t.test('changes need the CSRF token and the portal Origin; read-only sessions ch
   t.match(invalid.text, /event_filter/);
 
   const reader = await open();
+  const delivery = `dlv_${'0'.repeat(26)}`;
   for (const [path, fields] of [
+    [`/portal/webhooks/${hook.id}/pause`, {}],
     [`/portal/webhooks/${hook.id}/resume`, {}],
     [`/portal/webhooks/${hook.id}/rotate`, {}],
     [`/portal/webhooks/${hook.id}`, { description: 'changed' }],
     ['/portal/webhooks', { url: 'http://127.0.0.1:9/x' }],
+    [`/portal/webhooks/${hook.id}/deliveries/${delivery}/replay`, {}],
+    [`/portal/webhooks/${hook.id}/recover`, { since: '2026-01-01T00:00' }],
   ] as const) {
     const res = await reader.post(path, { _csrf: reader.csrf, ...fields });
     t.equal(res.status, 403, `a read-only session cannot POST ${path}`);
@@ -238,21 +361,46 @@ t.test('changes need the CSRF token and the portal Origin; read-only sessions ch
 });
 
 t.test("another organization's ids are 404; tenant text is escaped", async (t) => {
-  const { d, open, createWebhook } = await world(t);
+  const { d, open, createWebhook, waitingRun, completedJob, deliveryOf } = await world(t);
   const strangerHeaders = asPrincipal(randomUUID());
   const strangerOrg = await createOrganizationAs(d.url, strangerHeaders, `stranger-${randomUUID().slice(0, 8)}`);
   const theirs = await createWebhook('theirs', strangerOrg.id, strangerHeaders);
+  const theirRun = await waitingRun(strangerOrg.id, strangerHeaders);
+  const theirJob = await completedJob(strangerOrg.id, strangerHeaders);
+  const theirDelivery = await deliveryOf(theirs.id, strangerHeaders);
   const b = await open({ capabilities: ['manage_webhooks'] });
   t.equal((await b.get(`/portal/webhooks/${theirs.id}`)).status, 404, "another organization's webhook: 404");
   t.equal((await b.get(`/portal/webhooks/${randomUUID()}`)).status, 404, 'no such webhook: the same 404');
   t.equal((await b.get('/portal/webhooks/not-an-id')).status, 404);
   t.equal((await b.post(`/portal/webhooks/${theirs.id}/pause`, { _csrf: b.csrf })).status, 404, 'and cannot be changed');
   t.equal((await b.get(`/portal/deliveries?webhook=${theirs.id}`)).status, 404, 'nor its deliveries read');
+  t.equal(
+    (await b.post(`/portal/webhooks/${theirs.id}/deliveries/${theirDelivery}/replay`, { _csrf: b.csrf })).status,
+    404,
+    "another organization's delivery: 404",
+  );
+  const mine = await createWebhook('mine');
+  t.equal(
+    (await b.post(`/portal/webhooks/${mine.id}/deliveries/${theirDelivery}/replay`, { _csrf: b.csrf })).status,
+    404,
+    "another organization's delivery under one of ours: 404",
+  );
+  t.equal(
+    (await b.post(`/portal/webhooks/${theirs.id}/recover`, { _csrf: b.csrf, since: '2026-01-01T00:00' })).status,
+    404,
+    "another organization's webhook cannot be recovered",
+  );
+  t.equal((await b.get(`/portal/runs/${theirRun.id}`)).status, 404, "another organization's run: 404");
+  t.equal((await b.get(`/portal/runs/${theirRun.id}/events`)).status, 404, 'nor its event stream');
   t.equal((await b.get(`/portal/runs/${randomUUID()}`)).status, 404);
+  const runs = await b.get('/portal/runs');
+  t.equal(runs.status, 200);
+  t.notOk(runs.text.includes(theirRun.id), "another organization's run is not listed");
+  t.notOk(runs.text.includes(theirJob.id.slice(0, 8)), "another organization's job is not listed");
 
   const evil = '<script>alert("x")</script><img src=x onerror=alert(1)>';
-  const mine = await createWebhook(evil);
-  for (const path of ['/portal/webhooks', `/portal/webhooks/${mine.id}`, `/portal/deliveries?webhook=${mine.id}`]) {
+  const escaped = await createWebhook(evil);
+  for (const path of ['/portal/webhooks', `/portal/webhooks/${escaped.id}`, `/portal/deliveries?webhook=${escaped.id}`]) {
     const page = await b.get(path);
     t.equal(page.status, 200, path);
     t.notOk(page.text.includes('<script>alert'), `${path}: no raw script`);
