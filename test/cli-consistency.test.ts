@@ -56,6 +56,15 @@ t.test('"nothing to change" is a usage error (exit 2) for every update-style com
     t.equal(scripted.stdout, '');
     t.match(JSON.parse(scripted.stderr), { error: { code: 'invalid_request', message: /^nothing to change/ } });
   }
+  // The flags listed are the changes it takes: not what names the thing (--org), not an old hidden name.
+  t.equal(
+    (await sy('webhook', 'update', hook.id)).stderr.split('\n')[0],
+    'error: nothing to change: give at least one of --kind, --resource-filter, --max-retries, --description, --state or --reset',
+  );
+  t.equal(
+    (await sy('org', 'settings', 'set', '--org', 'acme')).stderr.split('\n')[0],
+    'error: nothing to change: give at least one of --display-name, --logo-url, --email-from-name, --max-pending, --max-per-hour, --max-runs or --reset',
+  );
   // Nothing was changed on the way.
   t.match(await json(t, sy, 'org', 'show', 'acme'), { slug: 'acme' });
   t.match(await json(t, sy, 'webhook', 'show', hook.id), { max_retries: 3 });

@@ -51,9 +51,14 @@ export function yesOption(): Option {
 
 /**
  * An update-style command given nothing to change is a usage error (exit 2, as the contract's CLI
- * section says of usage errors), reported before the daemon is asked: one rule for every such command.
+ * section says of usage errors), reported before the daemon is asked: one rule for every such
+ * command, called first in its action. Its changes are its own flags but those in `scope` (the
+ * attribute names that say what to change, as `org`); the message lists the ones help shows.
  */
-export function refuseNothingToChange(command: Command, flags: readonly string[]): never {
+export function requireSomeChange(command: Command, scope: readonly string[] = []): void {
+  const changes = command.options.filter((option) => !scope.includes(option.attributeName()));
+  if (changes.some((option) => command.getOptionValueSource(option.attributeName()) === 'cli')) return;
+  const flags = changes.filter((option) => !option.hidden).map((option) => option.long!);
   const last = flags.length > 1 ? `${flags.slice(0, -1).join(', ')} or ${flags.at(-1)}` : flags[0];
   command.error(`error: nothing to change: give at least one of ${last}`, {
     exitCode: 2,

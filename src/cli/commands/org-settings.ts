@@ -5,7 +5,7 @@ import type { SettingsServiceDefinition } from '../../grpc/generated/switchyard/
 import type { UpdateSettingsRequest } from '../../grpc/generated/switchyard/admin/v1/UpdateSettingsRequest.js';
 import type { AdminClient, Plain } from '../client.js';
 import { parseInteger, shortTime } from '../format.js';
-import { orgOption, refuseNothingToChange, repeatableChoiceOption } from '../options.js';
+import { orgOption, repeatableChoiceOption, requireSomeChange } from '../options.js';
 import { execute, type RecordView } from '../output.js';
 
 type OrganizationSettings = Plain<OrganizationSettings__Output>;
@@ -40,8 +40,8 @@ interface SetOptions {
   reset?: string[];
 }
 
-function updateRequest(opts: SetOptions, command: Command): UpdateSettingsRequest {
-  const request: UpdateSettingsRequest = {
+function updateRequest(opts: SetOptions): UpdateSettingsRequest {
+  return {
     organization: opts.org,
     ...(opts.displayName === undefined ? {} : { display_name: opts.displayName }),
     ...(opts.logoUrl === undefined ? {} : { logo_url: opts.logoUrl }),
@@ -51,18 +51,6 @@ function updateRequest(opts: SetOptions, command: Command): UpdateSettingsReques
     ...(opts.maxRuns === undefined ? {} : { max_concurrent_runs: opts.maxRuns }),
     reset: opts.reset ?? [],
   };
-  if (Object.keys(request).length === 2 && request.reset!.length === 0) {
-    refuseNothingToChange(command, [
-      '--display-name',
-      '--logo-url',
-      '--email-from-name',
-      '--max-pending',
-      '--max-per-hour',
-      '--max-runs',
-      '--reset',
-    ]);
-  }
-  return request;
 }
 
 /** `switchyard org settings get|set`: what invitation mail shows, and the invitation limits. */
@@ -109,10 +97,10 @@ export function registerOrgSettings(org: Command): void {
       repeatableChoiceOption('--reset <field>', 'put a text setting back to its default (repeatable)', resettableSettings),
     )
     .action((opts: SetOptions, command: Command) => {
-      const request = updateRequest(opts, command);
+      requireSomeChange(command, ['org']);
       return execute(command, {
         label: `changing the settings of ${opts.org}`,
-        run: (client) => settings(client).UpdateSettings(request),
+        run: (client) => settings(client).UpdateSettings(updateRequest(opts)),
         fields: {
           display_name: '--display-name',
           logo_url: '--logo-url',

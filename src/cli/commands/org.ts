@@ -3,7 +3,7 @@ import type { Organization__Output } from '../../grpc/generated/switchyard/admin
 import type { OrganizationServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/OrganizationService.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { roleCell, shortTime } from '../format.js';
-import { limitOption, refuseNothingToChange } from '../options.js';
+import { limitOption, requireSomeChange } from '../options.js';
 import { execute, type RecordView, type TableView } from '../output.js';
 import { registerOrgSettings } from './org-settings.js';
 
@@ -103,7 +103,7 @@ export function registerOrg(program: Command): void {
     .option('--slug <slug>', 'the new slug (unique)')
     .option('--display-name <name>', 'the new display name')
     .action((ref: string, opts: { slug?: string; displayName?: string }, command: Command) => {
-      if (opts.slug === undefined && opts.displayName === undefined) refuseNothingToChange(command, ['--slug', '--display-name']);
+      requireSomeChange(command);
       return execute(command, {
         label: `renaming ${ref}`,
         run: (client) =>

@@ -5,7 +5,7 @@ import type { ProviderServiceDefinition } from '../../grpc/generated/switchyard/
 import type { UsageRow__Output } from '../../grpc/generated/switchyard/admin/v1/UsageRow.js';
 import type { AdminClient, Plain } from '../client.js';
 import { shortTime } from '../format.js';
-import { choiceOption, orgOption, refuseNothingToChange } from '../options.js';
+import { choiceOption, orgOption, requireSomeChange } from '../options.js';
 import { execute, type Cell, type RecordView } from '../output.js';
 
 type Provider = Plain<Provider__Output>;
@@ -149,9 +149,7 @@ export function registerProvider(program: Command): void {
         },
         command: Command,
       ) => {
-        const given = ['cost', 'tier', 'models', 'enable', 'disable', 'drain', 'undrain'] as const;
-        if (given.every((key) => opts[key] === undefined))
-          refuseNothingToChange(command, ['--cost', '--tier', '--models', '--enable', '--disable', '--drain', '--undrain']);
+        requireSomeChange(command);
         return execute(command, {
           label: `changing ${name}`,
           run: (client) =>

@@ -12,8 +12,8 @@ import {
   kindsOption,
   limitOption,
   orgOption,
-  refuseNothingToChange,
   repeatableChoiceOption,
+  requireSomeChange,
   yesOption,
 } from '../options.js';
 import { execute, type Cell, type RecordView, type View } from '../output.js';
@@ -264,12 +264,10 @@ export function registerWebhook(program: Command): void {
     )
     .addOption(scopeOption())
     .action((id: string, opts: ChangeOptions & { reset?: string[]; org?: string }, command: Command) => {
-      const change = changeRequest(opts);
-      if (Object.keys(change).length === 0 && opts.reset === undefined)
-        refuseNothingToChange(command, ['--kind', '--resource-filter', '--max-retries', '--description', '--state', '--reset']);
+      requireSomeChange(command, ['org']);
       return execute(command, {
         label: `changing webhook ${id}`,
-        run: (client) => webhooks(client).UpdateWebhook({ id, ...scoped(opts), ...change, reset: opts.reset ?? [] }),
+        run: (client) => webhooks(client).UpdateWebhook({ id, ...scoped(opts), ...changeRequest(opts), reset: opts.reset ?? [] }),
         fields: webhookFields,
         view: (w) => [{ kind: 'message', text: 'Webhook updated.', tone: 'good' }, webhookRecord(w)],
       });
