@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from './client.js';
+import { applyHiddenAliases } from './options.js';
 import { writeJsonError } from './output.js';
 import { rootProgram, runProgram } from './run.js';
 
@@ -82,9 +83,11 @@ export function buildProgram(registers: Register[], options: { json?: boolean } 
     .option('--tls-ca <file>', "PEM certificate(s) to verify the daemon's TLS listener at --addr (SERVICE_GRPC_TLS_CERT)")
     .option('--json', 'print exactly one JSON value on stdout; errors as JSON on stderr')
     .option('--no-color', 'plain text, no colour or spinner, even in a terminal (as NO_COLOR=1 does)')
-    // --no-color is NO_COLOR for this process, so everything that honours NO_COLOR follows it.
-    .hook('preAction', (root) => {
+    // --no-color is NO_COLOR for this process, so everything that honours NO_COLOR follows it; an
+    // old flag name's value is the new name's, so commands read only the new one.
+    .hook('preAction', (root, action) => {
       if (root.opts<{ color: boolean }>().color === false) process.env.NO_COLOR = '1';
+      applyHiddenAliases(action);
     });
   if (options.json === true) {
     // Scripts get usage errors in the same JSON shape as every other failure.

@@ -89,10 +89,25 @@ export function kindsOption(description: string, flags = '--kind <kind>'): Optio
   return new Option(flags, description).choices(eventKinds).argParser(parseKindList);
 }
 
+/** Each hidden alias and the attribute name of the flag it is the old spelling of. */
+const aliasOf = new WeakMap<Option, string>();
+
 /**
  * An old spelling of a flag, still accepted but no longer shown in help or completion (docs/cli.md,
- * "Renamed flags"); giving it beside the new name is a usage error.
+ * "Renamed flags"); giving it beside the new name is a usage error. Its value becomes the new flag's
+ * before the action runs (applyHiddenAliases), so a command reads only the new name.
  */
 export function hiddenAlias(option: Option, current: string): Option {
+  aliasOf.set(option, current);
   return option.hideHelp().conflicts(current);
+}
+
+/** Gives each hidden alias that `command` was given to the flag it is the old name of (a preAction hook of the root). */
+export function applyHiddenAliases(command: Command): void {
+  for (const option of command.options) {
+    const current = aliasOf.get(option);
+    const name = option.attributeName();
+    if (current === undefined || command.getOptionValueSource(name) !== 'cli') continue;
+    command.setOptionValueWithSource(current, command.getOptionValue(name), 'cli');
+  }
 }

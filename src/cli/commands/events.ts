@@ -66,14 +66,13 @@ export function registerEvents(program: Command): void {
     .option('--after <event-id>', 'first print the stored events after this one (evt_...)')
     // The contract's first spelling; `--since` is a time everywhere else.
     .addOption(hiddenAlias(new Option('--since <event-id>', 'old name of --after'), 'after'))
-    .action((opts: { org: string; kind?: string; after?: string; since?: string }, command: Command) =>
+    .action((opts: { org: string; kind?: string; after?: string }, command: Command) =>
       executeStream(command, {
         run: async (client, print, signal) => {
-          const after = opts.after ?? opts.since;
           const request = {
             organization: opts.org,
             ...(opts.kind === undefined ? {} : { kind: opts.kind }),
-            ...(after === undefined ? {} : { since: after }),
+            ...(opts.after === undefined ? {} : { since: opts.after }),
           };
           for await (const event of tailEvents(client, request, { signal })) print(event, eventLine(event));
         },

@@ -64,7 +64,7 @@ export function registerListen(program: Command): void {
       'sign with this secret, so a receiver keeps its secret across runs (default: a new one)',
       parseSecret,
     )
-    .action((opts: { org: string; forwardTo: string; kind?: string[]; events?: string[]; secret?: string }, command: Command) =>
+    .action((opts: { org: string; forwardTo: string; kind?: string[]; secret?: string }, command: Command) =>
       executeStream(command, {
         run: async (client, print, signal) => {
           // Loaded here, not at start-up: only `listen` signs and makes ids.
@@ -75,7 +75,7 @@ export function registerListen(program: Command): void {
           // The given secret, or one of its own: in the format and with the signatures of a real webhook's.
           const secret = opts.secret ?? generateSecret();
           const standard = standardSecret(secret);
-          const kinds = opts.kind ?? opts.events;
+          const kinds = opts.kind;
           const url = opts.forwardTo;
           const forward = async (event: Event): Promise<Forwarded | undefined> => {
             const body = JSON.stringify(event);

@@ -142,8 +142,6 @@ const scoped = (opts: { org?: string }) => (opts.org === undefined ? {} : { orga
 
 interface ChangeOptions {
   kind?: string[];
-  /** The old spelling of --kind. */
-  event?: string[];
   resourceFilter?: Record<string, string>;
   maxRetries?: number;
   description?: string;
@@ -168,7 +166,7 @@ function changeOptions(command: Command, verb: 'create' | 'update'): Command {
 
 function changeRequest(opts: ChangeOptions) {
   return {
-    ...((opts.kind ?? opts.event) === undefined ? {} : { event_filter: opts.kind ?? opts.event }),
+    ...(opts.kind === undefined ? {} : { event_filter: opts.kind }),
     ...(opts.resourceFilter === undefined ? {} : { resource_filter: opts.resourceFilter }),
     ...(opts.maxRetries === undefined ? {} : { max_retries: opts.maxRetries }),
     ...(opts.description === undefined ? {} : { description: opts.description }),
