@@ -662,13 +662,14 @@ export class PostgresStorage implements Storage {
   }
 
   /**
-   * The pool a read outside a transaction uses: the requests', unless every one of its connections
-   * is busy and background work has one free (a read holds it for one statement; the loops' reads
-   * are not stalled behind requests queued on a lock).
+   * The pool a read outside a transaction uses: the requests' while one of its connections is free,
+   * else background work's, even when those are busy too. The loops hold theirs for short
+   * transactions, while requests may hold every one of theirs for as long as a lock keeps them
+   * waiting: a read queued there (a loop's, or a request's) could wait for the pool's whole connect
+   * timeout. A read holds a connection for one statement, so it does not stall the loops.
    */
   private readPool(): pg.Pool {
-    if (!saturated(this.pool)) return this.pool;
-    return saturated(this.backgroundPool) ? this.pool : this.backgroundPool;
+    return saturated(this.pool) ? this.backgroundPool : this.pool;
   }
 
   /**
