@@ -315,7 +315,9 @@ t.test('the bound: 50 submissions, never more than max_concurrent_runs at once; 
   await w.define('stream', [
     { key: 'ask', kind: 'provider', modality: 'text', model: 'gpt-4o-mini', input: { prompt: '{{input.n}}' } },
   ]);
-  const runs = await Promise.all(Array.from({ length: 50 }, (_, n) => w.submit('stream', { input: { n: String(n) } })));
+  // 49 at once, then the 50th on its own, so it is the last in the queue whatever order the 49 commit in.
+  const runs = await Promise.all(Array.from({ length: 49 }, (_, n) => w.submit('stream', { input: { n: String(n) } })));
+  runs.push(await w.submit('stream', { input: { n: '49' } }));
   // The last one submitted is promoted: no run still queued at that moment starts before it.
   const last = runs.at(-1);
   const promoted = await w.post(`/v1/workflows/runs/${last.id}/promote`);
