@@ -1,38 +1,18 @@
 // One rule for every command of a kind, as an operator meets them in real `node bin/switchyard.js`
 // processes (dist/, so `npm run build` first) against a real daemon child over its admin socket:
 // "nothing to change" is a usage error everywhere.
-import path from 'node:path';
 import t, { type Test } from 'tap';
-import { cliCleanEnv, privateDir, spawnDaemon, spawnSwitchyard, type CliRun } from './helpers.js';
+import { cliJson as json, spawnDaemonCli } from './helpers.js';
 
-type Sy = (...args: string[]) => Promise<CliRun>;
-
-async function daemon(t: Test, env: Record<string, string> = {}): Promise<{ sy: Sy; url: string; dataDir: string }> {
-  const dataDir = privateDir();
-  const socket = path.join(dataDir, 'admin.sock');
-  const d = await spawnDaemon(t, ['--grpc-socket', socket], {
+/** A development daemon without mail, whose webhooks may point at 127.0.0.1. */
+const daemon = (t: Test) =>
+  spawnDaemonCli(t, {
     SERVICE_ENV: 'development',
     EMAIL_PROVIDER_API_KEY: '',
     SERVICE_SMTP_URL: '',
     SERVICE_PUBLIC_URL: '',
     SERVICE_WEBHOOK_ALLOW_PRIVATE: '1',
-    SERVICE_DATA_DIR: dataDir,
-    ...env,
   });
-  const sy: Sy = async (...argv) => {
-    const run = spawnSwitchyard(t, ['--socket', socket, ...argv], cliCleanEnv);
-    const code = await run.exited;
-    return { code, stdout: run.stdout(), stderr: run.stderr() };
-  };
-  return { sy, url: d.url, dataDir };
-}
-
-async function json(t: Test, sy: Sy, ...args: string[]): Promise<any> {
-  const run = await sy(...args, '--json');
-  t.equal(run.code, 0, `${args.slice(0, 2).join(' ')} exits 0`);
-  t.equal(run.stderr, '', `${args.slice(0, 2).join(' ')}: nothing on stderr`);
-  return JSON.parse(run.stdout);
-}
 
 t.test('"nothing to change" is a usage error (exit 2) for every update-style command', async (t) => {
   const { sy } = await daemon(t);

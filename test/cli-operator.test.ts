@@ -12,17 +12,7 @@ import { describeConfig } from '../src/config/describe.js';
 import { loadConfig } from '../src/config/load.js';
 import { FakeDns } from './fakes/dns.js';
 import { fakeProvider, providerEnv } from './fakes/email-provider.js';
-import {
-  asPrincipal,
-  cliCleanEnv,
-  privateDir,
-  request,
-  spawnDaemon,
-  spawnSwitchyard,
-  waitFor,
-  type ChildDaemon,
-  type CliRun,
-} from './helpers.js';
+import { asPrincipal, cliJson as json, privateDir, request, spawnDaemonCli, waitFor } from './helpers.js';
 
 /** What a daemon child starts with unless a test says otherwise: development, no mail transport, no JWT. */
 const plainDaemon = {
@@ -33,31 +23,9 @@ const plainDaemon = {
   JWT_SECRET: '',
 };
 
-type Sy = (...args: string[]) => Promise<CliRun>;
-
-async function daemonWithSocket(
-  t: Test,
-  env: Record<string, string> = {},
-  args: string[] = [],
-): Promise<ChildDaemon & { socket: string; dataDir: string; sy: Sy }> {
-  const dataDir = privateDir();
-  const socket = path.join(dataDir, 'admin.sock');
-  const daemon = await spawnDaemon(t, ['--grpc-socket', socket, ...args], { ...plainDaemon, SERVICE_DATA_DIR: dataDir, ...env });
-  const sy: Sy = async (...argv) => {
-    const run = spawnSwitchyard(t, ['--socket', socket, ...argv], cliCleanEnv);
-    const code = await run.exited;
-    return { code, stdout: run.stdout(), stderr: run.stderr() };
-  };
-  return { ...daemon, socket, dataDir, sy };
-}
-
-/** Runs a --json command that must succeed and returns its one JSON value. */
-async function json(t: Test, sy: Sy, ...args: string[]): Promise<any> {
-  const run = await sy(...args, '--json');
-  t.equal(run.code, 0, `${args.slice(0, 2).join(' ')} exits 0`);
-  t.equal(run.stderr, '', `${args.slice(0, 2).join(' ')}: nothing on stderr`);
-  return JSON.parse(run.stdout);
-}
+/** A daemon child on its own admin socket (spawnDaemonCli), `plainDaemon` unless told otherwise. */
+const daemonWithSocket = (t: Test, env: Record<string, string> = {}, args: string[] = []) =>
+  spawnDaemonCli(t, { ...plainDaemon, ...env }, args);
 
 t.test('permissions check: allowed or not, and why, as POST /v1/permissions/check answers', async (t) => {
   const d = await daemonWithSocket(t);

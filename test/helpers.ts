@@ -313,6 +313,37 @@ export function spawnSwitchyard(t: Test, args: string[], env: Record<string, str
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
+/** Runs `switchyard <args>` against one daemon to its end: exit code and output. */
+export type Sy = (...args: string[]) => Promise<CliRun>;
+
+/**
+ * `switchyard serve` as a child (spawnDaemon) with its admin socket in a private data dir of its own,
+ * and `sy`, which runs real CLI children against that socket with cliCleanEnv.
+ */
+export async function spawnDaemonCli(
+  t: Test,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<ChildDaemon & { socket: string; dataDir: string; sy: Sy }> {
+  const dataDir = privateDir();
+  const socket = path.join(dataDir, 'admin.sock');
+  const daemon = await spawnDaemon(t, ['--grpc-socket', socket, ...args], { SERVICE_DATA_DIR: dataDir, ...env });
+  const sy: Sy = async (...argv) => {
+    const run = spawnSwitchyard(t, ['--socket', socket, ...argv], cliCleanEnv);
+    const code = await run.exited;
+    return { code, stdout: run.stdout(), stderr: run.stderr() };
+  };
+  return { ...daemon, socket, dataDir, sy };
+}
+
+/** Runs a --json command that must succeed (exit 0, nothing on stderr) and answers its one JSON value. */
+export async function cliJson(t: Test, sy: Sy, ...args: string[]): Promise<any> {
+  const run = await sy(...args, '--json');
+  t.equal(run.code, 0, `${args.slice(0, 2).join(' ')} exits 0`);
+  t.equal(run.stderr, '', `${args.slice(0, 2).join(' ')}: nothing on stderr`);
+  return JSON.parse(run.stdout);
+}
+
 /** Headers that authenticate as a development principal (X-Principal-Id; ignored in production). */
 export function asPrincipal(principalId: string): Record<string, string> {
   return { 'x-principal-id': principalId };
