@@ -2,19 +2,13 @@
 // the keys did: keys stored before a daemon upgrades must be listed. LevelDB migration 6 and
 // PostgreSQL migration 6 build it over stored keys; both must give the keys the store itself writes.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import t, { type Test } from 'tap';
 import { createIdentityStore } from '../src/domain/identity/store.js';
 import type { ApiKeyRecord } from '../src/domain/identity/types.js';
-import { createLogger } from '../src/log.js';
-import { LevelStorage } from '../src/storage/leveldb/engine.js';
-import { migrate, migrations, readSchemaVersion } from '../src/storage/leveldb/migrate.js';
-import { PostgresStorage } from '../src/storage/postgres/engine.js';
-import { applySqlMigrations, sqlMigrations } from '../src/storage/postgres/migrations.js';
 import type { Storage } from '../src/storage/port.js';
-import { findPostgres, startPostgres } from './support/postgres.js';
+import { levelStoredBefore, postgresStoredBefore } from './support/migration.js';
+import { findPostgres } from './support/postgres.js';
 
-const silent = createLogger('silent');
 const orgA = randomUUID();
 const orgB = randomUUID();
 
@@ -53,21 +47,8 @@ async function checkLists(t: Test, storage: Storage, rows: ApiKeyRecord[]): Prom
 }
 
 t.test('LevelDB: migration 6 indexes every key stored before it', async (t) => {
-  const dir = t.testdir();
-  const old = await LevelStorage.open(dir, silent);
-  await migrate(
-    old,
-    migrations.filter((m) => m.version <= 5),
-  );
-  t.equal(await readSchemaVersion(old), 5);
   const rows = samples();
-  // Written as a version-5 daemon would: the record, without the new index entries.
-  await old.writeOps(rows.map((k) => ({ type: 'put' as const, sublevel: old.sublevel('api_keys'), key: k.id, value: k })));
-  await old.close();
-
-  const storage = await LevelStorage.open(dir, silent);
-  t.teardown(() => storage.close());
-  t.same(await migrate(storage), { from: 5, to: migrations.at(-1)!.version });
+  const storage = await levelStoredBefore(t, 5, 'api_keys', rows);
   await checkLists(t, storage, rows);
 });
 
@@ -76,21 +57,9 @@ t.test(
   'PostgreSQL: migration 6 indexes every key stored before it, with the bytes the store writes',
   { skip: 'missing' in found ? found.missing : false },
   async (t) => {
-    const cluster = await startPostgres(t);
-    const client = new pg.Client({ connectionString: cluster.url });
-    await client.connect();
-    t.teardown(() => client.end());
     // The layout of a version-4 database, and keys written by a version-4 daemon.
-    await applySqlMigrations(
-      client,
-      sqlMigrations.filter((m) => m.version <= 4),
-    );
     const rows = samples();
-    for (const k of rows)
-      await client.query('INSERT INTO api_keys (id, data) VALUES ($1, $2::jsonb)', [Buffer.from(k.id), JSON.stringify(k)]);
-
-    const storage = await PostgresStorage.open(cluster.url, silent);
-    t.teardown(() => storage.close());
+    const { storage, client } = await postgresStoredBefore(t, 4, 'api_keys', rows);
     await checkLists(t, storage, rows);
     const { apiKeys } = createIdentityStore(storage);
     const { rows: stored } = await client.query<{ id: Buffer; ix_organization_all: Buffer | null }>(

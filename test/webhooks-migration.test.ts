@@ -2,19 +2,13 @@
 // waiting when a daemon upgrades must be found by it. LevelDB migration 5 and PostgreSQL migration 3
 // build the two new indexes over stored deliveries; both must give the keys the store itself writes.
 import t, { type Test } from 'tap';
-import pg from 'pg';
 import { newDelivery } from '../src/domain/webhooks/fanout.js';
 import { WebhookStore } from '../src/domain/webhooks/store.js';
 import type { Delivery } from '../src/domain/webhooks/types.js';
-import { createLogger } from '../src/log.js';
 import { newSortableId } from '../src/storage/keys.js';
-import { LevelStorage } from '../src/storage/leveldb/engine.js';
-import { migrate, migrations, readSchemaVersion } from '../src/storage/leveldb/migrate.js';
-import { applySqlMigrations, sqlMigrations } from '../src/storage/postgres/migrations.js';
-import { PostgresStorage } from '../src/storage/postgres/engine.js';
-import { findPostgres, startPostgres } from './support/postgres.js';
+import { levelStoredBefore, postgresStoredBefore } from './support/migration.js';
+import { findPostgres } from './support/postgres.js';
 
-const silent = createLogger('silent');
 const at = '2026-01-01T00:00:00.000Z';
 
 function delivery(webhookId: string, overrides: Partial<Delivery> = {}): Delivery {
@@ -43,23 +37,8 @@ async function checkQueues(t: Test, store: WebhookStore, rows: Delivery[]): Prom
 }
 
 t.test('LevelDB: migration 5 indexes deliveries stored before it', async (t) => {
-  const dir = t.testdir();
-  const old = await LevelStorage.open(dir, silent);
-  await migrate(
-    old,
-    migrations.filter((m) => m.version <= 4),
-  );
-  t.equal(await readSchemaVersion(old), 4);
   const rows = samples();
-  // Written as a version-4 daemon would: the record, without the new index entries.
-  await old.writeOps(
-    rows.map((d) => ({ type: 'put' as const, sublevel: old.sublevel('webhook_deliveries'), key: d.id, value: d })),
-  );
-  await old.close();
-
-  const storage = await LevelStorage.open(dir, silent);
-  t.teardown(() => storage.close());
-  t.same(await migrate(storage), { from: 4, to: migrations.at(-1)!.version });
+  const storage = await levelStoredBefore(t, 4, 'webhook_deliveries', rows);
   await checkQueues(t, new WebhookStore(storage), rows);
 });
 
@@ -68,24 +47,9 @@ t.test(
   'PostgreSQL: migration 3 indexes deliveries stored before it, with the bytes the store writes',
   { skip: 'missing' in found ? found.missing : false },
   async (t) => {
-    const cluster = await startPostgres(t);
-    const client = new pg.Client({ connectionString: cluster.url });
-    await client.connect();
-    t.teardown(() => client.end());
     // The layout of a version-2 database, and deliveries written by a version-2 daemon.
-    await applySqlMigrations(
-      client,
-      sqlMigrations.filter((m) => m.version <= 2),
-    );
     const rows = samples();
-    for (const d of rows)
-      await client.query('INSERT INTO webhook_deliveries (id, data) VALUES ($1, $2::jsonb)', [
-        Buffer.from(d.id),
-        JSON.stringify(d),
-      ]);
-
-    const storage = await PostgresStorage.open(cluster.url, silent);
-    t.teardown(() => storage.close());
+    const { storage, client } = await postgresStoredBefore(t, 2, 'webhook_deliveries', rows);
     const store = new WebhookStore(storage);
     await checkQueues(t, store, rows);
     const { rows: stored } = await client.query<{ id: Buffer; ix_webhook_due: Buffer | null; ix_due_webhooks: Buffer | null }>(

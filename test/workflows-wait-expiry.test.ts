@@ -3,16 +3,11 @@
 // events in one transaction, by the daemon's own loop; a run answered in time is untouched. Runs that
 // were already waiting when a daemon upgrades are found by LevelDB migration 7 and PostgreSQL 15.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import t, { type Test } from 'tap';
 import { WorkflowStore } from '../src/domain/workflows/store.js';
-import { createLogger } from '../src/log.js';
-import { LevelStorage } from '../src/storage/leveldb/engine.js';
-import { migrate, migrations, readSchemaVersion } from '../src/storage/leveldb/migrate.js';
-import { PostgresStorage } from '../src/storage/postgres/engine.js';
-import { applySqlMigrations, sqlMigrations } from '../src/storage/postgres/migrations.js';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon, untilStatus } from './helpers.js';
-import { findPostgres, startPostgres } from './support/postgres.js';
+import { levelStoredBefore, postgresStoredBefore } from './support/migration.js';
+import { findPostgres } from './support/postgres.js';
 
 t.test(
   'a run waiting past SERVICE_RUN_WAIT_TIMEOUT_MS fails `expired`, with its events; an answered one completes',
@@ -69,8 +64,6 @@ t.test(
   },
 );
 
-const silent = createLogger('silent');
-
 /** Run records as an older daemon stored them (only what the index reads matters here). */
 function storedRuns(): { id: string; status: string; updated_at: string }[] {
   return [
@@ -94,19 +87,8 @@ async function checkWaiting(t: Test, store: WorkflowStore, runs: ReturnType<type
 }
 
 t.test('LevelDB: migration 7 indexes runs already waiting', async (t) => {
-  const dir = t.testdir();
-  const old = await LevelStorage.open(dir, silent);
-  await migrate(
-    old,
-    migrations.filter((m) => m.version <= 6),
-  );
-  t.equal(await readSchemaVersion(old), 6);
   const runs = storedRuns();
-  await old.writeOps(runs.map((r) => ({ type: 'put' as const, sublevel: old.sublevel('workflow_runs'), key: r.id, value: r })));
-  await old.close();
-  const storage = await LevelStorage.open(dir, silent);
-  t.teardown(() => storage.close());
-  t.same(await migrate(storage), { from: 6, to: migrations.at(-1)!.version });
+  const storage = await levelStoredBefore(t, 6, 'workflow_runs', runs);
   await checkWaiting(t, new WorkflowStore(storage), runs);
 });
 
@@ -115,19 +97,8 @@ t.test(
   'PostgreSQL: migration 15 indexes runs already waiting, with the bytes the store writes',
   { skip: 'missing' in found ? found.missing : false },
   async (t) => {
-    const cluster = await startPostgres(t);
-    const client = new pg.Client({ connectionString: cluster.url });
-    await client.connect();
-    t.teardown(() => client.end());
-    await applySqlMigrations(
-      client,
-      sqlMigrations.filter((m) => m.version <= 14),
-    );
     const runs = storedRuns();
-    for (const r of runs)
-      await client.query('INSERT INTO workflow_runs (id, data) VALUES ($1, $2::jsonb)', [Buffer.from(r.id), JSON.stringify(r)]);
-    const storage = await PostgresStorage.open(cluster.url, silent);
-    t.teardown(() => storage.close());
+    const { storage, client } = await postgresStoredBefore(t, 14, 'workflow_runs', runs);
     const store = new WorkflowStore(storage);
     await checkWaiting(t, store, runs);
     const { rows } = await client.query<{ id: Buffer; ix_waiting: Buffer | null }>('SELECT id, ix_waiting FROM workflow_runs');
