@@ -113,12 +113,7 @@ export function createWorkflows({
     loops: [
       createExecutorLoop(executor, storage.background, config.workflowPollMs, workflowLog),
       createScheduleLoop(trigger, storage.background, config.workflowScheduleTickMs, workflowLog),
-      createWaitExpiryLoop(
-        workflows,
-        storage.background,
-        { timeoutMs: config.runWaitTimeoutMs, sweepMs: config.runWaitSweepMs },
-        workflowLog,
-      ),
+      createWaitExpiryLoop(workflows, { timeoutMs: config.runWaitTimeoutMs, sweepMs: config.runWaitSweepMs }, workflowLog),
     ],
     resources: { workflow_run: (id) => workflows.locateRun(id) },
     count: async () => ({

@@ -37,6 +37,9 @@ import {
 
 export type WorkflowView = Omit<WorkflowDefinition, 'deleted_at'>;
 
+/** Overdue waiting runs ended per expiry batch, each in its own transaction. */
+const EXPIRY_BATCH = 100;
+
 function viewOfWorkflow(d: WorkflowDefinition): WorkflowView {
   const { deleted_at: _deleted, ...view } = d;
   return view;
@@ -406,18 +409,18 @@ export class WorkflowService {
   /**
    * Ends runs that have waited for input `timeoutMs` or longer: `failed` with error `expired`, their
    * waiting nodes failed with it, each in one transaction with its events. Answers how many ended,
-   * whether a full batch was found, and when (epoch ms) the next waiting run falls due.
+   * whether a full batch was found, and when (epoch ms) the next waiting run falls due. The expiry
+   * loop's work: the background lane's transactions.
    */
   async expireWaitingRuns(
     timeoutMs: number,
-    limit = 100,
-    storage: Storage = this.storage,
+    limit = EXPIRY_BATCH,
   ): Promise<{ expired: number; more: boolean; nextDueAt: number | undefined }> {
     const cutoff = new Date(Date.now() - timeoutMs).toISOString();
     const overdue = await this.store.waitingSince(cutoff, limit);
     let expired = 0;
     for (const { id } of overdue) {
-      const ended = await storage.transaction({ locks: [runLock(id)] }, async (tx) => {
+      const ended = await this.storage.background.transaction({ locks: [runLock(id)] }, async (tx) => {
         const run = await this.store.editable(tx, id);
         if (run?.status !== 'waiting' || Date.parse(run.updated_at) > Date.now() - timeoutMs) return false;
         const error = { code: 'expired', message: `no input came within ${timeoutMs} ms (SERVICE_RUN_WAIT_TIMEOUT_MS)` };

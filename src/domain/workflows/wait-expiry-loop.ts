@@ -1,6 +1,5 @@
 import type { Logger } from '../../log.js';
 import { Loop } from '../../loops/loop.js';
-import type { Storage } from '../../storage/port.js';
 import type { WorkflowService } from './service.js';
 
 /** Full batches in a row per tick before yielding to the next interval. */
@@ -13,7 +12,6 @@ const MAX_BATCHES_PER_TICK = 20;
  */
 export function createWaitExpiryLoop(
   workflows: WorkflowService,
-  storage: Storage,
   options: { timeoutMs: number; sweepMs: number },
   log: Logger,
 ): Loop {
@@ -24,7 +22,7 @@ export function createWaitExpiryLoop(
     log,
     tick: async () => {
       for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
-        const { expired, more, nextDueAt } = await workflows.expireWaitingRuns(options.timeoutMs, 100, storage);
+        const { expired, more, nextDueAt } = await workflows.expireWaitingRuns(options.timeoutMs);
         if (expired > 0) log.info({ expired }, 'waiting runs expired');
         if (!more) return nextDueAt;
       }
