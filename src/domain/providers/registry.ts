@@ -53,10 +53,15 @@ export class ProviderRegistry {
     for (const entry of this.entries) entry.settings = byName.get(entry.adapter.name);
   }
 
-  markHealthy(entry: Registered, models: string[], unavailable: UnavailableModel[] = [], now = Date.now()): void {
-    entry.health = { status: 'healthy', checked_at: new Date(now).toISOString() };
+  /**
+   * A probe's answer: the models it lists and the model files it cannot load. Health per model: a
+   * provider whose model files all fail to load is unhealthy, one bad file is not.
+   */
+  markProbed(entry: Registered, models: string[], unavailable: UnavailableModel[] = [], now = Date.now()): void {
     entry.probedModels = models;
     entry.unavailableModels = unavailable;
+    if (models.length === 0 && unavailable.length > 0) this.markUnhealthy(entry, noModelLoads(unavailable), now);
+    else entry.health = { status: 'healthy', checked_at: new Date(now).toISOString() };
   }
 
   /**

@@ -7,7 +7,7 @@ import type { Storage } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import { isOperator, organizationOf, type Actor, type Caller } from '../identity/caller.js';
 import type { PermissionEngine } from '../identity/permissions.js';
-import { costOf, noModelLoads, recordOf, type ProviderRegistry, type Registered } from './registry.js';
+import { costOf, recordOf, type ProviderRegistry, type Registered } from './registry.js';
 import { lostTo, rank, type Ranking } from './router.js';
 import type { ExecuteBody, ProviderSettingsInput, RouteExplanation, RouteQuery, UsageQuery, UsageRow } from './schemas.js';
 import { canonicalTime } from '../schemas.js';
@@ -324,7 +324,6 @@ export class ProviderService {
     const { candidates } = this.candidatesFor(body);
     const attempts: Attempt[] = [];
     let last: UpstreamFailure | undefined;
-    let unloadable: ModelUnavailable | undefined;
     for (const entry of candidates) {
       const call = this.callFor(entry, body, signal);
       const progress: Progress = { started: performance.now(), opened: false, model: call.model, usage: NO_USAGE, attempts };
@@ -352,21 +351,14 @@ export class ProviderService {
         });
         attempts[attempts.length - 1] = { provider: entry.adapter.name, error: failure.message };
         if (cancelled) throw new CallCancelled();
-        if (failure instanceof ModelUnavailable) {
-          // The model cannot load: not the provider's fault, so no breaker; the next candidate may serve.
-          unloadable = failure;
-          continue;
-        }
+        // The model cannot load (failed() took it out of the provider's list): the next candidate may serve.
+        if (failure instanceof ModelUnavailable) continue;
         if (progress.opened && broken !== undefined) return broken(entry, failure);
         if (!failure.retriable) throw upstreamError(entry.adapter.name, failure, attempts);
         last = failure;
         this.metrics.providerFallback(entry.adapter.name);
       }
     }
-    if (unloadable !== undefined && last === undefined)
-      throw new AppError('no_provider', `no provider can serve this request: ${lastProvider(attempts)}: ${unloadable.message}`, {
-        details: { attempts },
-      });
     throw exhausted(last, attempts);
   }
 
@@ -392,19 +384,13 @@ export class ProviderService {
       due.map(async (entry) => {
         const until = deadline(timeoutMs);
         try {
-          const { models, unavailable = [] } = await entry.adapter.probe(until.signal);
-          // Health per model: a provider whose model files all fail to load is unhealthy, one bad file is not.
-          if (models.length === 0 && unavailable.length > 0) {
-            const reason = noModelLoads(unavailable);
-            if (entry.health.status !== 'unhealthy')
-              this.log.warn({ provider: entry.adapter.name, reason }, 'provider unhealthy');
-            this.registry.markUnhealthy(entry, reason);
-            entry.probedModels = [];
-            entry.unavailableModels = unavailable;
-            return;
-          }
-          if (entry.health.status === 'unhealthy') this.log.info({ provider: entry.adapter.name }, 'provider healthy again');
-          this.registry.markHealthy(entry, models, unavailable);
+          const { models, unavailable } = await entry.adapter.probe(until.signal);
+          const wasUnhealthy = entry.health.status === 'unhealthy';
+          this.registry.markProbed(entry, models, unavailable);
+          const { status, reason } = entry.health;
+          if (status === 'unhealthy' && !wasUnhealthy)
+            this.log.warn({ provider: entry.adapter.name, reason }, 'provider unhealthy');
+          if (status === 'healthy' && wasUnhealthy) this.log.info({ provider: entry.adapter.name }, 'provider healthy again');
         } catch (err) {
           const reason =
             err instanceof UpstreamFailure
@@ -517,19 +503,20 @@ export class ProviderService {
   }
 }
 
-/** The provider of the last attempt (the one whose model could not load). */
-function lastProvider(attempts: Attempt[]): string {
-  return attempts[attempts.length - 1]?.provider ?? 'the provider';
-}
-
 function upstreamError(provider: string, failure: UpstreamFailure, attempts: Attempt[]): AppError {
   return new AppError('upstream_error', `${provider}: ${failure.message}`, { details: { attempts } });
 }
 
-/** Every candidate failed retriably: 504 when the last one timed out, else 502, listing each attempt. */
+/**
+ * Every candidate failed retriably: 504 when the last one timed out, else 502, listing each attempt.
+ * When none was the upstream's failure (`last` unset: each candidate's model could not load), 503
+ * no provider can serve the request.
+ */
 function exhausted(last: UpstreamFailure | undefined, attempts: Attempt[]): AppError {
   const summary = attempts.map((a) => `${a.provider}: ${a.error ?? 'ok'}`).join('; ');
-  return new AppError(last?.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error', `every provider failed: ${summary}`, {
+  if (last === undefined)
+    return new AppError('no_provider', `no provider can serve this request: ${summary}`, { details: { attempts } });
+  return new AppError(last.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error', `every provider failed: ${summary}`, {
     details: { attempts },
   });
 }
