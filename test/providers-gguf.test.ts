@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { ggufFileProblem } from '../src/domain/providers/adapters/gguf-header.js';
 import { asPrincipal, createOrganizationAs, privateDir, repoRoot, request, startTestDaemon, waitFor } from './helpers.js';
 import { byteModel } from './support/gguf.js';
 
@@ -213,6 +214,14 @@ t.test('a directory where no model can load makes the provider unhealthy, with w
   t.same(gguf.models, []);
   const route = bad.services.providers.explainRoute({ modality: 'text', tier: 'basic' });
   t.match(route.rejected, [{ provider: 'gguf', reason: /^unhealthy: no model can be loaded/ }]);
+});
+
+t.test('a header that claims more than its file holds is refused, the file read no further', async (t) => {
+  const file = path.join(privateDir(), 'claims.gguf');
+  const header = emptyGguf();
+  header.writeBigUInt64LE(10n ** 9n, 8); // a billion tensors, in 24 bytes
+  writeFileSync(file, header);
+  t.equal(await ggufFileProblem(file), 'file is cut short');
 });
 
 t.test('what it refuses: a name outside the directory', { skip }, async (t) => {

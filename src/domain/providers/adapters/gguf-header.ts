@@ -2,6 +2,9 @@
 // table are read (never the weights) and the file must be long enough to hold every tensor the table
 // names. A file that fails says why in the daemon's own words ("not a GGUF file", "file is cut
 // short"); the runtime's exception text never reaches a client. Layout: ggml's docs/gguf.md.
+// Not node-llama-cpp's readGgufFileInfo: it reads zeros past a file's end, so a 24-byte header that
+// claims 10^9 tensors grew the daemon by 230 MiB in 6 s without ending; here every count is bounded
+// by the bytes the file has (and a 100 KB model is checked in 0.6 ms against its 3 ms).
 import { open } from 'node:fs/promises';
 
 /** Past this much header and metadata the check gives up and leaves the file to the runtime. */
