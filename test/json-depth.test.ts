@@ -29,6 +29,11 @@ t.test('the text scan counts brackets outside strings only', async (t) => {
   t.throws(() => assertJsonTextDepth(nestedText(MAX_JSON_DEPTH + 1)), { code: 'validation_failed' });
   t.doesNotThrow(() => assertJsonTextDepth(JSON.stringify({ s: '[[[[{{{{'.repeat(100) })), 'brackets in a string');
   t.doesNotThrow(() => assertJsonTextDepth(JSON.stringify({ s: '\\"[[[['.repeat(100) })), 'escaped quotes in a string');
+  t.throws(
+    () => assertJsonTextDepth(JSON.stringify({ s: 'ends in a backslash \\', deep: nested(MAX_JSON_DEPTH) })),
+    { code: 'validation_failed' },
+    'an escaped backslash ends nothing: the quote after it closes the string, and the depth after counts',
+  );
 });
 
 t.test('a body nested past the limit is 422 on every route, and nothing is stored', async (t) => {
