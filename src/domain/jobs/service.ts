@@ -1,6 +1,6 @@
 import { AppError, notFound } from '../../errors.js';
 import type { Metrics } from '../../metrics.js';
-import type { Page } from '../../storage/collection.js';
+import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
@@ -156,12 +156,18 @@ export class JobService {
     return this.viewOfJob(await this.readJob(actor, id));
   }
 
-  /** Jobs of an organization, oldest first; by status. Lists never carry inputs (GET one job does). */
-  /** `newestFirst`: the most recent jobs first (the portal's list). */
-  async listJobs(actor: Actor, query: JobListQuery, newestFirst = false): Promise<Page<Omit<JobView, 'input'>>> {
+  /**
+   * Jobs of an organization, oldest first (newest first with `reverse`, as the portal lists them); by
+   * status. Lists never carry inputs (GET one job does).
+   */
+  async listJobs(
+    actor: Actor,
+    query: JobListQuery,
+    { reverse = false }: Pick<PageOptions, 'reverse'> = {},
+  ): Promise<Page<Omit<JobView, 'input'>>> {
     const organizationId = organizationOf(actor, query.organization_id);
     await this.permissions.authorize(actor, 'job.read', { type: 'organization', id: organizationId });
-    const page = { limit: query.limit, cursor: query.cursor, reverse: newestFirst };
+    const page = { limit: query.limit, cursor: query.cursor, reverse };
     const found =
       query.status === undefined
         ? await this.store.jobs.listBy('organization', organizationId, page)

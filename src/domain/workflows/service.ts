@@ -1,6 +1,6 @@
 import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { Metrics } from '../../metrics.js';
-import type { Page } from '../../storage/collection.js';
+import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { AssetService } from '../assets/service.js';
@@ -279,12 +279,15 @@ export class WorkflowService {
     return viewOfRun(await this.readRun(actor, id, 'workflow.read'));
   }
 
-  /** Runs of an organization, oldest first; by definition name or by status. */
-  /** `newestFirst`: the most recent runs first (the portal's list). */
-  async listRuns(actor: Actor, query: RunListQuery, newestFirst = false): Promise<Page<RunView>> {
+  /** Runs of an organization, oldest first (newest first with `reverse`, as the portal lists them); by definition name or by status. */
+  async listRuns(
+    actor: Actor,
+    query: RunListQuery,
+    { reverse = false }: Pick<PageOptions, 'reverse'> = {},
+  ): Promise<Page<RunView>> {
     const organizationId = organizationOf(actor, query.organization_id);
     await this.permissions.authorize(actor, 'workflow.read', { type: 'organization', id: organizationId });
-    const page = { limit: query.limit, cursor: query.cursor, reverse: newestFirst };
+    const page = { limit: query.limit, cursor: query.cursor, reverse };
     let found: Page<WorkflowRun>;
     if (query.workflow !== undefined && query.status !== undefined)
       throw validationFailed({ status: 'filter by workflow or by status, not both' });

@@ -30,8 +30,8 @@ export function runPages(services: Services): PortalPageDef[] {
       summary: 'Recent workflow runs and jobs',
       handler: async (_ctx, session) => {
         const organization_id = session.record.organization_id;
-        const runs = await workflows.listRuns(session.caller, { organization_id, limit: RECENT }, true);
-        const recentJobs = await jobs.listJobs(session.caller, { organization_id, limit: RECENT }, true);
+        const runs = await workflows.listRuns(session.caller, { organization_id, limit: RECENT }, { reverse: true });
+        const recentJobs = await jobs.listJobs(session.caller, { organization_id, limit: RECENT }, { reverse: true });
         const body = html`<div class="scroll">
             <table>
               <caption>
