@@ -18,7 +18,7 @@ export interface Caller {
   apiKey?: { id: string; organizationId: string; scopes: ApiKeyScope[] };
   /**
    * Set for a portal browser session (docs/portal.md): it acts inside its organization only, and only
-   * for the actions its capabilities allow (domain/portal/capabilities.ts).
+   * for the actions its capabilities allow (`portalActions` in permissions.ts).
    */
   portal?: { sessionId: string; organizationId: string; capabilities: readonly ('read' | 'manage_webhooks')[] };
   /** Set by the transport for the request at hand (authentication results are shared between requests). */
