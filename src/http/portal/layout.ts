@@ -52,7 +52,7 @@ export function page(options: PageOptions, body: HtmlValue): SafeHtml {
           <p class="session">
             Organization <code>${session.record.organization_id}</code> ·
             ${session.record.capabilities.includes('manage_webhooks') ? 'can manage webhooks' : 'read only'} · until
-            <time datetime="${session.record.expires_at}">${session.record.expires_at}</time>
+            ${timestamp(session.record.expires_at)}
           </p>`;
   return html`<!doctype html>
     <html lang="en">
@@ -93,7 +93,52 @@ export function buttonForm(session: PortalSession, action: string, label: string
   </form>`;
 }
 
+/** A moment as the page shows it: the ISO time, marked up as one. */
+export function timestamp(iso: string): SafeHtml {
+  return html`<time datetime="${iso}">${iso}</time>`;
+}
+
 /** A status badge; the text says it, the colour only repeats it. */
 export function badge(status: string): SafeHtml {
   return html`<span class="badge badge-${status.replace(/[^a-z_]/g, '')}">${status}</span>`;
+}
+
+export interface TableOptions {
+  caption: HtmlValue;
+  /** The header cells' contents. */
+  head: readonly HtmlValue[];
+  /** Each row's cells' contents, as many as `head`. */
+  rows: readonly (readonly HtmlValue[])[];
+  /** The one row shown when there are none. */
+  empty: string;
+}
+
+/** A captioned table with header cells, in its own box that scrolls sideways on a narrow screen. */
+export function table({ caption, head, rows, empty }: TableOptions): SafeHtml {
+  return html`<div class="scroll">
+    <table>
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${head.map((cell) => html`<th scope="col">${cell}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          rows.length === 0
+            ? html`<tr>
+                <td colspan="${head.length}">${empty}</td>
+              </tr>`
+            : rows.map(
+                (row) =>
+                  html`<tr>
+                    ${row.map((cell) => html`<td>${cell}</td>`)}
+                  </tr>`,
+              )
+        }
+      </tbody>
+    </table>
+  </div>`;
 }

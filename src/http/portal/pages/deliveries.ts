@@ -5,7 +5,7 @@ import { deliveryStatuses, type DeliveryView } from '../../../domain/webhooks/ty
 import { AppError, validationFailed } from '../../../errors.js';
 import { Reply } from '../../route.js';
 import { html, type SafeHtml } from '../html.js';
-import { badge, buttonForm, csrfField, page } from '../layout.js';
+import { badge, buttonForm, csrfField, page, timestamp } from '../layout.js';
 import { field, pathId, queryOf, type PortalPageDef } from '../routes.js';
 import { canManage } from './webhooks.js';
 
@@ -43,7 +43,7 @@ function attemptsTable(d: DeliveryView): SafeHtml {
         (a) =>
           html`<tr>
             <td>${a.attempt}</td>
-            <td><time datetime="${a.at}">${a.at}</time></td>
+            <td>${timestamp(a.at)}</td>
             <td>${a.status_code ?? '—'}</td>
             <td>${a.duration_ms} ms</td>
             <td><pre class="excerpt">${a.response ?? ''}</pre></td>
@@ -62,13 +62,12 @@ function deliveryItem(d: DeliveryView, session: PortalSession): SafeHtml {
   return html`<li class="delivery" data-status="${d.status}">
     <details>
       <summary>
-        ${badge(d.status)} <code>${d.event_kind}</code> <time datetime="${d.created_at}">${d.created_at}</time> · ${d.attempt}
+        ${badge(d.status)} <code>${d.event_kind}</code> ${timestamp(d.created_at)} · ${d.attempt}
         attempt${d.attempt === 1 ? '' : 's'}${d.error_message === null ? '' : html` · <span class="error">${d.error_message}</span>`}
       </summary>
       <p>
         Delivery <code>${d.id}</code>, event
-        <code>${d.event_id}</code
-        >${d.next_attempt_at === null ? '' : html`, next attempt <time datetime="${d.next_attempt_at}">${d.next_attempt_at}</time>`}
+        <code>${d.event_id}</code>${d.next_attempt_at === null ? '' : html`, next attempt ${timestamp(d.next_attempt_at)}`}
       </p>
       ${attemptsTable(d)} ${replay}
     </details>

@@ -4,7 +4,7 @@ import { AppError } from '../../../errors.js';
 import { writeEventStream } from '../../event-stream.js';
 import { Reply } from '../../route.js';
 import { html, type SafeHtml } from '../html.js';
-import { badge, page } from '../layout.js';
+import { badge, page, table, timestamp } from '../layout.js';
 import { pathId, type PortalPageDef } from '../routes.js';
 import { sessionOf } from '../session.js';
 
@@ -32,72 +32,29 @@ export function runPages(services: Services): PortalPageDef[] {
         const organization_id = session.record.organization_id;
         const runs = await workflows.listRuns(session.caller, { organization_id, limit: RECENT }, { reverse: true });
         const recentJobs = await jobs.listJobs(session.caller, { organization_id, limit: RECENT }, { reverse: true });
-        const body = html`<div class="scroll">
-            <table>
-              <caption>
-                Recent runs
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Workflow</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  runs.items.length === 0
-                    ? html`<tr>
-                        <td colspan="4">No runs yet.</td>
-                      </tr>`
-                    : runs.items.map(
-                        (r) =>
-                          html`<tr>
-                            <td><a href="/portal/runs/${r.id}">${r.id.slice(0, 8)}</a></td>
-                            <td>${r.workflow_name} v${r.version}</td>
-                            <td>${badge(r.status)}</td>
-                            <td><time datetime="${r.created_at}">${r.created_at}</time></td>
-                          </tr>`,
-                      )
-                }
-              </tbody>
-            </table>
-          </div>
-          <div class="scroll">
-            <table>
-              <caption>
-                Recent jobs
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Job</th>
-                  <th scope="col">Modality</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Artifacts</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  recentJobs.items.length === 0
-                    ? html`<tr>
-                        <td colspan="5">No jobs yet.</td>
-                      </tr>`
-                    : recentJobs.items.map(
-                        (j) =>
-                          html`<tr>
-                            <td><code>${j.id.slice(0, 8)}</code></td>
-                            <td>${j.modality}</td>
-                            <td>${badge(j.status)}</td>
-                            <td><time datetime="${j.created_at}">${j.created_at}</time></td>
-                            <td>${artifactList(j.artifacts)}</td>
-                          </tr>`,
-                      )
-                }
-              </tbody>
-            </table>
-          </div>`;
+        const body = html`${table({
+          caption: 'Recent runs',
+          head: ['Run', 'Workflow', 'Status', 'Created'],
+          rows: runs.items.map((r) => [
+            html`<a href="/portal/runs/${r.id}">${r.id.slice(0, 8)}</a>`,
+            html`${r.workflow_name} v${r.version}`,
+            badge(r.status),
+            timestamp(r.created_at),
+          ]),
+          empty: 'No runs yet.',
+        })}
+        ${table({
+          caption: 'Recent jobs',
+          head: ['Job', 'Modality', 'Status', 'Created', 'Artifacts'],
+          rows: recentJobs.items.map((j) => [
+            html`<code>${j.id.slice(0, 8)}</code>`,
+            j.modality,
+            badge(j.status),
+            timestamp(j.created_at),
+            artifactList(j.artifacts),
+          ]),
+          empty: 'No jobs yet.',
+        })}`;
         return page({ title: 'Runs and jobs', session, section: 'runs' }, body);
       },
     },
@@ -120,7 +77,7 @@ export function runPages(services: Services): PortalPageDef[] {
               >
             </dd>
             <dt>Created</dt>
-            <dd><time datetime="${run.created_at}">${run.created_at}</time></dd>
+            <dd>${timestamp(run.created_at)}</dd>
             ${
               run.error === null
                 ? ''

@@ -1,6 +1,6 @@
 import type { Services } from '../../../areas.js';
 import { html } from '../html.js';
-import { page } from '../layout.js';
+import { page, table } from '../layout.js';
 import type { PortalPageDef } from '../routes.js';
 
 const DAYS = 30;
@@ -54,46 +54,21 @@ export function usagePages({ providers }: Services): PortalPageDef[] {
             ></div>
             <figcaption>Cost (USD) per day by provider and model</figcaption>
           </figure>
-          <div class="scroll">
-            <table>
-              <caption>
-                Usage per day
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Calls</th>
-                  <th scope="col">Failures</th>
-                  <th scope="col">Tokens in</th>
-                  <th scope="col">Tokens out</th>
-                  <th scope="col">Cost (USD)</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  rows.length === 0
-                    ? html`<tr>
-                        <td colspan="8">No provider calls in the last ${DAYS} days.</td>
-                      </tr>`
-                    : rows.map(
-                        (r) =>
-                          html`<tr>
-                            <td>${r.day.slice(0, 10)}</td>
-                            <td>${r.provider}</td>
-                            <td>${r.model}</td>
-                            <td>${r.calls}</td>
-                            <td>${r.failures}</td>
-                            <td>${r.input_tokens}</td>
-                            <td>${r.output_tokens}</td>
-                            <td>${r.cost_usd.toFixed(6)}</td>
-                          </tr>`,
-                      )
-                }
-              </tbody>
-            </table>
-          </div>`;
+          ${table({
+            caption: 'Usage per day',
+            head: ['Day', 'Provider', 'Model', 'Calls', 'Failures', 'Tokens in', 'Tokens out', 'Cost (USD)'],
+            rows: rows.map((r) => [
+              r.day.slice(0, 10),
+              r.provider,
+              r.model,
+              r.calls,
+              r.failures,
+              r.input_tokens,
+              r.output_tokens,
+              r.cost_usd.toFixed(6),
+            ]),
+            empty: `No provider calls in the last ${DAYS} days.`,
+          })}`;
         return page(
           {
             title: 'Usage',

@@ -6,8 +6,8 @@ import { createWebhookBody, updateWebhookBody } from '../../../domain/webhooks/s
 import type { WebhookView, WebhookWithSecret } from '../../../domain/webhooks/types.js';
 import { AppError, fieldReasons, validationFailed } from '../../../errors.js';
 import { Reply } from '../../route.js';
-import { html, type SafeHtml } from '../html.js';
-import { badge, buttonForm, csrfField, page } from '../layout.js';
+import { html, type HtmlValue, type SafeHtml } from '../html.js';
+import { badge, buttonForm, csrfField, page, table, timestamp } from '../layout.js';
 import { field, fieldList, pathId, queryOf, type FormBody, type PortalPageDef } from '../routes.js';
 
 const MAX_WEBHOOKS_SHOWN = 200;
@@ -56,16 +56,14 @@ function filtersOf(body: FormBody | undefined): Record<string, unknown> {
   return { description: description === '' ? null : description, event_filter: kinds, resource_filter: resource };
 }
 
-function webhookRow(hook: WebhookView): SafeHtml {
-  return html`<tr>
-    <td>
-      <a href="/portal/webhooks/${hook.id}">${hook.url}</a
-      >${hook.description === null ? '' : html`<br /><small>${hook.description}</small>`}
-    </td>
-    <td>${badge(hook.active ? 'active' : 'paused')}</td>
-    <td>${hook.event_filter.length === 0 ? 'every kind' : hook.event_filter.join(', ')}</td>
-    <td><a href="/portal/deliveries?webhook=${hook.id}">Deliveries</a></td>
-  </tr>`;
+function webhookCells(hook: WebhookView): HtmlValue[] {
+  return [
+    html`<a href="/portal/webhooks/${hook.id}">${hook.url}</a
+      >${hook.description === null ? '' : html`<br /><small>${hook.description}</small>`}`,
+    badge(hook.active ? 'active' : 'paused'),
+    hook.event_filter.length === 0 ? 'every kind' : hook.event_filter.join(', '),
+    html`<a href="/portal/deliveries?webhook=${hook.id}">Deliveries</a>`,
+  ];
 }
 
 export function webhookPages({ webhooks }: Services): PortalPageDef[] {
@@ -92,29 +90,13 @@ export function webhookPages({ webhooks }: Services): PortalPageDef[] {
               </form>
             </section>`
           : '';
-        const body = html`<table>
-            <caption>
-              Webhooks (${list.items.length})
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">State</th>
-                <th scope="col">Events</th>
-                <th scope="col"><span class="visually-hidden">Links</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                list.items.length === 0
-                  ? html`<tr>
-                      <td colspan="4">No webhooks yet.</td>
-                    </tr>`
-                  : list.items.map(webhookRow)
-              }
-            </tbody>
-          </table>
-          ${create}`;
+        const body = html`${table({
+          caption: `Webhooks (${list.items.length})`,
+          head: ['URL', 'State', 'Events', html`<span class="visually-hidden">Links</span>`],
+          rows: list.items.map(webhookCells),
+          empty: 'No webhooks yet.',
+        })}
+        ${create}`;
         return page({ title: 'Webhooks', session, section: 'webhooks' }, body);
       },
     },
@@ -186,7 +168,7 @@ export function webhookPages({ webhooks }: Services): PortalPageDef[] {
             <dt>Description</dt>
             <dd>${hook.description ?? '—'}</dd>
             <dt>Created</dt>
-            <dd><time datetime="${hook.created_at}">${hook.created_at}</time></dd>
+            <dd>${timestamp(hook.created_at)}</dd>
           </dl>
           <p><a href="/portal/deliveries?webhook=${hook.id}">Deliveries of this webhook</a></p>
           ${settings}`;
