@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import crypto, { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Storage } from '../storage/port.js';
 
 /**
@@ -23,3 +23,21 @@ export function deriveKey(key: Buffer, purpose: string): Buffer {
 
 /** The invitation token key: HMAC key of accept tokens, and the source of the outbox's sealing key. */
 export const INVITE_TOKEN_KEY = 'invite_token_key';
+
+/** The SHA-256 a presented secret (an API key, a portal token) is stored and compared as. */
+export function digestSecret(secret: string): Buffer {
+  // crypto.hash: the one-shot digest (Node >= 20.12), without a Hash object per call.
+  return crypto.hash('sha256', secret, 'buffer');
+}
+
+// Compared against when there is no stored digest, so a miss costs the same as a wrong secret.
+const NO_DIGEST = Buffer.alloc(32);
+
+/**
+ * Whether `secret` digests to `storedHex` (digestSecret, as hex), compared in constant time; the same
+ * work when nothing is stored (no such record), which never matches.
+ */
+export function digestMatches(secret: string, storedHex: string | null | undefined): boolean {
+  const stored = storedHex == null ? NO_DIGEST : Buffer.from(storedHex, 'hex');
+  return timingSafeEqual(digestSecret(secret), stored) && storedHex != null;
+}

@@ -1,4 +1,4 @@
-import crypto, { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { AppError, notFound, validationFailed } from '../../errors.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Logger } from '../../log.js';
@@ -6,6 +6,7 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import { idSchema } from '../schemas.js';
+import { digestMatches, digestSecret } from '../secrets.js';
 import { isOperator, type Actor, type ApiKeyScope, type Caller } from './caller.js';
 import type { MembershipService } from './memberships.js';
 import type { OrganizationService } from './organizations.js';
@@ -17,8 +18,6 @@ import { viewApiKey, type ApiKeyRecord, type ApiKeyView } from './types.js';
 const KEY_FORMAT = /^svc_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{43,})$/;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
-// Compared against when the prefix is unknown, so a miss costs the same as a wrong secret.
-const DUMMY_HASH = Buffer.alloc(32);
 
 function base62(length: number): string {
   let out = '';
@@ -28,11 +27,6 @@ function base62(length: number): string {
     }
   }
   return out;
-}
-
-function hashKey(raw: string): Buffer {
-  // crypto.hash: the one-shot digest (Node >= 20.12), without a Hash object per call.
-  return crypto.hash('sha256', raw, 'buffer');
 }
 
 export interface CreateApiKeyInput {
@@ -99,7 +93,7 @@ export class ApiKeyService {
       organization_id: org.id,
       principal_id: principalId,
       prefix,
-      key_hash: hashKey(raw).toString('hex'),
+      key_hash: digestSecret(raw).toString('hex'),
       scopes: [...new Set(input.scopes ?? [])],
       expires_at: expiresAt,
       created_at: nowIso(new Date(now)),
@@ -191,10 +185,7 @@ export class ApiKeyService {
     const match = KEY_FORMAT.exec(raw);
     if (match === null) throw new AppError('unauthenticated', 'invalid API key');
     const record = await this.store.apiKeys.findUnique('prefix', match[1]);
-    const presented = hashKey(raw);
-    const stored = record === undefined ? DUMMY_HASH : Buffer.from(record.key_hash, 'hex');
-    const equal = timingSafeEqual(presented, stored);
-    if (record === undefined || !equal) throw new AppError('unauthenticated', 'invalid API key');
+    if (!digestMatches(raw, record?.key_hash) || record === undefined) throw new AppError('unauthenticated', 'invalid API key');
     if (record.revoked_at !== null) throw new AppError('unauthenticated', 'API key revoked', { reason: 'revoked' });
     if (record.expires_at !== null && Date.parse(record.expires_at) <= Date.now())
       throw new AppError('unauthenticated', 'API key expired', { reason: 'expired' });

@@ -1,4 +1,4 @@
-import crypto, { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Collection } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
@@ -8,19 +8,15 @@ import { isOperator, type Actor, type Caller } from '../identity/caller.js';
 import type { MembershipService } from '../identity/memberships.js';
 import type { OrganizationService } from '../identity/organizations.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
+import { deriveKey, digestMatches, digestSecret } from '../secrets.js';
 import { portalTtlSeconds, type CreatePortalSessionInput } from './schemas.js';
 import type { MintedPortalSession, PortalCapability, PortalSessionRecord } from './types.js';
 
 // Tokens carry the session's id in clear (a point read finds the record) and a secret that is stored
-// only as SHA-256 and compared in constant time, as API keys are. The link's and the cookie's secrets
-// differ, so a link seen in a log cannot be replayed as a cookie.
+// only as its digest and compared in constant time, as API keys are (digestSecret, digestMatches). The
+// link's and the cookie's secrets differ, so a link seen in a log cannot be replayed as a cookie.
 const LINK_TOKEN = /^psl_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
 const SESSION_TOKEN = /^([0-9a-f]{32})\.([A-Za-z0-9_-]{43})$/;
-const DUMMY_HASH = Buffer.alloc(32);
-
-function sha256(text: string): Buffer {
-  return crypto.hash('sha256', text, 'buffer');
-}
 
 function compact(id: string): string {
   return id.replaceAll('-', '');
@@ -28,12 +24,6 @@ function compact(id: string): string {
 
 function expand(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** Whether the presented secret hashes to the stored one; the same work whether or not a record exists. */
-function secretMatches(secret: string, storedHex: string | null | undefined): boolean {
-  const stored = storedHex == null ? DUMMY_HASH : Buffer.from(storedHex, 'hex');
-  return timingSafeEqual(sha256(secret), stored) && storedHex != null;
 }
 
 /** A refused link or cookie: the page says why, and never whether another organization exists. */
@@ -84,7 +74,7 @@ export class PortalService {
       organization_id: org.id,
       principal_id: principalId,
       capabilities,
-      link_hash: sha256(secret).toString('hex'),
+      link_hash: digestSecret(secret).toString('hex'),
       link_used_at: null,
       session_hash: null,
       expires_at: new Date(now + (input.ttl_seconds ?? portalTtlSeconds.default) * 1000).toISOString(),
@@ -110,7 +100,7 @@ export class PortalService {
     if (match === null) throw new PortalRefusal('invalid', 'This portal link is not valid.');
     const id = expand(match[1]);
     const found = await this.sessions.get(id);
-    if (!secretMatches(match[2], found?.link_hash)) throw new PortalRefusal('invalid', 'This portal link is not valid.');
+    if (!digestMatches(match[2], found?.link_hash)) throw new PortalRefusal('invalid', 'This portal link is not valid.');
     const cookieSecret = randomBytes(32).toString('base64url');
     const record = await this.storage.transaction({ locks: [`portal-session:${id}`] }, async (tx) => {
       const current = (await tx.get(this.sessions, id))!;
@@ -121,7 +111,7 @@ export class PortalService {
       const next: PortalSessionRecord = {
         ...current,
         link_used_at: nowIso(),
-        session_hash: sha256(cookieSecret).toString('hex'),
+        session_hash: digestSecret(cookieSecret).toString('hex'),
       };
       this.audit.recordChange(tx, this.callerOf(next), 'portal_session.enter', 'portal_session', current, next);
       return tx.put(this.sessions, next);
@@ -135,7 +125,7 @@ export class PortalService {
     const match = SESSION_TOKEN.exec(cookie);
     if (match === null) throw new PortalRefusal('invalid', 'You are not signed in to the portal.');
     const record = await this.sessions.get(expand(match[1]));
-    if (!secretMatches(match[2], record?.session_hash) || record === undefined)
+    if (!digestMatches(match[2], record?.session_hash) || record === undefined)
       throw new PortalRefusal('invalid', 'You are not signed in to the portal.');
     if (Date.parse(record.expires_at) <= Date.now())
       throw new PortalRefusal('ended', 'Your portal session has ended: ask for a new link.');
@@ -151,7 +141,7 @@ export class PortalService {
   }
 
   private sessionOf(record: PortalSessionRecord, cookieSecret: string): PortalSession {
-    const csrfToken = crypto.createHmac('sha256', cookieSecret).update('portal-csrf').digest('base64url');
+    const csrfToken = deriveKey(Buffer.from(cookieSecret), 'portal-csrf').toString('base64url');
     return { caller: this.callerOf(record), record, csrfToken };
   }
 
