@@ -35,7 +35,10 @@ t.test('restore pauses every webhook unless --keep-webhooks-active, and says so'
   await json(t, ...s, 'org', 'create', 'acme', '--owner-email', 'boss@example.com');
   const hook = await json(t, ...s, 'webhook', 'create', '--org', 'acme', '--url', receiver.url);
   await json(t, ...s, 'org', 'create', 'other', '--owner-email', 'boss@example.com');
-  const platform = await json(t, ...s, 'webhook', 'create', '--org', 'other', '--url', receiver.url);
+  const other = await json(t, ...s, 'webhook', 'create', '--org', 'other', '--url', receiver.url);
+  // A platform webhook (no organization) is paused as well.
+  const platform = await json(t, ...s, 'webhook', 'create', '--all-organizations', '--url', receiver.url);
+  t.equal(platform.all_organizations, true);
   const paused = await json(t, ...s, 'webhook', 'create', '--org', 'acme', '--url', receiver.url, '--paused');
   const file = path.join(privateDir(), 'acme.backup');
   t.equal((await run(t, ...s, 'backup', '--out', file)).code, 0);
@@ -50,16 +53,17 @@ t.test('restore pauses every webhook unless --keep-webhooks-active, and says so'
     return { target, stdout: plain.stdout };
   };
 
-  // By default: the two live webhooks (of two organizations) are paused (the paused one stays so), and the output says so.
+  // By default: the three live webhooks (of two organizations and the platform's) are paused (the paused
+  // one stays so), and the output says so.
   const restored = await restoreInto();
   t.match(restored.stdout, /restored \d+ \w+ entries/);
   t.match(
     restored.stdout,
-    /paused 2 webhooks, so a daemon started on this copy delivers nothing; `switchyard webhook resume <id>` sends again/,
+    /paused 3 webhooks, so a daemon started on this copy delivers nothing; `switchyard webhook resume <id>` sends again/,
   );
   const again = await serve(t, restored.target);
   const a = ['--socket', again.socket];
-  for (const id of [hook.id, platform.id, paused.id])
+  for (const id of [hook.id, other.id, platform.id, paused.id])
     t.equal((await json(t, ...a, 'webhook', 'show', id)).active, false, `webhook ${id} is paused`);
   const audit = await json(t, ...a, 'audit', 'list', '--org', 'acme', '--action', 'webhook.update');
   t.ok(
@@ -99,5 +103,5 @@ t.test('restore pauses every webhook unless --keep-webhooks-active, and says so'
       : ['--database-url', (await withTestEngine({})).SERVICE_DATABASE_URL]),
   );
   t.equal(scripted.code, 0, scripted.stderr);
-  t.match(JSON.parse(scripted.stdout), { webhooks_paused: 2, webhooks_kept_active: false });
+  t.match(JSON.parse(scripted.stdout), { webhooks_paused: 3, webhooks_kept_active: false });
 });

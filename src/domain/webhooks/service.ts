@@ -33,6 +33,38 @@ export interface WebhookSettings {
   maxPerOrganization: number;
 }
 
+/**
+ * A webhook's change as every path writes it (PATCH, pause and resume, the pause of a restored backup):
+ * under the webhook's lock, on the live record read again, with its audit record in the same
+ * transaction. Undefined when the webhook is deleted by then. Authorization is the caller's.
+ */
+export async function writeWebhookChange(
+  storage: Storage,
+  store: WebhookStore,
+  audit: AuditLog,
+  actor: Actor,
+  id: string,
+  patch: UpdateWebhookInput,
+): Promise<Webhook | undefined> {
+  return storage.transaction({ locks: [webhookLock(id)] }, async (tx) => {
+    const current = await tx.get(store.webhooks, id);
+    if (current === undefined || current.deleted_at !== null) return undefined;
+    const next: Webhook = {
+      ...current,
+      ...(patch.active === undefined ? {} : { active: patch.active }),
+      ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.event_filter === undefined ? {} : { event_filter: patch.event_filter }),
+      ...(patch.resource_filter === undefined ? {} : { resource_filter: patch.resource_filter }),
+      ...(patch.state === undefined ? {} : { state: patch.state }),
+      ...(patch.max_retries === undefined ? {} : { max_retries: patch.max_retries }),
+      updated_at: nowIso(),
+    };
+    audit.recordChange(tx, actor, 'webhook.update', 'webhook', current, next);
+    await tx.put(store.webhooks, next);
+    return next;
+  });
+}
+
 /** A rotation's default grace window: both secrets sign for a day. */
 const DEFAULT_GRACE_SECONDS = 86_400;
 /** Deliveries changed per transaction by resume, delete and recover (the rest follow in the next ones). */
@@ -242,22 +274,8 @@ export class WebhookService {
   async updateWebhook(actor: Actor, id: string, patch: UpdateWebhookInput): Promise<WebhookView> {
     await this.authorized(actor, 'webhook.update', id);
     if (patch.state !== undefined) this.checkState(patch.state);
-    const updated = await this.storage.transaction({ locks: [webhookLock(id)] }, async (tx) => {
-      const current = await this.live(id, tx);
-      const next: Webhook = {
-        ...current,
-        ...(patch.active === undefined ? {} : { active: patch.active }),
-        ...(patch.description === undefined ? {} : { description: patch.description }),
-        ...(patch.event_filter === undefined ? {} : { event_filter: patch.event_filter }),
-        ...(patch.resource_filter === undefined ? {} : { resource_filter: patch.resource_filter }),
-        ...(patch.state === undefined ? {} : { state: patch.state }),
-        ...(patch.max_retries === undefined ? {} : { max_retries: patch.max_retries }),
-        updated_at: nowIso(),
-      };
-      this.audit.recordChange(tx, actor, 'webhook.update', 'webhook', current, next);
-      await tx.put(this.store.webhooks, next);
-      return next;
-    });
+    const updated = await writeWebhookChange(this.storage, this.store, this.audit, actor, id, patch);
+    if (updated === undefined) throw new AppError('not_found', 'webhook not found');
     if (updated.active) await this.releaseHeld(id);
     return viewWebhook(updated);
   }
