@@ -20,13 +20,12 @@ function sourceFiles(dir: string): string[] {
 
 /**
  * The kinds the code appends, read from every way it does: an append with a literal kind, an area's
- * emit(tx, record, kind), a membership event, a schedule outcome's kind, and the run endings.
+ * emit(tx, record, kind), a schedule outcome's kind, and the run endings.
  */
 function emittedKinds(): Set<string> {
   const patterns = [
     /\.append\(tx, \{\s*kind: '([a-z._]+)'/g,
     /\.emit\(\s*tx,\s*[\w.]+,\s*'([a-z._]+)'/g,
-    /appendMemberEvent\([\w.]+, tx, '([a-z._]+)'/g,
     /kind: 'workflow\.schedule\.[a-z]+'/g,
   ];
   const found = new Set<string>();

@@ -9,7 +9,7 @@ import { organizationRef, type PermissionEngine } from './permissions.js';
 import { principalEmailLock, type PrincipalService } from './principals.js';
 import { highestRole, type Role } from './roles.js';
 import { removeDepartedAccess } from './departures.js';
-import { appendMemberEvent } from './member-events.js';
+import { deleteMembership, putMembership } from './membership-writes.js';
 import { scopeKey, type IdentityStore } from './store.js';
 import type { TeamService } from './teams.js';
 import type { Membership } from './types.js';
@@ -71,8 +71,7 @@ export class MembershipService {
         updated_at: now,
       };
       this.audit.recordChange(tx, actor, 'member.create', 'membership', undefined, membership);
-      appendMemberEvent(this.eventLog, tx, 'member.added', membership);
-      return tx.put(this.store.memberships, membership);
+      return putMembership(this.store, this.eventLog, tx, membership);
     });
   }
 
@@ -95,10 +94,7 @@ export class MembershipService {
           created_at: now,
           updated_at: now,
         };
-    if (existing === undefined) appendMemberEvent(this.eventLog, tx, 'member.added', membership);
-    else if (existing.role !== membership.role)
-      appendMemberEvent(this.eventLog, tx, 'member.role_changed', membership, existing.role);
-    return tx.put(this.store.memberships, membership);
+    return putMembership(this.store, this.eventLog, tx, membership, existing);
   }
 
   async listMembers(
@@ -139,8 +135,7 @@ export class MembershipService {
       if (current.role === 'owner' && role !== 'owner') await this.requireAnotherOwner(tx, current);
       const next = { ...current, role, updated_at: nowIso() };
       this.audit.recordChange(tx, actor, 'member.update', 'membership', current, next);
-      if (current.role !== role) appendMemberEvent(this.eventLog, tx, 'member.role_changed', next, current.role);
-      return tx.put(this.store.memberships, next);
+      return putMembership(this.store, this.eventLog, tx, next, current);
     });
   }
 
@@ -150,10 +145,9 @@ export class MembershipService {
       const current = await this.membershipIn(tx, organizationId, membershipId);
       await this.permissions.requireAssignable(actor, organizationId, current.role, 'remove a member');
       if (current.role === 'owner') await this.requireAnotherOwner(tx, current);
-      await tx.delete(this.store.memberships, current.id);
+      await deleteMembership(this.store, this.eventLog, tx, current);
       await removeDepartedAccess(this.store, tx, organizationId, [current.principal_id]);
       this.audit.recordChange(tx, actor, 'member.delete', 'membership', current, undefined);
-      appendMemberEvent(this.eventLog, tx, 'member.removed', current);
       return current;
     });
   }

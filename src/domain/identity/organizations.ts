@@ -5,7 +5,7 @@ import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor } from './caller.js';
-import { appendMemberEvent } from './member-events.js';
+import { putMembership } from './membership-writes.js';
 import { atOrganization, organizationRef, type PermissionEngine } from './permissions.js';
 import { principalEmailLock, type PrincipalService } from './principals.js';
 import type { IdentityStore } from './store.js';
@@ -95,14 +95,13 @@ export class OrganizationService {
         updated_at: now,
       };
       await tx.put(this.store.organizations, organization);
-      await tx.put(this.store.memberships, owner);
       this.events.append(tx, {
         kind: 'organization.created',
         organization_id: organization.id,
         payload: { organization_id: organization.id, slug, display_name: organization.display_name, owner_principal_id: ownerId },
       });
       // The founding owner joins as any member does: member.added follows organization.created.
-      appendMemberEvent(this.events, tx, 'member.added', owner);
+      await putMembership(this.store, this.events, tx, owner);
       this.audit.record(tx, actor, {
         organization_id: organization.id,
         action: 'organization.create',

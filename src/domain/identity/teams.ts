@@ -8,7 +8,7 @@ import { idSchema } from '../schemas.js';
 import type { Actor } from './caller.js';
 import { organizationRef, type PermissionEngine } from './permissions.js';
 import { removeDepartedAccess } from './departures.js';
-import { appendMemberEvent } from './member-events.js';
+import { deleteMembership } from './membership-writes.js';
 import { membersLock } from './memberships.js';
 import type { IdentityStore } from './store.js';
 import type { Team } from './types.js';
@@ -92,8 +92,7 @@ export class TeamService {
         const membership = await tx.get(this.store.memberships, id);
         if (membership === undefined) continue;
         members.push(membership.principal_id);
-        await tx.delete(this.store.memberships, id);
-        appendMemberEvent(this.eventLog, tx, 'member.removed', membership);
+        await deleteMembership(this.store, this.eventLog, tx, membership);
       }
       // A member whose only membership was this team leaves the organization with it.
       await removeDepartedAccess(this.store, tx, organizationId, members);
