@@ -104,6 +104,14 @@ export function validationFailed(fields: Record<string, string>, message = 'requ
   return new AppError('validation_failed', message, { details: { fields } });
 }
 
+/**
+ * 422 for a cap reached: `details.fields` names the field with its reason, and `details.limit` the cap
+ * (an organization setting or a server limit) with its `max`, so that a client can tell which it hit.
+ */
+export function limitReached(limit: string, max: number, field: string, reason: string, message: string): AppError {
+  return new AppError('validation_failed', message, { details: { fields: { [field]: reason }, limit, max } });
+}
+
 /** `details.fields` from schema issues: the first reason for each failing field (`root` names the whole input). */
 export function fieldReasons(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],

@@ -1,4 +1,4 @@
-import { AppError } from './errors.js';
+import { limitReached, type AppError } from './errors.js';
 
 /**
  * How deeply any JSON a client sends may nest (objects and arrays, the outermost counting 1). Below
@@ -38,7 +38,11 @@ export function assertJsonTextDepth(text: string, limit = MAX_JSON_DEPTH): void 
 
 /** The refusal, in the contract's validation shape: 422 over HTTP, INVALID_ARGUMENT over gRPC. */
 export function tooDeep(limit = MAX_JSON_DEPTH): AppError {
-  return new AppError('validation_failed', `JSON nests deeper than ${limit} levels`, {
-    details: { fields: { '(body)': `nests deeper than ${limit} levels` }, limit: 'max_json_depth', max: limit },
-  });
+  return limitReached(
+    'max_json_depth',
+    limit,
+    '(body)',
+    `nests deeper than ${limit} levels`,
+    `JSON nests deeper than ${limit} levels`,
+  );
 }

@@ -1,4 +1,4 @@
-import { AppError, notFound } from '../../errors.js';
+import { AppError, limitReached, notFound } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
@@ -49,16 +49,12 @@ export class GrantService {
         .read(this.store.grants)
         .countUpTo('principal', [input.principal_id, organizationId], this.maxPerPrincipal);
       if (held >= this.maxPerPrincipal)
-        throw new AppError(
-          'validation_failed',
+        throw limitReached(
+          'max_grants_per_principal',
+          this.maxPerPrincipal,
+          'principal_id',
+          `holds ${this.maxPerPrincipal} grants in this organization (the maximum)`,
           `the principal already holds the maximum of ${this.maxPerPrincipal} grants in this organization; delete one first`,
-          {
-            details: {
-              fields: { principal_id: `holds ${this.maxPerPrincipal} grants in this organization (the maximum)` },
-              limit: 'max_grants_per_principal',
-              max: this.maxPerPrincipal,
-            },
-          },
         );
       const grant: Grant = {
         id: newId(),

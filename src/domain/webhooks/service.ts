@@ -1,5 +1,5 @@
 import { setBounded } from '../../bounded-map.js';
-import { AppError, validationFailed } from '../../errors.js';
+import { AppError, limitReached, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
@@ -236,13 +236,13 @@ export class WebhookService {
           : (await this.organizationSettings.resolveSettings(organizationId, tx)).max_webhooks;
       const owner = organizationId === null ? 'there are' : 'the organization has';
       if (live >= max)
-        throw new AppError('validation_failed', `${owner} ${live} webhooks, the most it may have (max_webhooks)`, {
-          details: {
-            fields: { webhooks: `${owner} ${live} webhooks, the most it may have (${max})` },
-            limit: 'max_webhooks',
-            max,
-          },
-        });
+        throw limitReached(
+          'max_webhooks',
+          max,
+          'webhooks',
+          `${owner} ${live} webhooks, the most it may have (${max})`,
+          `${owner} ${live} webhooks, the most it may have (max_webhooks)`,
+        );
       this.audit.recordChange(tx, actor, 'webhook.create', 'webhook', undefined, webhook);
       await tx.put(this.store.webhooks, webhook);
     });

@@ -2,7 +2,7 @@
 // submit. ScheduleService manages them; ScheduleTrigger fires them from a loop on every daemon, each
 // fire once across all daemons. docs/workflows.md, "Schedules".
 
-import { AppError, describeError, isAppError, notFound, validationFailed } from '../../errors.js';
+import { describeError, isAppError, limitReached, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { Loop } from '../../loops/loop.js';
 import type { Page } from '../../storage/collection.js';
@@ -63,13 +63,13 @@ export class ScheduleService {
       if (live - replacing + adding > max) break;
     }
     if (live - replacing + adding > max)
-      throw new AppError('validation_failed', `the organization would have more than ${max} schedules (max_schedules)`, {
-        details: {
-          fields: { [field]: `the organization has ${live} schedules; at most ${max} (max_schedules)` },
-          limit: 'max_schedules',
-          max,
-        },
-      });
+      throw limitReached(
+        'max_schedules',
+        max,
+        field,
+        `the organization has ${live} schedules; at most ${max} (max_schedules)`,
+        `the organization would have more than ${max} schedules (max_schedules)`,
+      );
   }
 
   /** POST /v1/workflows/{name}/schedules (201). */

@@ -1,4 +1,4 @@
-import { AppError, notFound, validationFailed } from '../../errors.js';
+import { AppError, limitReached, notFound, validationFailed } from '../../errors.js';
 import type { Metrics } from '../../metrics.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
@@ -133,13 +133,13 @@ export class WorkflowService {
       if (before === undefined) {
         const max = (await this.settings.resolveSettings(organizationId, tx)).max_workflows;
         if ((await this.store.definitionCount(organizationId, max, tx)) >= max)
-          throw new AppError('validation_failed', `the organization has ${max} workflows, the most it may have (max_workflows)`, {
-            details: {
-              fields: { name: `a new workflow would pass max_workflows (${max}); delete one or register a new version` },
-              limit: 'max_workflows',
-              max,
-            },
-          });
+          throw limitReached(
+            'max_workflows',
+            max,
+            'name',
+            `a new workflow would pass max_workflows (${max}); delete one or register a new version`,
+            `the organization has ${max} workflows, the most it may have (max_workflows)`,
+          );
       }
       const now = nowIso();
       const next: WorkflowDefinition =
