@@ -154,3 +154,28 @@ t.test('a platform webhook gets every organizationâ€™s events; an organizationâ€
     t.equal(attempts.length, 4, 'two attempts of each (max_retries 1), as any webhook');
   });
 });
+
+t.test('platform webhooks have their own cap, SERVICE_WEBHOOK_MAX_PER_ORG, apart from every organization', async (t) => {
+  const d = await startTestDaemon(t, { ...fast, SERVICE_WEBHOOK_MAX_PER_ORG: '2' });
+  const receiver = await WebhookReceiver.start(t);
+  const hooks = d.services.webhooks;
+  const made = [];
+  for (let i = 0; i < 2; i++) made.push(await hooks.createWebhook(operator, null, { url: receiver.url }));
+  await t.rejects(hooks.createWebhook(operator, null, { url: receiver.url }), {
+    code: 'validation_failed',
+    details: { fields: { webhooks: /there are 2 platform webhooks/ }, limit: 'max_webhooks', max: 2 },
+  });
+  // An organization's count is its own: the platform's two do not use up its cap.
+  const owner = asPrincipal(randomUUID());
+  const org = await createOrganizationAs(d.url, owner, 'platform-cap');
+  for (let i = 0; i < 2; i++) {
+    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/webhooks`, {
+      headers: owner,
+      body: { url: receiver.url },
+    });
+    t.equal(res.status, 201, `the organization's webhook ${i + 1}`);
+  }
+  // A deleted platform webhook no longer counts.
+  await hooks.deleteWebhook(operator, made[0].id);
+  t.match(await hooks.createWebhook(operator, null, { url: receiver.url }), { all_organizations: true });
+});

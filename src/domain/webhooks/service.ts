@@ -224,25 +224,22 @@ export class WebhookService {
       updated_at: now,
       deleted_at: null,
     };
-    // Counted under the organization's lock, so concurrent creates cannot pass the cap together. The
-    // platform webhooks have the server's cap of one organization: each costs every event a match and a slot share.
+    // Counted under the owner's lock with the write, so concurrent creates cannot pass the cap together.
+    // The platform webhooks have the server's cap of one organization: each costs every event a match
+    // and a slot share.
     await this.storage.transaction({ locks: [`webhooks-of:${organizationId ?? PLATFORM_SLOTS}`] }, async (tx) => {
-      const live = (
-        organizationId === null ? await this.store.platformWebhooks(tx) : await this.store.liveWebhooks(organizationId, tx)
-      ).length;
+      const live = await this.store.countLive(organizationId, tx);
       const max =
         organizationId === null
           ? this.settings.maxPerOrganization
           : (await this.organizationSettings.resolveSettings(organizationId, tx)).max_webhooks;
-      const owner = organizationId === null ? 'there are' : 'the organization has';
-      if (live >= max)
-        throw limitReached(
-          'max_webhooks',
-          max,
-          'webhooks',
-          `${owner} ${live} webhooks, the most it may have (${max})`,
-          `${owner} ${live} webhooks, the most it may have (max_webhooks)`,
-        );
+      if (live >= max) {
+        const [has, most] =
+          organizationId === null
+            ? [`there are ${live} platform webhooks`, 'the most there may be']
+            : [`the organization has ${live} webhooks`, 'the most it may have'];
+        throw limitReached('max_webhooks', max, 'webhooks', `${has}, ${most} (${max})`, `${has}, ${most} (max_webhooks)`);
+      }
       this.audit.recordChange(tx, actor, 'webhook.create', 'webhook', undefined, webhook);
       await tx.put(this.store.webhooks, webhook);
     });

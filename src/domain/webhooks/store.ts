@@ -167,6 +167,12 @@ export class WebhookStore {
     return (await this.webhooks.in(tx).allBy('platform', 'all')).filter((w) => w.deleted_at === null);
   }
 
+  /** How many live webhooks the organization (null: the platform) has: index keys counted, no record read. */
+  async countLive(organizationId: string | null, tx: Tx): Promise<number> {
+    const webhooks = tx.read(this.webhooks);
+    return organizationId === null ? webhooks.countBy('platform', 'all') : webhooks.countBy('organization', organizationId);
+  }
+
   /** The platform webhooks one page at a time, oldest first. */
   async listPlatformWebhooks(page: PageOptions): Promise<Page<Webhook>> {
     return this.webhooks.listBy('platform', 'all', page);
