@@ -45,7 +45,7 @@ const ASSET = '0193b0c6-5a8b-7c1d-8e9f-a1b2c3d4e5f6';
 const INSTANCE = 'daemon-7f3a';
 const RUN_URL = 'https://switchyard.example.com/v1/workflows/runs/0193b0c6-2d5e-7a7c-9b6f-9ecd5c6b7a8f/output';
 
-export const eventCatalog: Readonly<Record<EventKind, EventType>> = {
+const catalog = {
   'workflow.run.created': {
     description: 'A workflow run was submitted (by a caller or a schedule).',
     payload: z.object({ priority: z.int(), version: z.int().meta({ description: 'the workflow version it runs' }) }),
@@ -262,7 +262,15 @@ export const eventCatalog: Readonly<Record<EventKind, EventType>> = {
     payload: membership.extend({ previous_role: role }),
     example: { membership_id: MEMBERSHIP, principal_id: PRINCIPAL, role: 'admin', team_id: null, previous_role: 'member' },
   },
-};
+} satisfies Record<EventKind, EventType>;
+
+export const eventCatalog: Readonly<Record<EventKind, EventType>> = catalog;
+
+/**
+ * The payload an emitter gives for `kind`, as the catalog's schema reads it: the emitters' payload
+ * types come from the schemas GET /v1/event-types serves, so the two cannot drift apart.
+ */
+export type EventPayload<K extends EventKind> = z.input<(typeof catalog)[K]['payload']>;
 
 /** One kind as GET /v1/event-types and docs/webhooks.md show it. */
 export interface EventTypeView {

@@ -1,4 +1,5 @@
 import type { Tx } from '../../storage/port.js';
+import type { EventPayload } from '../events/catalog.js';
 import type { EventLog } from '../events/service.js';
 import type { IdentityStore } from './store.js';
 import type { Membership } from './types.js';
@@ -7,7 +8,7 @@ import type { Membership } from './types.js';
 // event (contract 13), in the change's own transaction.
 
 /** The member.* payload: `role` is the role the membership has (had, for member.removed). */
-function memberPayload(m: Membership) {
+function memberPayload(m: Membership): EventPayload<'member.added'> {
   return { membership_id: m.id, principal_id: m.principal_id, role: m.role, team_id: m.team_id };
 }
 

@@ -3,6 +3,7 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
+import type { EventPayload } from '../events/catalog.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor } from './caller.js';
 import { putMembership } from './membership-writes.js';
@@ -98,7 +99,12 @@ export class OrganizationService {
       this.events.append(tx, {
         kind: 'organization.created',
         organization_id: organization.id,
-        payload: { organization_id: organization.id, slug, display_name: organization.display_name, owner_principal_id: ownerId },
+        payload: {
+          organization_id: organization.id,
+          slug,
+          display_name: organization.display_name,
+          owner_principal_id: ownerId,
+        } satisfies EventPayload<'organization.created'>,
       });
       // The founding owner joins as any member does: member.added follows organization.created.
       await putMembership(this.store, this.events, tx, owner);

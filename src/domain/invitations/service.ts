@@ -6,6 +6,7 @@ import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import { outboxEntryLock, type OutboxService } from '../email/outbox.js';
 import type { AuditLog } from '../audit/service.js';
+import type { EventPayload } from '../events/catalog.js';
 import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor, type Caller, type Origin } from '../identity/caller.js';
 import { membersLock, type MembershipService } from '../identity/memberships.js';
@@ -209,7 +210,7 @@ export class InvitationService {
         this.events.append(tx, {
           kind: 'invitation.created',
           organization_id: organizationId,
-          payload: { invitation_id: id, email, role },
+          payload: { invitation_id: id, email, role } satisfies EventPayload<'invitation.created'>,
         });
         this.audit.recordChange(tx, actor, 'invitation.create', 'invitation', undefined, created);
         return created;
@@ -318,7 +319,11 @@ export class InvitationService {
         this.events.append(tx, {
           kind: 'invitation.revoked',
           organization_id: revoked.organization_id,
-          payload: { invitation_id: revoked.id, email: revoked.email, role: revoked.role },
+          payload: {
+            invitation_id: revoked.id,
+            email: revoked.email,
+            role: revoked.role,
+          } satisfies EventPayload<'invitation.revoked'>,
         });
         return revoked;
       },
@@ -433,7 +438,7 @@ export class InvitationService {
             role: invitation.role,
             membership_id: membership.id,
             principal_id: principalId,
-          },
+          } satisfies EventPayload<'invitation.accepted'>,
         });
         return { status: 'accepted', invitation_id: id, organization_id: organizationId, membership_id: membership.id };
       },

@@ -4,6 +4,7 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
+import type { EventPayload } from '../events/catalog.js';
 import type { EventKind } from '../events/types.js';
 import { isOperator, organizationOf, type Actor } from '../identity/caller.js';
 import { atOrganization, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
@@ -212,7 +213,8 @@ export class JobService {
     if (status === 'failed') this.emit(tx, job, 'job.failed', { ...ending, error });
   }
 
-  emit(tx: Tx, job: Job, kind: EventKind, payload: Record<string, unknown>): void {
+  /** Appends the job's event; its payload is typed by the event catalog. */
+  emit<K extends EventKind>(tx: Tx, job: Job, kind: K, payload: EventPayload<K>): void {
     this.eventLog.append(tx, { kind, organization_id: job.organization_id, job_id: job.id, payload });
   }
 }

@@ -4,6 +4,7 @@ import { scrubErrorText } from '../../redact.js';
 import { describeSocketError } from '../../socket-errors.js';
 import { isoAt, nowIso } from '../../storage/keys.js';
 import type { Tx } from '../../storage/port.js';
+import type { EventPayload } from '../events/catalog.js';
 import type { EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
 import type { Post, post } from './dispatcher.js';
@@ -217,7 +218,7 @@ export function settleDelivery(
         attempts: attempt.attempt,
         status_code: attempt.status_code,
         error_message: attempt.error,
-      },
+      } satisfies EventPayload<'webhook.delivery.exhausted'>,
     });
   // One copy of the record (its own keys only after the spread: V8 keeps that literal fast).
   return {

@@ -298,7 +298,7 @@ export class RunExecutor {
       state.status = 'running';
       state.started_at = nowIso();
       state.error = null;
-      this.runs.emit(tx, run, 'workflow.node.started', { modality: node.modality }, node.key);
+      this.runs.emit(tx, run, 'workflow.node.started', { modality: body.modality }, node.key);
       launches.push({ node, body });
       room--;
     }

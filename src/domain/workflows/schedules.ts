@@ -10,6 +10,7 @@ import { newId, nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import type { EventLog } from '../events/service.js';
+import type { EventPayload } from '../events/catalog.js';
 import type { EventKind } from '../events/types.js';
 import { isOperator, operator, type Actor } from '../identity/caller.js';
 import type { PermissionCheckService } from '../identity/checks.js';
@@ -186,10 +187,13 @@ export interface TriggerSettings {
 /** Schedules one pass claims and fires at most; more due ones are fired by the next pass, at once. */
 const FIRES_PER_PASS = 50;
 
+/** What every schedule event's payload starts with. */
+type ScheduleFire = { schedule_id: string; scheduled_for: string; instance_id: string };
+
 /** What one fire decided. */
 type Outcome =
   | { kind: 'workflow.schedule.triggered'; runId: string }
-  | { kind: 'workflow.schedule.skipped'; payload: Record<string, unknown> }
+  | { kind: 'workflow.schedule.skipped'; payload: Omit<EventPayload<'workflow.schedule.skipped'>, keyof ScheduleFire> }
   | { kind: 'workflow.schedule.failed'; error: { code: string; message: string } };
 
 /**
@@ -269,7 +273,7 @@ export class ScheduleTrigger {
       schedule.lease_until = null;
       schedule.updated_at = nowIso();
       const outcome = await this.decide(tx, schedule);
-      const base = { schedule_id: schedule.id, scheduled_for: scheduledFor, instance_id: this.options.instanceId };
+      const base: ScheduleFire = { schedule_id: schedule.id, scheduled_for: scheduledFor, instance_id: this.options.instanceId };
       if (outcome.kind === 'workflow.schedule.triggered')
         this.emit(tx, schedule, outcome.kind, { ...base, run_id: outcome.runId }, outcome.runId);
       else if (outcome.kind === 'workflow.schedule.skipped')
@@ -359,7 +363,7 @@ export class ScheduleTrigger {
     }
   }
 
-  private emit(tx: Tx, schedule: WorkflowSchedule, kind: EventKind, payload: Record<string, unknown>, runId?: string): void {
+  private emit<K extends EventKind>(tx: Tx, schedule: WorkflowSchedule, kind: K, payload: EventPayload<K>, runId?: string): void {
     this.eventLog.append(tx, {
       kind,
       organization_id: schedule.organization_id,

@@ -7,6 +7,7 @@ import type { AssetService } from '../assets/service.js';
 import type { Artifact } from '../assets/types.js';
 import type { AuditLog } from '../audit/service.js';
 import type { EventLog } from '../events/service.js';
+import type { EventPayload } from '../events/catalog.js';
 import type { DomainEvent, EventKind } from '../events/types.js';
 import { isOperator, organizationOf, type Actor } from '../identity/caller.js';
 import { atOrganization, type Action, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
@@ -510,7 +511,8 @@ export class WorkflowService {
     return `${this.publicUrl()}/v1/workflows/runs/${runId}/output`;
   }
 
-  emit(tx: Tx, run: WorkflowRun, kind: EventKind, payload: Record<string, unknown>, nodeKey?: string): void {
+  /** Appends the run's event; its payload is typed by the event catalog. */
+  emit<K extends EventKind>(tx: Tx, run: WorkflowRun, kind: K, payload: EventPayload<K>, nodeKey?: string): void {
     this.eventLog.append(tx, {
       kind,
       organization_id: run.organization_id,
