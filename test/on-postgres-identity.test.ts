@@ -5,6 +5,7 @@ import { runOnPostgres } from './support/on-postgres.js';
 await runOnPostgres(
   [
     'organizations',
+    'organization-display-name',
     'auth-api-keys',
     'auth-jwt',
     'auth-jwt-subjects',

@@ -151,7 +151,7 @@ export class OrganizationService {
   async updateOrganization(actor: Actor, id: string, patch: { display_name?: string; slug?: string }): Promise<Organization> {
     await this.permissions.authorize(actor, 'organization.update', organizationRef(id));
     const slug = patch.slug?.trim().toLowerCase();
-    const locks = [`org:${id}`, ...(slug === undefined ? [] : [`org-slug:${slug}`])];
+    const locks = [organizationLock(id), ...(slug === undefined ? [] : [`org-slug:${slug}`])];
     return this.storage.transaction({ locks }, async (tx) => {
       const organizations = tx.read(this.store.organizations);
       const org = await organizations.get(id);
@@ -173,4 +173,22 @@ export class OrganizationService {
       return tx.put(this.store.organizations, next);
     });
   }
+
+  /**
+   * The display name as settings write it (spec 2.4 `display_name`): the record's own field, the one
+   * name an organization has; null puts it back to the slug. `tx` holds organizationLock(id).
+   * Answers the name before and after; the caller audits.
+   */
+  async setDisplayNameIn(tx: Tx, id: string, displayName: string | null): Promise<{ before: string; after: string }> {
+    const org = await tx.read(this.store.organizations).get(id);
+    if (org === undefined) throw notFound('organization');
+    const after = displayName?.trim() || org.slug;
+    if (after !== org.display_name) await tx.put(this.store.organizations, { ...org, display_name: after });
+    return { before: org.display_name, after };
+  }
+}
+
+/** The lock every write of an organization record holds. */
+export function organizationLock(id: string): string {
+  return `org:${id}`;
 }

@@ -5,7 +5,7 @@ import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
-import type { OrganizationService } from '../identity/organizations.js';
+import { organizationLock, type OrganizationService } from '../identity/organizations.js';
 import { settingsPatchSchema } from './schemas.js';
 import { createSettingsStore } from './store.js';
 import { settingsDefaults, type OrganizationSettings, type StoredSettings } from './types.js';
@@ -40,23 +40,29 @@ export class SettingsService {
     const patch = parsed.data;
     if (patch.max_webhooks !== undefined && patch.max_webhooks > this.maxWebhooks)
       throw validationFailed({ max_webhooks: `must be at most ${this.maxWebhooks} (SERVICE_WEBHOOK_MAX_PER_ORG)` });
-    await this.storage.transaction({ locks: [`settings:${organizationId}`] }, async (tx) => {
+    const { display_name: displayName, ...stored } = patch;
+    const locks = [`settings:${organizationId}`, ...(displayName === undefined ? [] : [organizationLock(organizationId)])];
+    await this.storage.transaction({ locks }, async (tx) => {
       const current = await tx.get(this.store, organizationId);
+      // The display name is the organization record's (one name, shown everywhere and in mail).
+      const name =
+        displayName === undefined ? undefined : await this.organizations.setDisplayNameIn(tx, organizationId, displayName);
       const next: StoredSettings = {
         ...current,
         organization_id: organizationId,
         updated_at: nowIso(),
         updated_by: isOperator(actor) ? null : actor.principalId,
       };
-      for (const [key, value] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
+      for (const [key, value] of Object.entries(stored) as [keyof typeof stored, unknown][]) {
         if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
       }
+      delete next.display_name;
       this.audit.record(tx, actor, {
         organization_id: organizationId,
         action: 'settings.update',
         target: { type: 'organization_settings', id: organizationId },
-        before: withoutStamp(current ?? {}),
-        after: withoutStamp(next),
+        before: { ...withoutStamp(current ?? {}), ...(name && { display_name: name.before }) },
+        after: { ...withoutStamp(next), ...(name && { display_name: name.after }) },
       });
       await tx.put(this.store, next);
     });
@@ -74,7 +80,7 @@ export class SettingsService {
     const stored = await this.store.in(tx).get(organizationId);
     return {
       organization_id: organizationId,
-      display_name: stored?.display_name ?? org.slug,
+      display_name: org.display_name,
       logo_url: stored?.logo_url ?? settingsDefaults.logo_url,
       email_from_name: stored?.email_from_name ?? settingsDefaults.email_from_name,
       max_pending_invitations: stored?.max_pending_invitations ?? settingsDefaults.max_pending_invitations,

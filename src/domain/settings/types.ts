@@ -3,6 +3,10 @@
 export interface StoredSettings {
   /** The organization id (one record per configured organization). */
   organization_id: string;
+  /**
+   * No longer stored here (LevelDB migration 9, PostgreSQL migration 19 moved it to the organization
+   * record, which settings read and write); typed so the migrations can read what older daemons left.
+   */
   display_name?: string | null;
   logo_url?: string | null;
   email_from_name?: string | null;

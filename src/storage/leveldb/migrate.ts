@@ -1,6 +1,8 @@
 import { OutboxStore } from '../../domain/email/store.js';
 import { createEventStore } from '../../domain/events/store.js';
 import { createIdentityStore } from '../../domain/identity/store.js';
+import type { Organization } from '../../domain/identity/types.js';
+import type { StoredSettings } from '../../domain/settings/types.js';
 import { WebhookStore } from '../../domain/webhooks/store.js';
 import { WorkflowStore } from '../../domain/workflows/store.js';
 import type { Collection } from '../collection.js';
@@ -91,6 +93,7 @@ export const migrations: Migration[] = [
     up: async (storage) => rebuildIndex(storage, new WorkflowStore(storage).runs, 'waiting'),
   },
   { version: 8, name: "every subject's hourly-log count, with its oldest entry's time", up: countHourlyLogs },
+  { version: 9, name: "one display name per organization, the record's (settings read and write it)", up: oneDisplayName },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {
@@ -128,6 +131,27 @@ async function countHourlyLogs(storage: LevelStorage): Promise<BatchOp[]> {
     const entries: HourlyLogEntry[] = [];
     for await (const value of storage.sublevel(name).values()) entries.push(value as HourlyLogEntry);
     for (const count of countSubjects(entries, name)) ops.push({ type: 'put', sublevel: counters, key: count.id, value: count });
+  }
+  return ops;
+}
+
+/**
+ * Organizations had two display names: the record's and settings' `display_name` (which invitation
+ * mail showed, the slug unless an owner set it). The record's becomes the only one: a name an owner
+ * set in settings replaces the record's (it is what invitees have been shown), and settings records
+ * lose the field. PostgreSQL migration 19 does the same.
+ */
+async function oneDisplayName(storage: LevelStorage): Promise<BatchOp[]> {
+  const settings = storage.sublevel('organization_settings');
+  const organizations = storage.sublevel('organizations');
+  const ops: BatchOp[] = [];
+  for await (const [key, value] of settings.iterator()) {
+    const { display_name: name, ...rest } = value as StoredSettings;
+    if (name === undefined) continue;
+    ops.push({ type: 'put', sublevel: settings, key, value: rest });
+    const org = (await organizations.get(rest.organization_id)) as Organization | undefined;
+    if (typeof name === 'string' && name !== '' && org !== undefined && org.display_name !== name)
+      ops.push({ type: 'put', sublevel: organizations, key: org.id, value: { ...org, display_name: name } });
   }
   return ops;
 }

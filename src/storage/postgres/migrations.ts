@@ -403,6 +403,18 @@ ALTER TABLE webhooks ADD COLUMN ix_platform bytea;
 CREATE INDEX webhooks__platform ON webhooks (ix_platform) WHERE ix_platform IS NOT NULL;
 `,
   },
+  {
+    version: 19,
+    name: "one display name per organization, the record's (settings read and write it)",
+    // LevelDB migration 9 in SQL: a display_name an owner set in settings replaces the record's (it is
+    // what invitation mail showed); settings records lose the field.
+    sql: `
+UPDATE organizations o SET data = jsonb_set(o.data, '{display_name}', s.data->'display_name')
+FROM organization_settings s
+WHERE s.id = o.id AND jsonb_typeof(s.data->'display_name') = 'string' AND s.data->>'display_name' <> '';
+UPDATE organization_settings SET data = data - 'display_name' WHERE data ? 'display_name';
+`,
+  },
 ];
 
 /**
