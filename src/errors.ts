@@ -43,7 +43,7 @@ export type ErrorCode = keyof typeof errorTable;
 
 interface AppErrorOptions {
   details?: Record<string, unknown>;
-  /** Seconds, sent as Retry-After (HTTP) for rate_limited answers. */
+  /** Seconds, sent as Retry-After (HTTP) for rate_limited and unavailable answers. */
   retryAfterSeconds?: number;
   /** A short label for metrics and logs (e.g. why credentials were refused); never sent to clients. */
   reason?: string;

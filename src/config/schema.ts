@@ -240,6 +240,11 @@ export const optionSpecs = {
     'SERVICE_DATABASE_POOL_SIZE',
     'PostgreSQL only: connections each daemon keeps in its pool',
   ),
+  databaseConnectTimeoutMs: opt(
+    ms(10_000),
+    'SERVICE_DATABASE_CONNECT_TIMEOUT_MS',
+    'PostgreSQL only: how long a request waits for a pool connection; past it 503 `unavailable` with Retry-After',
+  ),
   storageSync: opt(
     z.enum(['on', 'off']).default('off'),
     'SERVICE_STORAGE_SYNC',

@@ -11,13 +11,18 @@ export interface StorageConfig {
   storageSync?: 'on' | 'off';
   /** SERVICE_DATABASE_POOL_SIZE (PostgreSQL only). */
   databasePoolSize?: number;
+  /** SERVICE_DATABASE_CONNECT_TIMEOUT_MS (PostgreSQL only). */
+  databaseConnectTimeoutMs?: number;
 }
 
 /** Opens the configured engine and brings its schema up to date (the daemon's one way in). */
 export async function openStorage(config: StorageConfig, log: Logger): Promise<Storage> {
   if (config.databaseUrl !== undefined) {
     const { PostgresStorage } = await import('./postgres/engine.js');
-    return PostgresStorage.open(config.databaseUrl, log, { poolSize: config.databasePoolSize });
+    return PostgresStorage.open(config.databaseUrl, log, {
+      poolSize: config.databasePoolSize,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    });
   }
   const storage = await LevelStorage.open(config.dataDir, log, { sync: config.storageSync === 'on' });
   try {

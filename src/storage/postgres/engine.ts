@@ -47,8 +47,27 @@ export function appendMetaKey(table: string): string {
 export interface PostgresOptions {
   /** Connections in the pool (SERVICE_DATABASE_POOL_SIZE). */
   poolSize?: number;
-  /** Gives up connecting after this long. */
+  /**
+   * How long a transaction or read waits for a connection, free in the pool or newly opened
+   * (SERVICE_DATABASE_CONNECT_TIMEOUT_MS); past it the caller gets `unavailable` (503).
+   */
   connectTimeoutMs?: number;
+}
+
+/** Default of SERVICE_DATABASE_CONNECT_TIMEOUT_MS. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** Seconds a client is told to wait (Retry-After) when no database connection came free. */
+const BUSY_RETRY_AFTER_S = 1;
+
+/**
+ * node-postgres's two connect timeouts: pg-pool's wait for a free connection ("timeout exceeded
+ * when trying to connect") and a new connection the server did not accept in time. Neither has a code.
+ */
+function isConnectTimeout(err: Error): boolean {
+  return (
+    err.message === 'timeout exceeded when trying to connect' || err.message === 'Connection terminated due to connection timeout'
+  );
 }
 
 /** Which connections a transaction or claim uses: the requests' or those kept for background work. */
@@ -229,7 +248,15 @@ export class PostgresStorage implements Storage {
     private readonly url: string,
     readonly log: Logger,
   ) {
-    this.sharedReader = this.makeReader((sql, values) => this.readPool().query(sql, values), true);
+    this.sharedReader = this.makeReader(
+      (sql, values) =>
+        this.readPool()
+          .query(sql, values)
+          .catch((err: unknown) => {
+            throw this.translate(err);
+          }),
+      true,
+    );
   }
 
   static async open(url: string, log: Logger, options: PostgresOptions = {}): Promise<PostgresStorage> {
@@ -238,7 +265,7 @@ export class PostgresStorage implements Storage {
       const pool = new pg.Pool({
         connectionString: url,
         max,
-        connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         application_name: 'switchyard',
       });
       // An idle client that loses its server is dropped by the pool; the error must not crash the daemon.
@@ -718,9 +745,20 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  /** A unique violation is `conflict`; a lost server is logged (rate-limited) and marks writes failing. */
+  /**
+   * A unique violation is `conflict`; no connection within the connect timeout is `unavailable`
+   * (503, Retry-After), logged rate-limited; a lost server is logged (rate-limited) and marks writes failing.
+   */
   private translate(err: unknown): unknown {
     const e = err as Error & { code?: string; constraint?: string };
+    if (isConnectTimeout(e)) {
+      const waited = this.pool.options.connectionTimeoutMillis;
+      this.failures.error(this.log, { connect_timeout_ms: waited }, `no PostgreSQL connection within ${waited} ms: ${e.message}`);
+      return new AppError('unavailable', `storage is busy: no database connection within ${waited} ms; try again`, {
+        retryAfterSeconds: BUSY_RETRY_AFTER_S,
+        cause: err,
+      });
+    }
     if (e.code === UNIQUE_VIOLATION) {
       const [table, index] = (e.constraint ?? '').split('__');
       return new AppError('conflict', `${table || 'record'} with this ${index || 'value'} already exists`, {
