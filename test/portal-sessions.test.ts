@@ -131,7 +131,7 @@ function postWithHost(url: string, host: string, headers: Record<string, string>
 }
 
 t.test('an admin mints a link: a url under the public URL, one hour by default, read only by default', async (t) => {
-  const { d, mint, org, owner } = await world(t);
+  const { d, mint, org, owner, ownerId } = await world(t);
   const before = Date.now();
   const res = await mint();
   t.equal(res.status, 201);
@@ -181,6 +181,26 @@ t.test('an admin mints a link: a url under the public URL, one hour by default, 
   t.equal(audit.status, 200);
   t.ok(audit.body.data.length >= 2, 'audited');
   t.notMatch(JSON.stringify(audit.body.data), /psl_/, 'no token in the audit log');
+
+  // Each mint is a portal.session.created event of the organization, refusals are none.
+  const events = await request(d.url, 'GET', `/v1/organizations/${org.id}/events?kind=portal.session.created`, {
+    headers: owner,
+  });
+  t.equal(events.status, 200);
+  t.same(
+    events.body.data.map((e: { payload: unknown }) => e.payload),
+    [
+      { portal_session_id: s.id, principal_id: ownerId, capabilities: ['read'], expires_at: s.expires_at },
+      {
+        portal_session_id: both.body.data.id,
+        principal_id: ownerId,
+        capabilities: ['read', 'manage_webhooks'],
+        expires_at: both.body.data.expires_at,
+      },
+    ],
+    'one event per mint, in order, with who minted it and what it may do',
+  );
+  t.notMatch(JSON.stringify(events.body.data), /psl_/, 'no token in the event');
 });
 
 t.test('the link works once, for a cookie scoped to /portal; the session ends at expires_at', async (t) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roles } from '../identity/roles.js';
+import { portalCapabilities } from '../portal/types.js';
 import { modalities } from '../providers/types.js';
 import { eventKinds, type EventKind } from './types.js';
 
@@ -43,6 +44,7 @@ const MEMBERSHIP = '0193b0c4-8b3c-7e5a-9f4d-7cab3a4f5e6d';
 const INVITATION = '0193b0c5-1c4d-7f6b-8a5e-8dbc4b5a6f7e';
 const ASSET = '0193b0c6-5a8b-7c1d-8e9f-a1b2c3d4e5f6';
 const INSTANCE = 'daemon-7f3a';
+const PORTAL_SESSION = '0193b0c7-3e4f-7a5b-8c6d-b2c3d4e5f6a7';
 const RUN_URL = 'https://switchyard.example.com/v1/workflows/runs/0193b0c6-2d5e-7a7c-9b6f-9ecd5c6b7a8f/output';
 
 const catalog = {
@@ -261,6 +263,21 @@ const catalog = {
     description: "A membership's role changed (an update, or an invitation for a higher role accepted).",
     payload: membership.extend({ previous_role: role }),
     example: { membership_id: MEMBERSHIP, principal_id: PRINCIPAL, role: 'admin', team_id: null, previous_role: 'member' },
+  },
+  'portal.session.created': {
+    description: 'A tenant portal link was minted for the organization (the link itself is never in the event).',
+    payload: z.object({
+      portal_session_id: z.string(),
+      principal_id: z.string().meta({ description: 'who minted it (the first owner, when the operator did)' }),
+      capabilities: z.array(z.enum(portalCapabilities)),
+      expires_at: z.string().meta({ description: 'when the link and its session end (ISO 8601)' }),
+    }),
+    example: {
+      portal_session_id: PORTAL_SESSION,
+      principal_id: PRINCIPAL,
+      capabilities: ['read', 'manage_webhooks'],
+      expires_at: '2026-11-29T05:00:00.000Z',
+    },
   },
 } satisfies Record<EventKind, EventType>;
 

@@ -29,6 +29,7 @@ export const eventKinds = [
   'member.added',
   'member.removed',
   'member.role_changed',
+  'portal.session.created',
 ] as const;
 
 export type EventKind = (typeof eventKinds)[number];

@@ -11,13 +11,14 @@ export interface PortalServices {
 export function createPortal({
   storage,
   audit,
+  eventLog,
   publicUrl,
   permissions,
   organizations,
   memberships,
 }: AreaBase & Pick<IdentityServices, 'permissions' | 'organizations' | 'memberships'>): Area<PortalServices> {
   const sessions = createPortalStore(storage);
-  const portal = new PortalService(storage, sessions, permissions, organizations, memberships, audit, publicUrl);
+  const portal = new PortalService(storage, sessions, permissions, organizations, memberships, audit, eventLog, publicUrl);
   return {
     services: { portal },
     count: async () => ({ portal_sessions: await sessions.count() }),

@@ -4,6 +4,8 @@ import type { Collection } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
+import type { EventPayload } from '../events/catalog.js';
+import type { EventLog } from '../events/service.js';
 import { isOperator, type Actor, type Caller } from '../identity/caller.js';
 import type { MembershipService } from '../identity/memberships.js';
 import type { OrganizationService } from '../identity/organizations.js';
@@ -52,6 +54,7 @@ export class PortalService {
     private readonly organizations: OrganizationService,
     private readonly memberships: MembershipService,
     private readonly audit: AuditLog,
+    private readonly events: EventLog,
     /** The base links are minted under (SERVICE_PUBLIC_URL, else the HTTP listener). */
     readonly publicUrl: () => string,
   ) {}
@@ -82,6 +85,16 @@ export class PortalService {
     };
     await this.storage.transaction({}, async (tx) => {
       this.audit.recordChange(tx, actor, 'portal_session.create', 'portal_session', undefined, record);
+      this.events.append(tx, {
+        kind: 'portal.session.created',
+        organization_id: org.id,
+        payload: {
+          portal_session_id: record.id,
+          principal_id: principalId,
+          capabilities,
+          expires_at: record.expires_at,
+        } satisfies EventPayload<'portal.session.created'>,
+      });
       await tx.put(this.sessions, record);
     });
     const token = `psl_${compact(record.id)}_${secret}`;
