@@ -121,6 +121,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
         const { backupLines } = await import('./storage/backup.js');
         yield* backupLines(storage, version);
       },
+      ...(storage.inspectDatabase === undefined ? {} : { inspectDatabase: () => storage.inspectDatabase!() }),
     });
     const dev = config.dev ? await bootstrapDev({ storage, services, log }) : null;
     loops.startAll();

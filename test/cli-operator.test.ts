@@ -449,6 +449,8 @@ t.test('doctor judges the clock, disk space and ownership from the facts', async
     invitations_expiring: 0,
     expiring_window_seconds: 86_400,
     email_from: 'Switchyard <no-reply@switchyard.example.com>',
+    storage_engine: 'leveldb',
+    database: null,
   };
   const at = Date.parse(facts.now);
   const statuses = (findings: { status: string }[]) => findings.map((f) => f.status);

@@ -5,6 +5,7 @@
 import type { Logger } from '../log.js';
 import type { Collection } from './collection.js';
 import type { Reader } from './engine.js';
+import type { DatabaseFacts } from './postgres/inspect.js';
 
 export type EngineName = 'leveldb' | 'postgres';
 
@@ -143,6 +144,8 @@ export interface Storage {
   close(): Promise<void>;
   /** For collections: the engine's shared reader (on PostgreSQL, with its caches). */
   reader(): Reader;
+  /** PostgreSQL only: the database as `switchyard doctor` checks it (postgres/inspect.ts). */
+  inspectDatabase?(): Promise<DatabaseFacts>;
 }
 
 /**

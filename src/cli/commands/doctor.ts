@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { DaemonServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/DaemonService.js';
+import type { DatabaseFacts__Output } from '../../grpc/generated/switchyard/admin/v1/DatabaseFacts.js';
 import type { DoctorFacts__Output } from '../../grpc/generated/switchyard/admin/v1/DoctorFacts.js';
 import type { Provider__Output } from '../../grpc/generated/switchyard/admin/v1/Provider.js';
 import type { ProviderServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/ProviderService.js';
@@ -7,6 +8,7 @@ import type { Plain } from '../client.js';
 import { execute, type Cell, type View } from '../output.js';
 
 type DoctorFacts = Plain<DoctorFacts__Output>;
+export type DatabaseFacts = Plain<DatabaseFacts__Output>;
 
 export type Verdict = 'OK' | 'WARN' | 'FAIL';
 
@@ -20,6 +22,8 @@ export interface Finding {
 
 /** The daemon's and the CLI's clocks may differ by this much before doctor warns. */
 const MAX_SKEW_S = 5;
+/** The oldest PostgreSQL Switchyard supports (docs/storage.md), as server_version_num. */
+const MIN_POSTGRES = 130000;
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 
@@ -51,12 +55,75 @@ function dataDirFindings(f: DoctorFacts): Finding[] {
       ),
     );
   else findings.push(ok('data dir', `${dir} is ${octal(f.data_dir_mode)}, owned by the daemon's user`));
+  // On PostgreSQL the data dir holds only the admin socket: the database is checked, not this disk.
+  if (f.storage_engine === 'postgres') return findings;
   const free = f.data_dir_free_bytes;
   const share = f.data_dir_total_bytes > 0 ? free / f.data_dir_total_bytes : 1;
   const room = `${size(free)} free of ${size(f.data_dir_total_bytes)}`;
   if (free < 100 * MIB) findings.push(fail('disk space', room, `free space on the file system of ${dir}: writes will fail`));
   else if (free < GIB || share < 0.05) findings.push(warn('disk space', room, `free space on the file system of ${dir}`));
   else findings.push(ok('disk space', room));
+  return findings;
+}
+
+const seconds = (s: number): string => (s < 10 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`);
+
+/**
+ * The PostgreSQL database (SERVICE_DATABASE_URL) from a fresh connection: reachable, a supported
+ * version, every migration this daemon knows applied, and a primary. A replica is a FAIL whatever
+ * its lag: it is read-only, so every write the daemon makes fails; the lag says how stale its reads are.
+ */
+export function databaseFindings(db: DatabaseFacts): Finding[] {
+  if (!db.reachable)
+    return [
+      fail(
+        'database',
+        `${db.url}: ${db.error ?? 'no answer'}`,
+        'check that the PostgreSQL server runs and accepts connections from this host, and SERVICE_DATABASE_URL (host, port, user, password, sslmode)',
+      ),
+    ];
+  const version = `PostgreSQL ${db.server_version}`;
+  const findings = [
+    ok('database', `${db.url} answered in ${db.round_trip_ms} ms`),
+    db.server_version_num < MIN_POSTGRES
+      ? fail('database version', `${version}: Switchyard needs 13 or newer`, 'upgrade the PostgreSQL server to 13 or newer')
+      : ok('database version', version),
+  ];
+  const { migrations_applied: applied, migrations_expected: expected } = db;
+  if (applied === expected) findings.push(ok('migrations', `${applied} of ${expected} applied`));
+  else if (applied > expected)
+    findings.push(
+      warn(
+        'migrations',
+        `the database is at migration ${applied}, newer than this switchyard knows (${expected}): a newer daemon migrated it, and this one will refuse to start again`,
+        'upgrade switchyard on every machine that uses this database',
+      ),
+    );
+  else
+    findings.push(
+      fail(
+        'migrations',
+        `${applied} of ${expected} applied (schema_migrations): the schema is older than this daemon's`,
+        'restart the daemon: it applies missing migrations at start; if the database was restored from an older backup, restore it with the switchyard that made it',
+      ),
+    );
+  if (!db.in_recovery) findings.push(ok('replication', 'a primary (not in recovery): writes go here'));
+  else {
+    const lag = db.replay_lag_seconds;
+    const behind =
+      lag === undefined || lag === null
+        ? 'it has replayed nothing from its primary yet'
+        : lag === 0
+          ? 'caught up with its primary'
+          : `${seconds(lag)} behind its primary (pg_last_xact_replay_timestamp)`;
+    findings.push(
+      fail(
+        'replication',
+        `a replica (pg_is_in_recovery), ${behind}: it is read-only, so every write of the daemon fails`,
+        'point SERVICE_DATABASE_URL at the primary',
+      ),
+    );
+  }
   return findings;
 }
 
@@ -146,9 +213,12 @@ export function judge(f: DoctorFacts, clientTimeMs: number): Finding[] {
           '`switchyard invite list --org <org> --status pending`; `switchyard invite resend <id>` renews one',
         )
       : ok('invitations', `none expiring within ${Math.round(f.expiring_window_seconds / 3600)} h`);
+  // Figures read from a database doctor cannot reach are not judged (the daemon sends them as 0).
+  const unread = new Set(f.database?.reachable === false ? ['held mail', 'failed mail', 'invitations'] : []);
   return [
     ...dataDirFindings(f),
-    ...emailFindings(f),
+    ...(f.database ? databaseFindings(f.database) : []),
+    ...emailFindings(f).filter((x) => !unread.has(x.check)),
     ...linkFindings(f),
     f.jwt_enabled
       ? ok('JWT', 'JWT_SECRET is set: bearer JWTs are verified')
@@ -157,7 +227,7 @@ export function judge(f: DoctorFacts, clientTimeMs: number): Finding[] {
           'JWT_SECRET is not set: bearer JWTs are refused (API keys still work)',
           'set JWT_SECRET (32+ characters) if callers sign in with JWTs',
         ),
-    invitations,
+    ...(unread.has('invitations') ? [] : [invitations]),
     Math.abs(skewS) > MAX_SKEW_S
       ? warn(
           'clock',
@@ -174,7 +244,7 @@ export function registerDoctor(program: Command): void {
   program
     .command('doctor')
     .description(
-      "check the daemon's setup: data dir, disk, email and its domain's SPF and DMARC, public URL, JWT, outbox, invitations, clock; exit 1 on any FAIL",
+      "check the daemon's setup: data dir, disk (LevelDB) or database (PostgreSQL), email and its domain's SPF and DMARC, public URL, JWT, outbox, invitations, clock; exit 1 on any FAIL",
     )
     .option(
       '--dns-server <host[:port]>',

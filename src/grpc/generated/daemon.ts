@@ -7,6 +7,7 @@ import type { ConfigSetting as _switchyard_admin_v1_ConfigSetting, ConfigSetting
 import type { DaemonConfig as _switchyard_admin_v1_DaemonConfig, DaemonConfig__Output as _switchyard_admin_v1_DaemonConfig__Output } from './switchyard/admin/v1/DaemonConfig.js';
 import type { DaemonServiceClient as _switchyard_admin_v1_DaemonServiceClient, DaemonServiceDefinition as _switchyard_admin_v1_DaemonServiceDefinition } from './switchyard/admin/v1/DaemonService.js';
 import type { DaemonStatus as _switchyard_admin_v1_DaemonStatus, DaemonStatus__Output as _switchyard_admin_v1_DaemonStatus__Output } from './switchyard/admin/v1/DaemonStatus.js';
+import type { DatabaseFacts as _switchyard_admin_v1_DatabaseFacts, DatabaseFacts__Output as _switchyard_admin_v1_DatabaseFacts__Output } from './switchyard/admin/v1/DatabaseFacts.js';
 import type { DoctorFacts as _switchyard_admin_v1_DoctorFacts, DoctorFacts__Output as _switchyard_admin_v1_DoctorFacts__Output } from './switchyard/admin/v1/DoctorFacts.js';
 import type { DoctorRequest as _switchyard_admin_v1_DoctorRequest, DoctorRequest__Output as _switchyard_admin_v1_DoctorRequest__Output } from './switchyard/admin/v1/DoctorRequest.js';
 import type { GetConfigRequest as _switchyard_admin_v1_GetConfigRequest, GetConfigRequest__Output as _switchyard_admin_v1_GetConfigRequest__Output } from './switchyard/admin/v1/GetConfigRequest.js';
@@ -27,6 +28,7 @@ export interface ProtoGrpcType {
         DaemonConfig: MessageTypeDefinition<_switchyard_admin_v1_DaemonConfig, _switchyard_admin_v1_DaemonConfig__Output>
         DaemonService: SubtypeConstructor<typeof grpc.Client, _switchyard_admin_v1_DaemonServiceClient> & { service: _switchyard_admin_v1_DaemonServiceDefinition }
         DaemonStatus: MessageTypeDefinition<_switchyard_admin_v1_DaemonStatus, _switchyard_admin_v1_DaemonStatus__Output>
+        DatabaseFacts: MessageTypeDefinition<_switchyard_admin_v1_DatabaseFacts, _switchyard_admin_v1_DatabaseFacts__Output>
         DoctorFacts: MessageTypeDefinition<_switchyard_admin_v1_DoctorFacts, _switchyard_admin_v1_DoctorFacts__Output>
         DoctorRequest: MessageTypeDefinition<_switchyard_admin_v1_DoctorRequest, _switchyard_admin_v1_DoctorRequest__Output>
         GetConfigRequest: MessageTypeDefinition<_switchyard_admin_v1_GetConfigRequest, _switchyard_admin_v1_GetConfigRequest__Output>

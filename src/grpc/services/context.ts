@@ -4,6 +4,7 @@ import type { Logger } from '../../log.js';
 import type { LoopSet } from '../../loops/loop.js';
 import type { Services } from '../../areas.js';
 import type { Metrics } from '../../metrics.js';
+import type { DatabaseFacts } from '../../storage/postgres/inspect.js';
 
 /** What the daemon hands the admin API: its services and facts about itself. */
 export interface AdminContext {
@@ -22,6 +23,8 @@ export interface AdminContext {
   count: () => Promise<Record<string, number>>;
   /** The lines of a consistent backup of everything stored (storage/backup.ts). */
   backup: () => AsyncIterable<string>;
+  /** PostgreSQL only: the database as doctor checks it (a connection of its own). */
+  inspectDatabase?: () => Promise<DatabaseFacts>;
 }
 
 export interface ServiceContext extends AdminContext {

@@ -20,6 +20,20 @@ function reachFacts({ config, services, httpUrl }: ServiceContext) {
   };
 }
 
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function unwrap<T>(s: Settled<T>): T {
+  if (s.ok) return s.value;
+  throw s.error;
+}
+
 function implement(ctx: ServiceContext): DaemonServiceHandlers {
   const { services, config } = ctx;
   return {
@@ -50,11 +64,17 @@ function implement(ctx: ServiceContext): DaemonServiceHandlers {
     }),
     GetConfig: unary(ctx.log, () => Promise.resolve({ settings: describeConfig(config).map(toMessage) })),
     Doctor: unary(ctx.log, async () => {
-      const [dir, outbox, expiring] = await Promise.all([
+      const [dir, outboxRead, expiringRead, database] = await Promise.all([
         inspectDataDir(config.dataDir),
-        services.outbox.outboxFigures(),
-        services.invitations.countPendingExpiringWithin(EXPIRING_WINDOW_MS),
+        settle(services.outbox.outboxFigures()),
+        settle(services.invitations.countPendingExpiringWithin(EXPIRING_WINDOW_MS)),
+        ctx.inspectDatabase?.(),
       ]);
+      // A database doctor cannot reach is the finding: the figures read from it are left at 0 (doctor
+      // does not judge them then). Otherwise a failed read is an error of the call, as anywhere.
+      const unreachable = database?.reachable === false;
+      const outbox = unreachable && !outboxRead.ok ? { byStatus: {} as Record<string, number> } : unwrap(outboxRead);
+      const expiring = unreachable && !expiringRead.ok ? 0 : unwrap(expiringRead);
       return {
         env: config.env,
         now: new Date().toISOString(),
@@ -71,6 +91,8 @@ function implement(ctx: ServiceContext): DaemonServiceHandlers {
         invitations_expiring: expiring,
         expiring_window_seconds: EXPIRING_WINDOW_MS / 1000,
         email_from: config.emailFrom,
+        storage_engine: config.databaseUrl === undefined ? 'leveldb' : 'postgres',
+        ...(database === undefined ? {} : { database }),
       };
     }),
     Backup: serverStream(ctx.log, ctx.closing, async (_req, { send, signal }) => {

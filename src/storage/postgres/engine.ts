@@ -13,6 +13,7 @@ import { collections } from '../keyspace.js';
 import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
 import { BufferedTx } from '../transaction.js';
 import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
+import { inspectDatabase, type DatabaseFacts } from './inspect.js';
 import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
 
 /** The channel every daemon listens on: cache invalidations and loop wake-ups. */
@@ -302,6 +303,11 @@ export class PostgresStorage implements Storage {
     } finally {
       client.release();
     }
+  }
+
+  /** The database as `switchyard doctor` checks it, from a connection of its own. */
+  inspectDatabase(): Promise<DatabaseFacts> {
+    return inspectDatabase(this.url);
   }
 
   /** The schema version the database is at (the latest applied SQL migration). */

@@ -1,5 +1,6 @@
 // Original file: switchyard/admin/v1/daemon.proto
 
+import type { DatabaseFacts as _switchyard_admin_v1_DatabaseFacts, DatabaseFacts__Output as _switchyard_admin_v1_DatabaseFacts__Output } from '../../../switchyard/admin/v1/DatabaseFacts.js';
 
 export interface DoctorFacts {
   'env'?: (string);
@@ -20,6 +21,9 @@ export interface DoctorFacts {
   'invitations_expiring'?: (number);
   'expiring_window_seconds'?: (number);
   'email_from'?: (string);
+  'storage_engine'?: (string);
+  'database'?: (_switchyard_admin_v1_DatabaseFacts | null);
+  '_database'?: "database";
 }
 
 export interface DoctorFacts__Output {
@@ -41,4 +45,7 @@ export interface DoctorFacts__Output {
   'invitations_expiring': (number);
   'expiring_window_seconds': (number);
   'email_from': (string);
+  'storage_engine': (string);
+  'database'?: (_switchyard_admin_v1_DatabaseFacts__Output | null);
+  '_database'?: "database";
 }
