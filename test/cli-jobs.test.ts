@@ -151,7 +151,7 @@ t.test('job create, show --wait, list, cancel; a failing job exits 1 with its er
     [created.id, fromFile.id, failing.id],
     'oldest first',
   );
-  const { input: _input, ...failedListed } = failed; // lists carry no inputs
+  const { input: _input, output: _output, ...failedListed } = failed; // lists carry no inputs or outputs
   t.same(await json(t, w, 'job', 'list', '--org', 'acme', '--status', 'failed'), [failedListed]);
   t.same(
     (await json(t, w, 'job', 'list', '--org', 'acme', '--limit', '1')).map((j: any) => j.id),

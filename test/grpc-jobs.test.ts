@@ -112,8 +112,12 @@ t.test('jobs: create, get, list, a failing one, cancel; the HTTP API’s job; an
     listed.jobs.every((j: any) => j.input === null),
     'lists carry no inputs',
   );
+  t.ok(
+    listed.jobs.some((j: any) => j.status === 'completed') && listed.jobs.every((j: any) => j.output === null),
+    'lists carry no outputs, a completed job’s neither',
+  );
   t.same(
-    listed.jobs.map(({ input: _input, ...j }: any) => j),
+    listed.jobs.map(({ input: _input, output: _output, ...j }: any) => j),
     await http(`/v1/jobs?organization_id=${org.id}`),
     'the HTTP API’s list',
   );

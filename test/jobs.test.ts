@@ -84,6 +84,15 @@ t.test('a text job and an image job: 202, then every event with job_id, output k
     [done.id, drawn.id],
     'completed jobs, oldest first',
   );
+  t.ok(
+    listed.body.data.every((j: any) => !('output' in j) && !('input' in j)),
+    'list items carry no output (nor input)',
+  );
+  t.same(
+    (await request(w.d.url, 'GET', `/v1/jobs/${done.id}`, { headers: writer })).body.data.output,
+    { text: 'one job' },
+    'GET one job keeps it',
+  );
 });
 
 t.test('a failing job ends failed with its error; cancel stops the upstream call', async (t) => {

@@ -208,8 +208,8 @@ export function registerJob(program: Command): void {
               cursor,
               limit,
             });
-            // Lists carry no inputs (as GET /v1/jobs): `job show` has a job's.
-            return [page.jobs.map(({ input: _input, ...job }) => job), page.next_cursor];
+            // Lists carry no inputs or outputs (as GET /v1/jobs): `job show` has a job's.
+            return [page.jobs.map(({ input: _input, output: _output, ...job }) => job), page.next_cursor];
           }, opts.limit),
         fields: { status: '--status' },
         view: (list) => [

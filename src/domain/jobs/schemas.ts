@@ -34,7 +34,8 @@ export const jobSchema = z.object({
   params: z.record(z.string(), z.unknown()),
   state: z.unknown(),
   provider: z.string().nullable(),
-  output: z.record(z.string(), z.unknown()).nullable(),
+  /** The provider answer's output once completed. Absent in lists: GET one job to see it. */
+  output: z.record(z.string(), z.unknown()).nullable().optional(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   submitted_by: z.object({ principal_id: z.string().nullable(), api_key_id: z.string().nullable() }),
   created_at: timestamp,

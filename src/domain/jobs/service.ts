@@ -11,7 +11,7 @@ import { atOrganization, type PermissionEngine, type ResourceLocation } from '..
 import type { RunError } from '../workflows/types.js';
 import type { CreateJobInput, JobListQuery } from './schemas.js';
 import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
-import { terminalJobStatuses, type Job, type JobOutput, type JobView } from './types.js';
+import { terminalJobStatuses, type Job, type JobListItem, type JobOutput, type JobView } from './types.js';
 import type { AssetService } from '../assets/service.js';
 
 /** The asset calls jobs make: an audio input kept as an asset, artifacts with signed links. */
@@ -159,13 +159,14 @@ export class JobService {
 
   /**
    * Jobs of an organization, oldest first (newest first with `reverse`, as the portal lists them); by
-   * status. Lists never carry inputs (GET one job does).
+   * status. Lists never carry inputs or outputs (an output is up to the provider answer limit, 200 of
+   * them a page): GET one job, or its output, for them.
    */
   async listJobs(
     actor: Actor,
     query: JobListQuery,
     { reverse = false }: Pick<PageOptions, 'reverse'> = {},
-  ): Promise<Page<Omit<JobView, 'input'>>> {
+  ): Promise<Page<JobListItem>> {
     const organizationId = organizationOf(actor, query.organization_id);
     await this.permissions.authorize(actor, 'job.read', { type: 'organization', id: organizationId });
     const page = { limit: query.limit, cursor: query.cursor, reverse };
@@ -175,7 +176,7 @@ export class JobService {
         : await this.store.jobs.listBy('organization_status', [organizationId, query.status], page);
     const items = await Promise.all(
       found.items.map(async (job) => {
-        const { input: _input, ...listed } = await this.viewOfJob(job);
+        const { input: _input, output: _output, ...listed } = await this.viewOfJob(job);
         return listed;
       }),
     );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { operator } from '../../domain/identity/caller.js';
 import { createJobBody, jobListQuery } from '../../domain/jobs/schemas.js';
-import type { JobView } from '../../domain/jobs/types.js';
+import type { JobListItem, JobView } from '../../domain/jobs/types.js';
 import { idSchema } from '../../domain/schemas.js';
 import { AppError } from '../../errors.js';
 import type { Job } from '../generated/switchyard/admin/v1/Job.js';
@@ -13,13 +13,13 @@ import type { AdminServiceModule, ServiceContext } from './context.js';
 const jobRef = z.object({ id: idSchema });
 
 /** A job as a message: null fields unset, free-form JSON as Struct and Value. */
-function jobMessage(job: JobView | Omit<JobView, 'input'>): Job {
+function jobMessage(job: JobView | JobListItem): Job {
   return {
     ...toMessage(job),
     input: 'input' in job ? toStruct(job.input) : undefined,
     params: toStruct(job.params),
     state: job.state === null || job.state === undefined ? undefined : toValue(job.state),
-    output: job.output === null ? undefined : toStruct(job.output),
+    output: 'output' in job && job.output !== null ? toStruct(job.output) : undefined,
     submitted_by: toMessage(job.submitted_by),
     artifacts: job.artifacts,
   };
