@@ -6,10 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import t, { type Test } from 'tap';
+import { createPortalStore } from '../src/domain/portal/store.js';
 import {
   asPrincipal,
   cliCleanEnv,
   createOrganizationAs,
+  passesOf,
   request,
   spawnSwitchyard,
   startTestDaemon,
@@ -28,8 +30,8 @@ interface Browser {
   ) => Promise<{ status: number; headers: Headers; text: string }>;
 }
 
-async function world(t: Test) {
-  const d = await startTestDaemon(t, { SERVICE_WEBHOOK_ALLOW_PRIVATE: '1' });
+async function world(t: Test, env: Record<string, string> = {}) {
+  const d = await startTestDaemon(t, { SERVICE_WEBHOOK_ALLOW_PRIVATE: '1', ...env });
   const ownerId = randomUUID();
   const owner = asPrincipal(ownerId);
   const org = await createOrganizationAs(d.url, owner, `portal-${randomUUID().slice(0, 8)}`);
@@ -279,6 +281,50 @@ t.test('an ended session is refused everywhere: pages, changes and a live run st
   t.match(await post.text(), /has ended/);
   const hookNow = await request(d.url, 'GET', `/v1/webhooks/${hook.id}`, { headers: owner });
   t.equal(hookNow.body.data.active, true, 'and nothing changed');
+});
+
+t.test('the sweep removes sessions and links that ended SERVICE_PORTAL_KEEP_ENDED_MS ago; live ones stay', async (t) => {
+  const { d, mint } = await world(t, { SERVICE_PORTAL_KEEP_ENDED_MS: '1' });
+  const enter = async (url: string) => {
+    const res = await fetch(url, { redirect: 'manual' });
+    t.equal(res.status, 303, 'the link opens a session');
+    return (res.headers.get('set-cookie') ?? '').split(';')[0];
+  };
+  const pageWith = async (cookie: string) => {
+    const res = await fetch(`${d.url}/portal/webhooks`, { headers: { cookie } });
+    return { status: res.status, text: await res.text() };
+  };
+  // One session used before it ends; then more ended ones than one sweep batch (100), unused links,
+  // so that a pass takes several batches.
+  const usedThenEnded = (await mint({ ttl_seconds: 2 })).body.data;
+  const endedCookie = await enter(usedThenEnded.url);
+  const unused = await Promise.all(Array.from({ length: 102 }, () => mint({ ttl_seconds: 1 }).then((r) => r.body.data)));
+  const ended = [usedThenEnded, ...unused];
+  const endedLink = unused[0];
+  const live = (await mint()).body.data;
+  const liveCookie = await enter(live.url);
+  const liveLink = (await mint()).body.data;
+  const lastEnd = Math.max(...ended.map((s: { expires_at: string }) => Date.parse(s.expires_at)));
+  await waitFor(() => Date.now() > lastEnd + 5, { what: 'the short sessions to end' });
+
+  const store = createPortalStore(d.storage);
+  t.ok(await store.get(ended[0].id), 'an ended session is kept until the sweep');
+  const before = await pageWith(endedCookie);
+  t.equal(before.status, 401, 'an ended session is refused');
+  t.match(before.text, /has ended/, 'and says it ended while its record is kept');
+
+  await passesOf(d, 'portal-session-sweep');
+  const left = await Promise.all(ended.map((s: { id: string }) => store.get(s.id)));
+  t.equal(left.filter((r) => r !== undefined).length, 0, 'every ended session and link is gone after one pass');
+  t.ok(await store.get(live.id), 'a live session is kept');
+  t.ok(await store.get(liveLink.id), 'a live unused link is kept');
+
+  const after = await pageWith(endedCookie);
+  t.equal(after.status, 401, 'the removed session is still refused');
+  t.match(after.text, /not signed in/);
+  t.equal((await fetch(endedLink.url, { redirect: 'manual' })).status, 401, 'the removed link is refused');
+  t.equal((await pageWith(liveCookie)).status, 200, 'the live session still opens the pages');
+  await enter(liveLink.url);
 });
 
 t.test('pages carry a strict CSP; static files are served', async (t) => {

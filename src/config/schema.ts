@@ -385,6 +385,12 @@ export const optionSpecs = {
   comfyuiPollMs: opt(ms(500), 'SERVICE_COMFYUI_POLL_MS', 'how often a queued ComfyUI graph is polled'),
   assetRetentionMs: opt(ms(259_200_000), 'SERVICE_ASSET_RETENTION_MS', 'workflow asset retention (72 hours)'),
   assetSweepMs: opt(ms(600_000), 'SERVICE_ASSET_SWEEP_MS', 'asset retention sweep period'),
+  portalKeepEndedMs: opt(
+    ms(86_400_000),
+    'SERVICE_PORTAL_KEEP_ENDED_MS',
+    "a portal session's record (its link's too) is kept this long (1 day) after it ended, then removed",
+  ),
+  portalSweepMs: opt(ms(600_000), 'SERVICE_PORTAL_SWEEP_MS', 'ended portal session sweep period'),
 
   openaiApiKey: opt(optionalString, 'OPENAI_API_KEY', 'registers the `openai` provider', { secret: true }),
   openaiBaseUrl: opt(

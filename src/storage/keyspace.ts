@@ -96,8 +96,8 @@ export const collections = {
    * next fire time (`due`) or, while a daemon has claimed one, by lease end (`leased`).
    */
   workflow_schedules: { indexes: ['workflow', 'due'] },
-  /** Tenant portal sessions (docs/portal.md), found by id; by organization in creation order. */
-  portal_sessions: { indexes: ['organization'] },
+  /** Tenant portal sessions (docs/portal.md), found by id; by organization in creation order; all by end (sweep). */
+  portal_sessions: { indexes: ['organization', 'expiry'] },
 } as const satisfies Record<string, CollectionLayout>;
 
 export type CollectionName = keyof typeof collections;

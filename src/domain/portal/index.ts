@@ -1,6 +1,7 @@
 import type { Area, AreaBase } from '../area.js';
 import type { IdentityServices } from '../identity/index.js';
 import { PortalService } from './service.js';
+import { createPortalSweepLoop } from './sweep-loop.js';
 import { createPortalStore } from './store.js';
 
 export interface PortalServices {
@@ -9,6 +10,8 @@ export interface PortalServices {
 
 /** The tenant portal's sessions (docs/portal.md); its pages are HTTP's (src/http/portal). */
 export function createPortal({
+  config,
+  log,
   storage,
   audit,
   eventLog,
@@ -21,6 +24,13 @@ export function createPortal({
   const portal = new PortalService(storage, sessions, permissions, organizations, memberships, audit, eventLog, publicUrl);
   return {
     services: { portal },
+    loops: [
+      createPortalSweepLoop(
+        portal,
+        { keepEndedMs: config.portalKeepEndedMs, sweepMs: config.portalSweepMs },
+        log.child({ module: 'portal' }),
+      ),
+    ],
     count: async () => ({ portal_sessions: await sessions.count() }),
   };
 }

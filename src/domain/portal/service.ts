@@ -12,6 +12,7 @@ import type { OrganizationService } from '../identity/organizations.js';
 import { organizationRef, type PermissionEngine } from '../identity/permissions.js';
 import { deriveKey, digestMatches, digestSecret } from '../secrets.js';
 import { portalTtlSeconds, type CreatePortalSessionInput } from './schemas.js';
+import { EVERY_SESSION } from './store.js';
 import type { MintedPortalSession, PortalCapability, PortalSessionRecord } from './types.js';
 
 // Tokens carry the session's id in clear (a point read finds the record) and a secret that is stored
@@ -19,6 +20,13 @@ import type { MintedPortalSession, PortalCapability, PortalSessionRecord } from 
 // link's and the cookie's secrets differ, so a link seen in a log cannot be replayed as a cookie.
 const LINK_TOKEN = /^psl_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
 const SESSION_TOKEN = /^([0-9a-f]{32})\.([A-Za-z0-9_-]{43})$/;
+
+/** Ended sessions removed per sweep batch, in one transaction. */
+const SWEEP_BATCH = 100;
+
+function sessionLock(id: string): string {
+  return `portal-session:${id}`;
+}
 
 function compact(id: string): string {
   return id.replaceAll('-', '');
@@ -115,7 +123,7 @@ export class PortalService {
     const found = await this.sessions.get(id);
     if (!digestMatches(match[2], found?.link_hash)) throw new PortalRefusal('invalid', 'This portal link is not valid.');
     const cookieSecret = randomBytes(32).toString('base64url');
-    const record = await this.storage.transaction({ locks: [`portal-session:${id}`] }, async (tx) => {
+    const record = await this.storage.transaction({ locks: [sessionLock(id)] }, async (tx) => {
       const current = (await tx.get(this.sessions, id))!;
       if (current.link_used_at !== null)
         throw new PortalRefusal('used', 'This portal link has been used already: ask for a new one.');
@@ -151,6 +159,27 @@ export class PortalService {
     const a = Buffer.from(presented);
     const b = Buffer.from(session.csrfToken);
     return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  /**
+   * Removes the records of sessions (links used or not) that ended `keepEndedMs` ago or longer, up to
+   * `limit` of them in one transaction of the background lane: the sweep loop's work. Answers how many
+   * went and whether a full batch was found (more may wait).
+   */
+  async sweepEnded(keepEndedMs: number, limit = SWEEP_BATCH): Promise<{ removed: number; more: boolean }> {
+    const cutoff = new Date(Date.now() - keepEndedMs).toISOString();
+    const ids = (await this.sessions.range('expiry', EVERY_SESSION, { before: cutoff, limit })).map((e) => e.id);
+    if (ids.length === 0) return { removed: 0, more: false };
+    const removed = await this.storage.background.transaction({ locks: ids.map(sessionLock) }, async (tx) => {
+      let n = 0;
+      for (const record of await tx.getMany(this.sessions, ids)) {
+        if (record === undefined || record.expires_at >= cutoff) continue;
+        await tx.delete(this.sessions, record.id);
+        n++;
+      }
+      return n;
+    });
+    return { removed, more: ids.length === limit };
   }
 
   private sessionOf(record: PortalSessionRecord, cookieSecret: string): PortalSession {

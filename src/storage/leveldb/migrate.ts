@@ -2,6 +2,7 @@ import { OutboxStore } from '../../domain/email/store.js';
 import { createEventStore } from '../../domain/events/store.js';
 import { createIdentityStore } from '../../domain/identity/store.js';
 import type { Organization } from '../../domain/identity/types.js';
+import { createPortalStore } from '../../domain/portal/store.js';
 import type { StoredSettings } from '../../domain/settings/types.js';
 import { WebhookStore } from '../../domain/webhooks/store.js';
 import { WorkflowStore } from '../../domain/workflows/store.js';
@@ -94,6 +95,11 @@ export const migrations: Migration[] = [
   },
   { version: 8, name: "every subject's hourly-log count, with its oldest entry's time", up: countHourlyLogs },
   { version: 9, name: "one display name per organization, the record's (settings read and write it)", up: oneDisplayName },
+  {
+    version: 10,
+    name: 'portal sessions by when they end (sweep)',
+    up: async (storage) => rebuildIndex(storage, createPortalStore(storage), 'expiry'),
+  },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {

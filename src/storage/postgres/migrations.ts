@@ -415,6 +415,16 @@ WHERE s.id = o.id AND jsonb_typeof(s.data->'display_name') = 'string' AND s.data
 UPDATE organization_settings SET data = data - 'display_name' WHERE data ? 'display_name';
 `,
   },
+  {
+    version: 20,
+    name: 'portal sessions by when they end (sweep)',
+    // The key domain/portal/store.ts builds: "all", the session's expires_at and its id, joined by a zero byte.
+    sql: `
+ALTER TABLE portal_sessions ADD COLUMN ix_expiry bytea;
+UPDATE portal_sessions SET ix_expiry = convert_to('all', 'UTF8') || '\\x00'::bytea || convert_to(data->>'expires_at', 'UTF8') || '\\x00'::bytea || id;
+CREATE INDEX portal_sessions__expiry ON portal_sessions (ix_expiry) WHERE ix_expiry IS NOT NULL;
+`,
+  },
 ];
 
 /**
