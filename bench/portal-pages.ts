@@ -1,5 +1,5 @@
 // Row (15) of `npm run bench`: the tenant portal's pages with 10,000 deliveries in the organization,
-// in-process on LevelDB. One webhook to a local receiver that answers 200; 10,000 events appended
+// in-process, on LevelDB and on PostgreSQL (`databaseUrl`). One webhook to a local receiver that answers 200; 10,000 events appended
 // in batches fan out to 10,000 deliveries; then each page is fetched one request at a time with a
 // portal session's cookie: its median and 95th percentile answer time. See docs/benchmarks.md.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,6 +18,8 @@ const REQUESTS = 60;
 const WARMUP = 10;
 
 export interface PortalPageFigures {
+  /** LevelDB or PostgreSQL. */
+  engine: string;
   deliveries: number;
   pages: { name: string; medianMs: number; p95Ms: number }[];
 }
@@ -26,7 +28,9 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-export async function measurePortalPages(progress: (message: string) => void): Promise<PortalPageFigures> {
+/** The pages' answer times on a fresh daemon: on LevelDB, or on PostgreSQL when `databaseUrl` names an empty database. */
+export async function measurePortalPages(progress: (message: string) => void, databaseUrl?: string): Promise<PortalPageFigures> {
+  const engine = databaseUrl === undefined ? 'LevelDB' : 'PostgreSQL';
   const dir = await mkdtemp(path.join(os.tmpdir(), 'switchyard-bench-portal-'));
   const receiver = http.createServer((req, res) => {
     req.resume();
@@ -42,6 +46,7 @@ export async function measurePortalPages(progress: (message: string) => void): P
           SERVICE_HTTP_ADDR: '127.0.0.1:0',
           SERVICE_LOG_LEVEL: 'silent',
           SERVICE_WEBHOOK_ALLOW_PRIVATE: '1',
+          ...(databaseUrl === undefined ? {} : { SERVICE_DATABASE_URL: databaseUrl }),
         },
       }),
     );
@@ -51,7 +56,7 @@ export async function measurePortalPages(progress: (message: string) => void): P
       url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
       event_filter: ['job.completed'],
     });
-    progress(`portal: appending ${DELIVERIES} events for one webhook`);
+    progress(`portal, ${engine}: appending ${DELIVERIES} events for one webhook`);
     for (let done = 0; done < DELIVERIES; done += BATCH) {
       await storage.transaction({}, (tx) => {
         for (let i = 0; i < BATCH; i++)
@@ -74,7 +79,7 @@ export async function measurePortalPages(progress: (message: string) => void): P
       if (Date.now() > deadline) throw new Error('the deliveries were not all made within 10 minutes');
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    progress('portal: deliveries made; measuring pages');
+    progress(`portal, ${engine}: deliveries made; measuring pages`);
     const minted = await services.portal.createSession(operator, org.id, { capabilities: ['manage_webhooks'] });
     const entered = await fetch(minted.url, { redirect: 'manual' });
     const cookie = (entered.headers.get('set-cookie') ?? '').split(';')[0];
@@ -86,7 +91,7 @@ export async function measurePortalPages(progress: (message: string) => void): P
       ['runs and jobs', '/portal/runs'],
       ['event catalog', '/portal/events'],
     ];
-    const figures: PortalPageFigures = { deliveries: DELIVERIES, pages: [] };
+    const figures: PortalPageFigures = { engine, deliveries: DELIVERIES, pages: [] };
     for (const [name, p] of pages) {
       const times: number[] = [];
       for (let i = 0; i < WARMUP + REQUESTS; i++) {
