@@ -5,6 +5,7 @@
 // Runs on PostgreSQL too (on-postgres-portal.test.ts).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import t, { type Test } from 'tap';
 import { createPortalStore } from '../src/domain/portal/store.js';
 import {
@@ -18,6 +19,7 @@ import {
   untilStatus,
   waitFor,
 } from './helpers.js';
+import { WebhookReceiver } from './fakes/webhook-receiver.js';
 
 interface Browser {
   cookie: string;
@@ -509,4 +511,79 @@ t.test('switchyard portal link mints over gRPC', async (t) => {
   );
   t.equal(await bad.exited, 1, 'more than 24 hours is refused');
   t.match(bad.stderr(), /validation_failed/);
+});
+
+t.test('"Send a test event": one signed delivery to that webhook alone, shown on the deliveries page', async (t) => {
+  const { d, open, owner, org } = await world(t);
+  const receiver = await WebhookReceiver.start(t);
+  const bystander = await WebhookReceiver.start(t);
+  const hookAt = async (url: string) => {
+    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/webhooks`, {
+      headers: owner,
+      // A filter that leaves the test kind out: the test event is sent whatever the filters.
+      body: { url, event_filter: ['job.completed'] },
+    });
+    t.equal(res.status, 201);
+    return res.body.data as { id: string; secret: string; standard_secret: string };
+  };
+  const hook = await hookAt(receiver.url);
+  const other = await hookAt(bystander.url);
+  const manager = await open({ capabilities: ['manage_webhooks'] });
+
+  const detail = await manager.get(`/portal/webhooks/${hook.id}`);
+  t.match(detail.text, new RegExp(`action="/portal/webhooks/${hook.id}/test"`), 'a manage session is offered the button');
+  t.equal((await manager.post(`/portal/webhooks/${hook.id}/test`, {})).status, 403, 'without the CSRF token: 403');
+  const sent = await manager.post(`/portal/webhooks/${hook.id}/test`, { _csrf: manager.csrf });
+  t.equal(sent.status, 303);
+  const location = sent.headers.get('location') ?? '';
+  t.match(location, new RegExp(`^/portal/deliveries\\?webhook=${hook.id}&tested=evt_[0-9A-Za-z]+$`));
+  const eventId = /tested=(evt_[0-9A-Za-z]+)/.exec(location)![1];
+
+  await waitFor(() => receiver.received.length > 0, { what: 'the test delivery' });
+  const got = receiver.received[0];
+  const body = JSON.parse(got.body);
+  t.equal(body.id, eventId);
+  t.equal(body.kind, 'webhook.test');
+  t.equal(body.payload.webhook_id, hook.id);
+  t.ok(
+    new StandardWebhook(hook.standard_secret).verify(got.body, got.headers as Record<string, string>),
+    'signed as any delivery',
+  );
+
+  const shown = await manager.get(location);
+  t.equal(shown.status, 200);
+  t.match(shown.text, new RegExp(`Test event <code>${eventId}</code> sent`));
+  await waitFor(async () => (await manager.get(location)).text.includes('data-status="delivered"'), {
+    what: 'the delivered test delivery on the page',
+  });
+  t.match((await manager.get(location)).text, /<code>webhook\.test<\/code>/);
+
+  // The same call over /v1 (admin): 202 with the event; a paused or another organization's webhook is refused.
+  const v1 = await request(d.url, 'POST', `/v1/webhooks/${hook.id}/test`, { headers: owner });
+  t.equal(v1.status, 202);
+  t.same(Object.keys(v1.body.data).sort(), ['event_id', 'webhook_id']);
+  t.equal(v1.body.data.webhook_id, hook.id);
+  await waitFor(() => receiver.received.some((r) => JSON.parse(r.body).id === v1.body.data.event_id), {
+    what: 'the /v1 test delivery',
+  });
+  t.equal((await request(d.url, 'POST', `/v1/webhooks/${randomUUID()}/test`, { headers: owner })).status, 404);
+  const stranger = asPrincipal(randomUUID());
+  await createOrganizationAs(d.url, stranger, `other-${randomUUID().slice(0, 8)}`);
+  t.equal(
+    (await request(d.url, 'POST', `/v1/webhooks/${hook.id}/test`, { headers: stranger })).status,
+    404,
+    "another org's: 404",
+  );
+  t.equal((await manager.post(`/portal/webhooks/${hook.id}/pause`, { _csrf: manager.csrf })).status, 303);
+  const paused = await request(d.url, 'POST', `/v1/webhooks/${hook.id}/test`, { headers: owner });
+  t.equal(paused.status, 409, 'a paused webhook is refused');
+  t.equal(paused.body.error.code, 'invalid_state');
+  t.notMatch((await manager.get(`/portal/webhooks/${hook.id}`)).text, /Send a test event/, 'nor offered while paused');
+
+  const reader = await open();
+  t.equal((await reader.post(`/portal/webhooks/${hook.id}/test`, { _csrf: reader.csrf })).status, 403, 'read-only: 403');
+  // Both test events were fanned out (their deliveries exist): the other webhook got no delivery of them.
+  const others = await request(d.url, 'GET', `/v1/webhooks/${other.id}/deliveries`, { headers: owner });
+  t.same(others.body.data, [], "the organization's other webhook has no delivery of them");
+  t.equal(bystander.received.length, 0, 'and its receiver got nothing');
 });

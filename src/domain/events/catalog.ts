@@ -218,6 +218,14 @@ const catalog = {
       error_message: 'HTTP 503',
     },
   },
+  'webhook.test': {
+    description: 'A test event sent by hand (POST /v1/webhooks/{id}/test, or the portal): only that webhook receives it.',
+    payload: z.object({
+      webhook_id: z.string().meta({ description: 'the one webhook it is delivered to' }),
+      message: z.string(),
+    }),
+    example: { webhook_id: '0193b0c7-3e6f-7b8d-8c7a-afde6d7c8b9a', message: 'This is a test event from Switchyard.' },
+  },
   'organization.created': {
     description: 'An organization was created; only platform webhooks can receive it.',
     payload: z.object({

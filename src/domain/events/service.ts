@@ -56,9 +56,10 @@ export class EventLog {
 
   /**
    * Adds the event to `tx`. Its id is taken as the transaction commits, in commit order, so a reader
-   * that resumes after the last id it read never passes over an event committed later.
+   * that resumes after the last id it read never passes over an event committed later. The answer
+   * gives the event once `tx` has committed (undefined before).
    */
-  append(tx: Tx, draft: EventDraft): void {
+  append(tx: Tx, draft: EventDraft): () => DomainEvent | undefined {
     if (!isEventKind(draft.kind)) throw new TypeError(`unknown event kind ${String(draft.kind)}`);
     let appended: DomainEvent | undefined;
     tx.append(this.store, EVENT_ID_PREFIX, (id) => {
@@ -83,6 +84,7 @@ export class EventLog {
       this.metrics.eventAppended(appended.kind);
       this.notify(appended);
     });
+    return () => appended;
   }
 
   subscribe(fn: EventSubscriber): () => void {

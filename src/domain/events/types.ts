@@ -22,6 +22,7 @@ export const eventKinds = [
   'workflow.schedule.skipped',
   'workflow.schedule.failed',
   'webhook.delivery.exhausted',
+  'webhook.test',
   'organization.created',
   'invitation.created',
   'invitation.accepted',

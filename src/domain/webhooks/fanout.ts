@@ -74,6 +74,8 @@ export interface StepResult {
 
 /** Whether `event` is owed to `webhook` (spec 6.1, 6.4; contract 7). */
 export function matches(webhook: Webhook, event: DomainEvent): boolean {
+  // A test event is the named webhook's alone, whatever its filters (POST /v1/webhooks/{id}/test).
+  if (event.kind === 'webhook.test') return event.payload.webhook_id === webhook.id;
   // An exhaustion is never delivered to the webhook it is about.
   if (event.kind === 'webhook.delivery.exhausted' && event.payload.webhook_id === webhook.id) return false;
   if (webhook.event_filter.length > 0 && !webhook.event_filter.includes(event.kind)) return false;

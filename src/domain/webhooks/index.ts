@@ -55,7 +55,7 @@ export async function createWebhooks({
     allowPrivate: config.webhookAllowPrivate,
     maxPerOrganization: config.webhookMaxPerOrganization,
   };
-  const webhooks = new WebhookService(storage, permissions, sealer, settings, audit, webhookLog, organizationSettings);
+  const webhooks = new WebhookService(storage, permissions, sealer, settings, audit, eventLog, webhookLog, organizationSettings);
   // undici loads with the first attempt: a daemon without webhooks never holds it.
   let transport: Promise<Transport> | undefined;
   const openTransport = (): Promise<Transport> =>

@@ -109,4 +109,8 @@ export const deliverySchema = z.object({
   updated_at: timestamp,
 });
 
+export const testEventResultSchema = z.object({
+  webhook_id: z.string(),
+  event_id: z.string().meta({ description: "the webhook.test event; its delivery lists under the webhook's deliveries" }),
+});
 export const recoverResultSchema = z.object({ recovered: z.number().int() });

@@ -5,6 +5,8 @@ import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
+import type { EventPayload } from '../events/catalog.js';
+import type { EventLog } from '../events/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { SecretSealer } from '../secret-sealer.js';
 import { isOperator, type Actor } from '../identity/caller.js';
@@ -147,6 +149,7 @@ export class WebhookService {
     private readonly sealer: SecretSealer,
     private readonly settings: WebhookSettings,
     private readonly audit: AuditLog,
+    private readonly eventLog: EventLog,
     private readonly log: Logger,
     /** The organization's `max_webhooks` (capped by SERVICE_WEBHOOK_MAX_PER_ORG). */
     private readonly organizationSettings: Pick<SettingsService, 'resolveSettings'>,
@@ -371,6 +374,40 @@ export class WebhookService {
       return tx.put(this.store.deliveries, requeue(d, webhook));
     });
     return viewDelivery(requeued);
+  }
+
+  /**
+   * Sends a test event to this webhook alone: a `webhook.test` event that the fan-out delivers only
+   * to the webhook it names (fanout.ts, matches), so it is signed, attempted and retried as any
+   * delivery. A paused webhook would hold it, so it is refused; a platform webhook (no organization
+   * for the event) too.
+   */
+  async sendTestEvent(actor: Actor, webhookId: string): Promise<{ webhook_id: string; event_id: string }> {
+    await this.authorized(actor, 'webhook.update', webhookId);
+    const event = await this.storage.transaction({ locks: [webhookLock(webhookId)] }, async (tx) => {
+      const webhook = await this.live(webhookId, tx);
+      if (webhook.organization_id === null) throw new AppError('invalid_state', 'a platform webhook cannot be sent a test event');
+      if (!webhook.active)
+        throw new AppError('invalid_state', 'this webhook is paused: resume it to send a test event', {
+          details: { active: false },
+        });
+      this.audit.record(tx, actor, {
+        organization_id: webhook.organization_id,
+        action: 'webhook.test',
+        target: { type: 'webhook', id: webhook.id },
+        before: undefined,
+        after: undefined,
+      });
+      return this.eventLog.append(tx, {
+        kind: 'webhook.test',
+        organization_id: webhook.organization_id,
+        payload: {
+          webhook_id: webhook.id,
+          message: 'This is a test event from Switchyard.',
+        } satisfies EventPayload<'webhook.test'>,
+      });
+    });
+    return { webhook_id: webhookId, event_id: event()!.id };
   }
 
   /** Re-queues every failed delivery of the webhook created in [since, until] (until: now). */

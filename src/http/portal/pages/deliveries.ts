@@ -90,6 +90,13 @@ export function deliveryPages({ webhooks }: Services): PortalPageDef[] {
         const since = timeOf(q.get('since'), 'since');
         const until = timeOf(q.get('until'), 'until');
         const replayed = q.get('replayed') === '1' ? html`<p role="status" class="notice">Queued again: it is sent now.</p>` : '';
+        const tested = q.get('tested');
+        const testedNote =
+          tested !== null && /^evt_[0-9A-Za-z]+$/.test(tested)
+            ? html`<p role="status" class="notice">
+                Test event <code>${tested}</code> sent: its delivery is listed below once queued (reload to see its outcome).
+              </p>`
+            : '';
         const recovered = q.get('recovered');
         const recoveredNote =
           recovered !== null && /^\d+$/.test(recovered)
@@ -161,7 +168,7 @@ export function deliveryPages({ webhooks }: Services): PortalPageDef[] {
               </form>
             </section>`
           : '';
-        const body = html`${replayed}${recoveredNote}${filters}
+        const body = html`${replayed}${testedNote}${recoveredNote}${filters}
           <h2>Deliveries</h2>
           ${
             shown.length === 0

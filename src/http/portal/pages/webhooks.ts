@@ -157,6 +157,7 @@ export function webhookPages({ webhooks }: Services): PortalPageDef[] {
               <div class="actions">
                 ${hook.active ? buttonForm(session, `/portal/webhooks/${hook.id}/pause`, 'Pause') : buttonForm(session, `/portal/webhooks/${hook.id}/resume`, 'Resume')}
                 ${buttonForm(session, `/portal/webhooks/${hook.id}/rotate`, 'Rotate secret')}
+                ${hook.active ? buttonForm(session, `/portal/webhooks/${hook.id}/test`, 'Send a test event') : ''}
               </div>`
           : html`<p>Events: ${hook.event_filter.length === 0 ? 'every kind' : hook.event_filter.join(', ')}</p>`;
         const body = html`${saved}
@@ -195,6 +196,15 @@ export function webhookPages({ webhooks }: Services): PortalPageDef[] {
         return Reply.redirect(`/portal/webhooks/${id}?saved=1`, 303);
       },
     })),
+    {
+      method: 'POST',
+      path: '/portal/webhooks/:id/test',
+      summary: 'Send a signed test event to the webhook (manage_webhooks); its delivery is shown',
+      handler: async (ctx, session) => {
+        const sent = await webhooks.sendTestEvent(session.caller, pathId(ctx, 'id'));
+        return Reply.redirect(`/portal/deliveries?webhook=${sent.webhook_id}&tested=${sent.event_id}`, 303);
+      },
+    },
     {
       method: 'POST',
       path: '/portal/webhooks/:id/rotate',
