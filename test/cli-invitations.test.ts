@@ -87,6 +87,7 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
       max_queued_runs: 200,
       max_waiting_runs: 200,
       max_webhooks: 100,
+      max_active_jobs: 200,
       updated_at: null,
     },
     'settings get: the defaults, nulls for unset',

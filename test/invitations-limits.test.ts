@@ -159,6 +159,7 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
     max_queued_runs: 200,
     max_waiting_runs: 200,
     max_webhooks: 100,
+    max_active_jobs: 200,
     updated_at: null,
   });
   t.equal(
@@ -188,6 +189,7 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
       max_queued_runs: 200,
       max_waiting_runs: 200,
       max_webhooks: 100,
+      max_active_jobs: 200,
       updated_at: null,
     },
     'a partial update keeps the earlier one',

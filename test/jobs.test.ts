@@ -216,3 +216,49 @@ t.test('job inputs: audio kept as an asset (not in the record), lists carry no i
   t.equal(many.status, 413, 'a text input past 1 MiB in all');
   t.match(many.body.error, { code: 'payload_too_large', details: { limit: 'job_input_bytes', max: 1024 * 1024 } });
 });
+
+t.test('max_active_jobs: a submission past the queued and running jobs it allows is 429; one ending frees a place', async (t) => {
+  const w = await world(t);
+  const settings = await request(w.d.url, 'PUT', `/v1/organizations/${w.org.id}/settings`, {
+    headers: w.owner,
+    body: { max_active_jobs: 2 },
+  });
+  t.equal(settings.status, 200, JSON.stringify(settings.body));
+  t.equal(settings.body.data.max_active_jobs, 2);
+  const tooMany = await request(w.d.url, 'PUT', `/v1/organizations/${w.org.id}/settings`, {
+    headers: w.owner,
+    body: { max_active_jobs: 10_001 },
+  });
+  t.equal(tooMany.status, 422, 'past the server maximum');
+  t.match(tooMany.body.error.details.fields, { max_active_jobs: 'must be at most 10000' });
+
+  const post = () =>
+    request(w.d.url, 'POST', '/v1/jobs', {
+      headers: w.owner,
+      body: { organization_id: w.org.id, modality: 'text', model: 'gpt-4o-mini', input: { prompt: 'wait' } },
+    });
+  w.openai.enqueue({ kind: 'hang' });
+  w.openai.enqueue({ kind: 'hang' });
+  const first = await post();
+  const second = await post();
+  t.equal(first.status, 202);
+  t.equal(second.status, 202);
+  const refused = await post();
+  t.equal(refused.status, 429, JSON.stringify(refused.body));
+  t.match(refused.body.error, { code: 'rate_limited', details: { limit: 'max_active_jobs', max: 2 } });
+  t.equal(refused.headers.get('retry-after'), '10');
+  // Another organization has its own quota.
+  const otherOwner = asPrincipal(randomUUID());
+  const other = await createOrganizationAs(w.d.url, otherOwner, `other-${randomUUID().slice(0, 8)}`);
+  const elsewhere = await request(w.d.url, 'POST', '/v1/jobs', {
+    headers: otherOwner,
+    body: { organization_id: other.id, modality: 'text', model: 'echo', input: { prompt: 'x' } },
+  });
+  t.equal(elsewhere.status, 202, "another organization's jobs do not count");
+
+  t.equal((await request(w.d.url, 'POST', `/v1/jobs/${first.body.data.id}/cancel`, { headers: w.owner })).status, 200);
+  const after = await post();
+  t.equal(after.status, 202, 'a cancelled job frees its place');
+  for (const id of [second.body.data.id, after.body.data.id])
+    await request(w.d.url, 'POST', `/v1/jobs/${id}/cancel`, { headers: w.owner });
+});

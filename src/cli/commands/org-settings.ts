@@ -24,6 +24,7 @@ function settingsRecord(s: OrganizationSettings): RecordView {
       ['max pending', String(s.max_pending_invitations)],
       ['max per hour', String(s.max_invitations_per_hour)],
       ['max runs', String(s.max_concurrent_runs)],
+      ['max jobs', String(s.max_active_jobs)],
       ['updated', s.updated_at === null ? byDefault('never (defaults)') : shortTime(s.updated_at)],
     ],
   };
@@ -37,6 +38,7 @@ interface SetOptions {
   maxPending?: number;
   maxPerHour?: number;
   maxRuns?: number;
+  maxJobs?: number;
   reset?: string[];
 }
 
@@ -49,6 +51,7 @@ function updateRequest(opts: SetOptions): UpdateSettingsRequest {
     ...(opts.maxPending === undefined ? {} : { max_pending_invitations: opts.maxPending }),
     ...(opts.maxPerHour === undefined ? {} : { max_invitations_per_hour: opts.maxPerHour }),
     ...(opts.maxRuns === undefined ? {} : { max_concurrent_runs: opts.maxRuns }),
+    ...(opts.maxJobs === undefined ? {} : { max_active_jobs: opts.maxJobs }),
     reset: opts.reset ?? [],
   };
 }
@@ -93,6 +96,11 @@ export function registerOrgSettings(org: Command): void {
       `workflow runs in progress at once (1-${settingsBounds.maxConcurrentRuns}, default ${settingsDefaults.max_concurrent_runs})`,
       parseInteger,
     )
+    .option(
+      '--max-jobs <n>',
+      `jobs queued or running at once (1-${settingsBounds.maxActiveJobs}, default ${settingsDefaults.max_active_jobs})`,
+      parseInteger,
+    )
     .addOption(
       repeatableChoiceOption('--reset <field>', 'put a text setting back to its default (repeatable)', resettableSettings),
     )
@@ -108,6 +116,7 @@ export function registerOrgSettings(org: Command): void {
           max_pending_invitations: '--max-pending',
           max_invitations_per_hour: '--max-per-hour',
           max_concurrent_runs: '--max-runs',
+          max_active_jobs: '--max-jobs',
         },
         view: (s) => [{ kind: 'message', text: 'Settings updated.', tone: 'good' }, settingsRecord(s)],
       });

@@ -3,6 +3,7 @@ import type { Area, AreaBase } from '../area.js';
 import type { AssetServices } from '../assets/index.js';
 import type { IdentityServices } from '../identity/index.js';
 import type { ProviderServices } from '../providers/index.js';
+import type { SettingsServices } from '../settings/index.js';
 import { createJobLoop, JobRunner, type JobOutputKeeper } from './runner.js';
 import { JobService } from './service.js';
 import { JobStore } from './store.js';
@@ -25,14 +26,16 @@ export function createJobs({
   providers,
   assets,
   metrics,
+  settings,
 }: AreaBase &
+  Pick<SettingsServices, 'settings'> &
   Pick<IdentityServices, 'permissions'> &
   Pick<ProviderServices, 'providers'> &
   Pick<AssetServices, 'assets'>): Area<JobServices> {
   const jobLog = log.child({ module: 'jobs' });
   const instanceId = randomUUID();
   const store = new JobStore(storage);
-  const jobs = new JobService(storage, store, permissions, eventLog, instanceId, metrics, assets);
+  const jobs = new JobService(storage, store, permissions, eventLog, instanceId, metrics, assets, settings);
   // Images a job makes become its assets, kept with its outcome; the output names them.
   const keep: JobOutputKeeper = async (tx, job, result) =>
     (await assets.keepOutput(tx, { organization_id: job.organization_id, job_id: job.id }, result.output, 'output')).output;

@@ -10,7 +10,8 @@ import { isOperator, organizationOf, type Actor } from '../identity/caller.js';
 import { atOrganization, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
 import type { RunError } from '../workflows/types.js';
 import type { CreateJobInput, JobListQuery } from './schemas.js';
-import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
+import type { SettingsService } from '../settings/service.js';
+import { jobIntakeLock, jobLock, JOBS_TOPIC, type JobStore } from './store.js';
 import { terminalJobStatuses, type Job, type JobListItem, type JobOutput, type JobView } from './types.js';
 import type { AssetService } from '../assets/service.js';
 
@@ -23,6 +24,9 @@ export type JobAssets = Pick<AssetService, 'listFor' | 'artifact' | 'expiresIn' 
  * holds a reference: 200 records of 24 MiB each made `GET /v1/jobs` answer 500.
  */
 export const MAX_JOB_INPUT_BYTES = 1024 * 1024;
+
+/** Seconds a submission refused at `max_active_jobs` is told to wait (as a full run queue's). */
+const ACTIVE_JOBS_RETRY_AFTER_S = 10;
 
 /** The stored input of an audio job: its bytes are the asset's. */
 interface AudioInputRef {
@@ -49,6 +53,8 @@ export class JobService {
     private readonly instanceId: string,
     private readonly metrics: Pick<Metrics, 'workEnded'>,
     private readonly assets: JobAssets,
+    /** The organization's `max_active_jobs`. */
+    private readonly settings: Pick<SettingsService, 'resolveSettings'>,
   ) {}
 
   /** The job as shown; a completed one with its artifacts, links valid `seconds` (default: an hour). */
@@ -135,7 +141,14 @@ export class JobService {
       instance_id: null,
       lease_until: null,
     };
-    await this.storage.transaction({}, async (tx) => {
+    await this.storage.transaction({ locks: [jobIntakeLock(organizationId)] }, async (tx) => {
+      const max = (await this.settings.resolveSettings(organizationId, tx)).max_active_jobs;
+      if ((await this.store.activeCount(organizationId, max, tx)) >= max)
+        throw new AppError(
+          'rate_limited',
+          `the organization has ${max} jobs queued or running, the most it may have (max_active_jobs); try again as they end`,
+          { retryAfterSeconds: ACTIVE_JOBS_RETRY_AFTER_S, details: { limit: 'max_active_jobs', max } },
+        );
       if (job.modality === 'audio') {
         const { audio_base64, format } = job.input as { audio_base64: string; format: string };
         const bytes = Buffer.from(audio_base64, 'base64');

@@ -5,6 +5,8 @@ import type { Job } from './types.js';
 /** The storage wake-up topic of job changes: every daemon's job runner looks again. */
 export const JOBS_TOPIC = 'jobs';
 export const jobLock = (id: string) => `job:${id}`;
+/** The lock of an organization's job submissions (its active jobs are counted under it). */
+export const jobIntakeLock = (organizationId: string) => `job-intake:${organizationId}`;
 
 /** Jobs, with the named queries of their queue and their runner. */
 export class JobStore {
@@ -24,6 +26,14 @@ export class JobStore {
   async editable(tx: Tx, id: string): Promise<Job | undefined> {
     const job = await tx.get(this.jobs, id);
     return job === undefined ? undefined : structuredClone(job);
+  }
+
+  /** An organization's jobs queued or running, counted up to `max`. */
+  async activeCount(organizationId: string, max: number, tx?: Tx): Promise<number> {
+    const jobs = this.jobs.in(tx);
+    const queued = await jobs.countRange('organization_status', [organizationId, 'queued'], { limit: max });
+    if (queued >= max) return queued;
+    return queued + (await jobs.countRange('organization_status', [organizationId, 'running'], { limit: max - queued }));
   }
 
   async queued(limit: number): Promise<string[]> {

@@ -27,6 +27,7 @@ export const settingsPatchSchema = z
     max_queued_runs: boundedInt(settingsBounds.maxQueuedRuns).optional(),
     max_waiting_runs: boundedInt(settingsBounds.maxWaitingRuns).optional(),
     max_webhooks: boundedInt(settingsBounds.maxWebhooks).optional(),
+    max_active_jobs: boundedInt(settingsBounds.maxActiveJobs).optional(),
   })
   // Unknown keys fail by name (a typo is reported as its own field, beside every other failing one).
   .catchall(z.unknown().refine(() => false, 'not a settings field'));
@@ -46,5 +47,6 @@ export const settingsSchema = z.object({
   max_queued_runs: z.number().int(),
   max_waiting_runs: z.number().int(),
   max_webhooks: z.number().int(),
+  max_active_jobs: z.number().int(),
   updated_at: z.iso.datetime().nullable(),
 });

@@ -92,6 +92,7 @@ export class SettingsService {
       max_waiting_runs: stored?.max_waiting_runs ?? settingsDefaults.max_waiting_runs,
       // A server maximum lowered after an owner set more still holds.
       max_webhooks: Math.min(stored?.max_webhooks ?? this.maxWebhooks, this.maxWebhooks),
+      max_active_jobs: stored?.max_active_jobs ?? settingsDefaults.max_active_jobs,
       updated_at: stored?.updated_at ?? null,
     };
   }

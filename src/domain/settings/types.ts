@@ -18,6 +18,7 @@ export interface StoredSettings {
   max_queued_runs?: number;
   max_waiting_runs?: number;
   max_webhooks?: number;
+  max_active_jobs?: number;
   updated_at: string;
   updated_by: string | null;
 }
@@ -42,6 +43,8 @@ export interface OrganizationSettings {
   max_waiting_runs: number;
   /** Live webhooks; another past it is 422. Default and ceiling: SERVICE_WEBHOOK_MAX_PER_ORG. */
   max_webhooks: number;
+  /** Jobs queued or running at once; a submission past it is 429. */
+  max_active_jobs: number;
   /** null while the organization runs on defaults only. */
   updated_at: string | null;
 }
@@ -59,6 +62,7 @@ export const settingsDefaults = {
   max_schedules: 50,
   max_queued_runs: 200,
   max_waiting_runs: 200,
+  max_active_jobs: 200,
 } as const;
 
 /** Bounds of the editable fields (validation and docs share them). */
@@ -74,6 +78,7 @@ export const settingsBounds = {
   maxSchedules: 500,
   maxQueuedRuns: 10_000,
   maxWaitingRuns: 10_000,
+  maxActiveJobs: 10_000,
   /** The schema's bound; the server maximum is SERVICE_WEBHOOK_MAX_PER_ORG (checked by the service). */
   maxWebhooks: 100_000,
 } as const;

@@ -15,6 +15,7 @@ export interface OrganizationSettings {
   'max_queued_runs'?: (number);
   'max_waiting_runs'?: (number);
   'max_webhooks'?: (number);
+  'max_active_jobs'?: (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";
@@ -34,6 +35,7 @@ export interface OrganizationSettings__Output {
   'max_queued_runs': (number);
   'max_waiting_runs': (number);
   'max_webhooks': (number);
+  'max_active_jobs': (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";

@@ -15,6 +15,7 @@ export interface UpdateSettingsRequest {
   'max_queued_runs'?: (number);
   'max_waiting_runs'?: (number);
   'max_webhooks'?: (number);
+  'max_active_jobs'?: (number);
   '_display_name'?: "display_name";
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
@@ -26,6 +27,7 @@ export interface UpdateSettingsRequest {
   '_max_queued_runs'?: "max_queued_runs";
   '_max_waiting_runs'?: "max_waiting_runs";
   '_max_webhooks'?: "max_webhooks";
+  '_max_active_jobs'?: "max_active_jobs";
 }
 
 export interface UpdateSettingsRequest__Output {
@@ -42,6 +44,7 @@ export interface UpdateSettingsRequest__Output {
   'max_queued_runs'?: (number);
   'max_waiting_runs'?: (number);
   'max_webhooks'?: (number);
+  'max_active_jobs'?: (number);
   '_display_name'?: "display_name";
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
@@ -53,4 +56,5 @@ export interface UpdateSettingsRequest__Output {
   '_max_queued_runs'?: "max_queued_runs";
   '_max_waiting_runs'?: "max_waiting_runs";
   '_max_webhooks'?: "max_webhooks";
+  '_max_active_jobs'?: "max_active_jobs";
 }
