@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import pg from 'pg';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Test } from 'tap';
@@ -209,7 +210,98 @@ export async function request<T = any>(
   } catch {
     // not JSON: leave the text
   }
-  return { status: res.status, headers: res.headers, body: parsed as T };
+  const answer = { status: res.status, headers: res.headers, body: parsed as T };
+  await checkAnswer(base, method, path, answer);
+  return answer;
+}
+
+/** One daemon's served /openapi.json, ready to check answers: its operations and a validator over it. */
+interface ServedDocument {
+  operations: { method: string; pattern: RegExp; params: number; pointer: string; statuses: Set<string> }[];
+  schemaAt: (pointer: string) => ValidateFunction | undefined;
+}
+
+const documents = new Map<string, Promise<ServedDocument | null>>();
+/** Validators by document (the same document is served by every daemon of a test file). */
+const validatorsByText = new Map<string, ServedDocument['schemaAt']>();
+
+function pointerSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+async function servedDocument(base: string): Promise<ServedDocument | null> {
+  const res = await fetch(`${base}/openapi.json`);
+  if (res.status !== 200) return null;
+  const doc = (await res.json()) as { openapi?: string; paths?: Record<string, Record<string, unknown>>; components?: unknown };
+  if (doc.openapi?.startsWith('3.1') !== true || doc.paths === undefined) return null;
+  const key = JSON.stringify({ paths: doc.paths, components: doc.components });
+  let schemaAt = validatorsByText.get(key);
+  if (schemaAt === undefined) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+    const id = `openapi-${validatorsByText.size}.json`;
+    ajv.addSchema({ ...doc, $id: id });
+    const compiled = new Map<string, ValidateFunction | undefined>();
+    schemaAt = (pointer) => {
+      if (!compiled.has(pointer)) {
+        let validate: ValidateFunction | undefined;
+        try {
+          validate = ajv.compile({ $ref: `${id}#${pointer.replace(/[{}]/g, encodeURIComponent)}` });
+        } catch {
+          validate = undefined; // nothing at that pointer
+        }
+        compiled.set(pointer, validate);
+      }
+      return compiled.get(pointer);
+    };
+    validatorsByText.set(key, schemaAt);
+  }
+  const operations = Object.entries(doc.paths).flatMap(([template, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      params: (template.match(/\{/g) ?? []).length,
+      pointer: `/paths/${pointerSegment(template)}/${method}`,
+      statuses: new Set(Object.keys((op as { responses?: object }).responses ?? {})),
+    })),
+  );
+  return { operations, schemaAt };
+}
+
+/**
+ * Every answer a test receives from a daemon is checked against the daemon's own /openapi.json
+ * (issue 36): its JSON body must match the schema the document gives for its operation and status
+ * (the status itself, else `default`). A server that is not a daemon (a fake upstream) is left alone.
+ */
+async function checkAnswer(base: string, method: string, path: string, answer: JsonResponse): Promise<void> {
+  // HEAD answers carry GET's headers and no body.
+  if (method.toUpperCase() === 'HEAD') return;
+  if (answer.headers.get('x-request-id') === null || !(answer.headers.get('content-type') ?? '').startsWith('application/json'))
+    return;
+  let loading = documents.get(base);
+  if (loading === undefined) documents.set(base, (loading = servedDocument(base).catch(() => null)));
+  const doc = await loading;
+  if (doc === null) return;
+  const pathname = new URL(path, 'http://x').pathname;
+  const op = doc.operations
+    .filter((o) => o.method === method.toUpperCase() && o.pattern.test(pathname))
+    .sort((a, b) => a.params - b.params)[0];
+  const status = String(answer.status);
+  let pointer: string;
+  if (op === undefined) {
+    if (answer.status < 400) throw new Error(`${method} ${path} answered ${status}, and /openapi.json has no such operation`);
+    pointer = '/components/schemas/Error';
+  } else {
+    const responses = op.statuses.has(status) ? status : 'default';
+    pointer = `${op.pointer}/responses/${responses}/content/application~1json/schema`;
+  }
+  const validate = doc.schemaAt(pointer);
+  if (validate === undefined)
+    throw new Error(`${method} ${path} answered ${status} JSON, and /openapi.json gives no JSON schema at ${pointer}`);
+  if (!validate(answer.body))
+    throw new Error(
+      `${method} ${path} answered ${status} off its /openapi.json schema (${pointer}): ${JSON.stringify(validate.errors?.slice(0, 5))}\n` +
+        JSON.stringify(answer.body).slice(0, 2000),
+    );
 }
 
 export interface ChildDaemon {

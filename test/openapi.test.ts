@@ -48,6 +48,16 @@ t.test('the document is self-contained, names the public URL and lists each oper
   t.notMatch(JSON.stringify(doc), /"\$defs"/, 'no schema keeps definitions of its own');
   t.ok(doc.components.schemas.JsonValue, 'shared schemas have names of their own');
 
+  const gatewayErrors: Record<string, string> = {
+    '/v1/chat/completions': 'OpenAIError',
+    '/v1/embeddings': 'OpenAIError',
+    '/v1/images/generations': 'OpenAIError',
+    '/v1/audio/transcriptions': 'OpenAIError',
+    '/v1/models': 'OpenAIError',
+    '/v1/messages': 'AnthropicError',
+  };
+  t.match(doc.components.schemas.OpenAIError, { properties: { error: { required: ['message', 'type', 'param', 'code'] } } });
+  t.match(doc.components.schemas.AnthropicError, { properties: { type: { const: 'error' } } });
   const missing: string[] = [];
   type Op = { responses: Record<string, any>; security?: unknown[] };
   for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, Op>>))
@@ -56,9 +66,11 @@ t.test('the document is self-contained, names the public URL and lists each oper
       // The probes and this document take any request; every other operation has a 4xx answer.
       if (!['/healthz', '/readyz', '/openapi.json'].includes(p) && fourXX.length === 0) missing.push(`${method} ${p}: no 4xx`);
       if (op.security === undefined && !fourXX.includes('401')) missing.push(`${method} ${p}: no 401`);
+      // The gateway's routes answer errors in their protocol's shape; every other route in the contract's.
+      const errorSchema = gatewayErrors[p] ?? 'Error';
       for (const status of [...fourXX, 'default'])
-        if (op.responses[status].content['application/json'].schema.$ref !== '#/components/schemas/Error')
-          missing.push(`${method} ${p} ${status}: not the error schema`);
+        if (op.responses[status].content['application/json'].schema.$ref !== `#/components/schemas/${errorSchema}`)
+          missing.push(`${method} ${p} ${status}: not the ${errorSchema} schema`);
     }
   t.same(missing, []);
   const createOrg = doc.paths['/v1/organizations'].post.responses;

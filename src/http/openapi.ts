@@ -192,9 +192,13 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
         ? { 'application/json': { schema: success } }
         : Object.fromEntries(route.produces.map((media) => [media, { schema: { type: 'string' } }]));
     const responses: Record<string, unknown> = { [status]: { description: 'success', content } };
+    for (const also of route.alsoAnswers ?? []) responses[also] = { description: 'the same answer, not a success', content };
+    const shape = route.errorBody;
+    if (shape !== undefined) components.schemas[shape.name] ??= components.convert(shape.schema, 'output');
+    const error = shape === undefined ? errorRef : { $ref: `${COMPONENTS}${shape.name}` };
     for (const code of clientErrorsOf(route))
-      responses[code] = { description: clientErrors[code], content: { 'application/json': { schema: errorRef } } };
-    responses.default = { description: 'any other error', content: { 'application/json': { schema: errorRef } } };
+      responses[code] = { description: clientErrors[code], content: { 'application/json': { schema: error } } };
+    responses.default = { description: 'any other error', content: { 'application/json': { schema: error } } };
     const op: Record<string, unknown> = {
       summary: route.summary,
       tags: [route.tag],

@@ -81,6 +81,14 @@ export type PathParams<Path extends string> = Path extends `${string}:${infer Na
 /** A params schema must name exactly the path's parameters. */
 type ParamsSchema<Path extends string> = z.ZodType<Record<PathParams<Path>, unknown>>;
 
+/** Error answers in another protocol's shape: the body, and its schema for the OpenAPI document. */
+export interface ErrorShape {
+  /** The schema's name among the document's components. */
+  name: string;
+  body: (status: number, error: ErrorDescription) => unknown;
+  schema: z.ZodType;
+}
+
 export interface RouteDef<
   Path extends string = string,
   A extends RouteAuth = RouteAuth,
@@ -114,6 +122,8 @@ export interface RouteDef<
   bodyLimitBytes?: number;
   /** The success `data` schema, for the OpenAPI document. */
   response?: Schema;
+  /** Other statuses answered with the `response` schema (the readiness probe's 503), for the OpenAPI document. */
+  alsoAnswers?: readonly number[];
   /** Media types of a success answer the handler writes itself (a download, a stream), for the OpenAPI document. */
   produces?: readonly string[];
   /** 4xx statuses the handler answers beyond those its definition implies (auth, params, body), for OpenAPI. */
@@ -125,10 +135,10 @@ export interface RouteDef<
   /** Health probes are logged at debug level only. */
   quiet?: boolean;
   /**
-   * The body of this route's error answers (status and headers unchanged); default the contract's
-   * envelope. The gateway's routes answer in their protocol's own shape (OpenAI's, Anthropic's).
+   * This route's error answers (status and headers unchanged); default the contract's envelope. The
+   * gateway's routes answer in their protocol's own shape (OpenAI's, Anthropic's).
    */
-  errorBody?: (status: number, error: ErrorDescription) => unknown;
+  errorBody?: ErrorShape;
   /** Plain data (or a Reply), or a promise of it; a handler that needs no I/O may answer synchronously. */
   handler: (ctx: RouteContext<Out<P>, Out<Q>, Out<B>, CallerOf<A>>) => unknown;
 }

@@ -15,7 +15,7 @@ import { redactUrl } from '../redact.js';
 import { readBody } from './body.js';
 import { rawHeader } from './headers.js';
 import { buildOpenApi } from './openapi.js';
-import { Reply, type RouteContext, type RouteDef } from './route.js';
+import { Reply, type ErrorShape, type RouteContext, type RouteDef } from './route.js';
 
 /**
  * Resolves a request's credentials: a Caller, null for none, or throws `unauthenticated` for bad ones.
@@ -58,7 +58,7 @@ function sendJson(
 /** The same unexpected failure (a failing disk fails every request alike) is logged once per 10 s. */
 const unhandledErrors = createLogThrottle(10_000);
 
-function sendError(res: ServerResponse, requestId: string, err: unknown, log: Logger, shape?: RouteDef['errorBody']): void {
+function sendError(res: ServerResponse, requestId: string, err: unknown, log: Logger, shape?: ErrorShape): void {
   if (!isAppError(err)) {
     const e = err as { message?: unknown; code?: unknown };
     unhandledErrors.error(log, { err }, `unhandled error: ${String(e.message)}`, typeof e.code === 'string' ? e.code : undefined);
@@ -72,7 +72,7 @@ function sendError(res: ServerResponse, requestId: string, err: unknown, log: Lo
   if (!res.req.complete) headers.connection = 'close';
   if (isAppError(err) && err.retryAfterSeconds !== undefined)
     headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
-  sendJson(res, requestId, status, shape === undefined ? { meta: { status }, error } : shape(status, error), headers);
+  sendJson(res, requestId, status, shape === undefined ? { meta: { status }, error } : shape.body(status, error), headers);
 }
 
 // Generated request ids: this process's random prefix and a counter. Unique across restarts and

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
 import {
   anthropicError,
   anthropicUsage,
@@ -13,7 +14,7 @@ import type { StreamSink } from '../../domain/providers/service.js';
 import type { Services } from '../../areas.js';
 import { openSse } from '../event-stream.js';
 import { rawHeader } from '../headers.js';
-import { defineRoute, Reply } from '../route.js';
+import { defineRoute, Reply, type ErrorShape } from '../route.js';
 import { executeOnce, GATEWAY_JSON_LIMIT, gatewayOrganization, streamOnce } from './openai-compat.js';
 
 /**
@@ -56,6 +57,13 @@ function messageSink(res: ServerResponse, requestId: string): StreamSink {
   };
 }
 
+/** Anthropic's error answer (anthropic-wire.ts), documented as such. */
+const anthropicErrors: ErrorShape = {
+  name: 'AnthropicError',
+  body: anthropicError,
+  schema: z.object({ type: z.literal('error'), error: z.object({ type: z.string(), message: z.string(), code: z.string() }) }),
+};
+
 /** Contract 13: Anthropic's Messages API (streamed and not) over the provider service execute uses. */
 export function anthropicCompatRoutes(services: Services) {
   return [
@@ -68,7 +76,7 @@ export function anthropicCompatRoutes(services: Services) {
       scope: 'providers:execute',
       body: messagesBody,
       bodyLimitBytes: GATEWAY_JSON_LIMIT,
-      errorBody: anthropicError,
+      errorBody: anthropicErrors,
       handler: async (ctx) => {
         const body = withOrganization(messagesToExecute(ctx.body), gatewayOrganization(ctx));
         if (ctx.body.stream === true) return streamOnce(services, ctx, body, messageSink(ctx.res, ctx.requestId));

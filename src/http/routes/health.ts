@@ -35,6 +35,7 @@ export function healthRoutes(readiness: Readiness) {
       auth: 'none',
       quiet: true,
       response: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }),
+      alsoAnswers: [503],
       handler: async () => {
         const storage = readiness.storage();
         const checks = {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { z } from 'zod';
 import type { Caller } from '../../domain/identity/caller.js';
 import {
   chatChunk,
@@ -25,7 +26,7 @@ import type { ExecuteBody } from '../../domain/providers/schemas.js';
 import type { Services } from '../../areas.js';
 import { openSse } from '../event-stream.js';
 import { rawHeader } from '../headers.js';
-import { defineRoute, Reply, type RouteContext } from '../route.js';
+import { defineRoute, Reply, type ErrorShape, type RouteContext } from '../route.js';
 import { clientGone } from './providers.js';
 
 /**
@@ -104,6 +105,15 @@ function chatSink(res: ServerResponse, requestId: string, includeUsage: boolean)
 }
 
 /** The JSON routes' body limit: long conversations pass (execute's own limit is larger still, for audio). */
+/** OpenAI's error answer (openai-wire.ts), documented as such. */
+const openaiErrors: ErrorShape = {
+  name: 'OpenAIError',
+  body: openaiError,
+  schema: z.object({
+    error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string() }),
+  }),
+};
+
 export const GATEWAY_JSON_LIMIT = Math.min(EXECUTE_BODY_LIMIT, 4 * 1024 * 1024);
 
 /** The audio route's body limit: the largest audio file, with room for the other fields. */
@@ -126,7 +136,7 @@ export function openaiCompatRoutes(services: Services) {
       scope: 'providers:execute',
       body: chatCompletionBody,
       bodyLimitBytes: GATEWAY_JSON_LIMIT,
-      errorBody: openaiError,
+      errorBody: openaiErrors,
       handler: async (ctx) => {
         const body = withOrganization(chatToExecute(ctx.body), gatewayOrganization(ctx));
         if (ctx.body.stream === true)
@@ -148,7 +158,7 @@ export function openaiCompatRoutes(services: Services) {
       scope: 'providers:execute',
       body: embeddingsBody,
       bodyLimitBytes: GATEWAY_JSON_LIMIT,
-      errorBody: openaiError,
+      errorBody: openaiErrors,
       handler: async (ctx) => {
         const result = await executeOnce(
           services,
@@ -165,7 +175,7 @@ export function openaiCompatRoutes(services: Services) {
       tag: 'gateway',
       scope: 'providers:execute',
       body: imagesBody,
-      errorBody: openaiError,
+      errorBody: openaiErrors,
       handler: async (ctx) => {
         const result = await executeOnce(services, ctx, withOrganization(imagesToExecute(ctx.body), gatewayOrganization(ctx)));
         return result === null ? Reply.handled() : Reply.raw(200, toImages(result, ctx.body.response_format ?? undefined));
@@ -180,7 +190,7 @@ export function openaiCompatRoutes(services: Services) {
       body: transcriptionBody,
       bodyFormats: ['multipart'],
       bodyLimitBytes: TRANSCRIPTION_BODY_LIMIT,
-      errorBody: openaiError,
+      errorBody: openaiErrors,
       handler: async (ctx) => {
         const result = await executeOnce(
           services,
@@ -202,7 +212,7 @@ export function openaiCompatRoutes(services: Services) {
       summary: "OpenAI's model list: every enabled provider's advertised models, then the tiers basic and premium",
       tag: 'gateway',
       scope: 'providers:execute',
-      errorBody: openaiError,
+      errorBody: openaiErrors,
       handler: () => Reply.raw(200, toModelList(providers.listProviders(), startedAt)),
     }),
   ];
