@@ -329,6 +329,61 @@ t.test('the sweep removes sessions and links that ended SERVICE_PORTAL_KEEP_ENDE
   await enter(liveLink.url);
 });
 
+t.test("the status filter finds a webhook's failed deliveries, newest first, and only them", async (t) => {
+  const { d, owner, org, open, completedJob } = await world(t);
+  // The receiver fails every other request it gets; no retries, so each failure ends failed.
+  let received = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.statusCode = received % 2 === 1 ? 500 : 200;
+      res.end(received % 2 === 1 ? 'down' : 'ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+  const hook = await request(d.url, 'POST', `/v1/organizations/${org.id}/webhooks`, {
+    headers: owner,
+    body: {
+      url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`,
+      event_filter: ['job.completed'],
+      max_retries: 0,
+    },
+  });
+  t.equal(hook.status, 201, 'webhook created');
+  const hookId = hook.body.data.id as string;
+  for (let i = 0; i < 4; i++) await completedJob();
+  let all: { id: string; status: string; created_at: string }[] = [];
+  await waitFor(
+    async () => {
+      all = (await request(d.url, 'GET', `/v1/webhooks/${hookId}/deliveries`, { headers: owner })).body.data;
+      return all.length === 4 && all.every((x) => x.status !== 'pending');
+    },
+    { what: 'four deliveries to end' },
+  );
+  const failedIds = all
+    .filter((x) => x.status === 'failed')
+    // Newest first as the index orders them: by created_at, then id.
+    .sort((a, b) => (b.created_at + b.id).localeCompare(a.created_at + a.id))
+    .map((x) => x.id);
+  t.equal(failedIds.length, 2, 'two of them failed');
+  const b = await open();
+  const shownIds = (text: string) => [...text.matchAll(/Delivery <code>([^<]+)<\/code>/g)].map((m) => m[1]);
+  const failedPage = await b.get(`/portal/deliveries?webhook=${hookId}&status=failed`);
+  t.equal(failedPage.status, 200);
+  t.same(shownIds(failedPage.text), failedIds, 'the failed ones, newest first, and no other');
+  const deliveredPage = await b.get(`/portal/deliveries?webhook=${hookId}&status=delivered`);
+  t.equal(shownIds(deliveredPage.text).length, 2, 'the delivered filter shows the other two');
+  t.notOk(
+    shownIds(deliveredPage.text).some((id) => failedIds.includes(id)),
+    'and none of the failed ones',
+  );
+  const future = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16);
+  const none = await b.get(`/portal/deliveries?webhook=${hookId}&status=failed&since=${future}`);
+  t.same(shownIds(none.text), [], 'a window after them finds none');
+});
+
 t.test('pages carry a strict CSP; static files are served', async (t) => {
   const { d, open } = await world(t);
   const b = await open();

@@ -135,22 +135,25 @@ export function deliveryPages({ webhooks }: Services): PortalPageDef[] {
               <p>No webhooks yet.</p>`,
           );
         if (!/^[0-9a-f-]{36}$/i.test(chosen)) throw new AppError('not_found', 'webhook not found');
-        // Newest first, read a page at a time until enough match (or SCAN have been read).
-        const shown: DeliveryView[] = [];
+        // Failed ones: their own index, newest first, whatever else the webhook has. Otherwise newest
+        // first, read a page at a time until enough match (or SCAN have been read).
+        const shown: DeliveryView[] =
+          status === 'failed' ? await webhooks.listFailedDeliveries(session.caller, chosen, { since, until, limit: SHOWN }) : [];
         let cursor: string | null | undefined;
         let read = 0;
-        do {
-          const found = await webhooks.listDeliveries(session.caller, chosen, { limit: PAGE, cursor, reverse: true });
-          read += found.items.length;
-          for (const d of found.items) {
-            if (status !== '' && d.status !== status) continue;
-            if (since !== undefined && d.created_at < since) continue;
-            if (until !== undefined && d.created_at > until) continue;
-            if (shown.length < SHOWN) shown.push(d);
-          }
-          cursor = found.nextCursor;
-          if (since !== undefined && found.items.length > 0 && found.items[found.items.length - 1].created_at < since) break;
-        } while (cursor !== null && shown.length < SHOWN && read < SCAN);
+        if (status !== 'failed')
+          do {
+            const found = await webhooks.listDeliveries(session.caller, chosen, { limit: PAGE, cursor, reverse: true });
+            read += found.items.length;
+            for (const d of found.items) {
+              if (status !== '' && d.status !== status) continue;
+              if (since !== undefined && d.created_at < since) continue;
+              if (until !== undefined && d.created_at > until) continue;
+              if (shown.length < SHOWN) shown.push(d);
+            }
+            cursor = found.nextCursor;
+            if (since !== undefined && found.items.length > 0 && found.items[found.items.length - 1].created_at < since) break;
+          } while (cursor !== null && shown.length < SHOWN && read < SCAN);
         const recover = canManage(session)
           ? html`<section aria-labelledby="recover-title">
               <h2 id="recover-title">Recover a window</h2>
