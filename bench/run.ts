@@ -20,6 +20,7 @@ import { operator, type Caller } from '../src/domain/identity/caller.js';
 import { actions } from '../src/domain/identity/permissions.js';
 import { AccessLog } from '../src/http/access-log.js';
 import { LogDestination } from '../src/log-destination.js';
+import { createLogger } from '../src/log.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { findPostgres, launchPostgres, type TestPostgres } from '../test/support/postgres.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
@@ -565,51 +566,84 @@ interface AccessLogFigures {
   lines: number;
   dropped: number;
   /** One access line's CPU, µs, measured in this process (measureAccessLineCost). */
-  lineUs: number;
+  line: LineCost;
 }
 
 /** Lines per round of measureAccessLineCost, and how many are written per event-loop turn. */
 const LINE_COST_LINES = 300_000;
 const LINES_PER_TURN = 50;
 
+/** One access line's CPU, µs, two ways (measureAccessLineCost). */
+interface LineCost {
+  /** AccessLog encoding into the daemon's destination (what the daemon does). */
+  ours: number;
+  /** The same line through pino's own destination (sonic-boom, asynchronous) and log.info. */
+  pino: number;
+}
+
 /**
- * (9) What one access line costs, in this process: AccessLog encoding into the daemon's destination,
- * written to a file, 50 lines an event-loop turn as under load. CPU of the whole process (the file's
- * writes included: to a regular file they are synchronous), less the same loop writing nothing; the
+ * (9) What one access line costs, in this process, written to a file 50 lines an event-loop turn as
+ * under load: the daemon's way (AccessLog into its destination), and pino's own destination with
+ * log.info and the daemon's logger options (issue 36 item 8 keeps ours only if it is more than 10 %
+ * cheaper). CPU of the whole process (the writes included), less the same loop writing nothing; the
  * median of 3 rounds after one to warm up. The two children's ratio is decided by this VM's noise as
  * much as by the line; this figure is not.
  */
-async function measureAccessLineCost(dir: string): Promise<number> {
-  const fd = openSync(path.join(dir, 'lines.log'), 'w');
-  try {
-    const destination = new LogDestination(fd);
-    const access = new AccessLog(pino({ base: { service: 'switchyard' } }, destination).child({ module: 'http' }));
-    const entry = {
-      requestId: randomUUID(),
-      method: 'GET',
-      url: '/v1/organizations/org_01JDXQ3V8Y2T5K9XBM6N0RZ3W4',
-      status: 200,
-      ms: 1.23,
-    };
+async function measureAccessLineCost(dir: string): Promise<LineCost> {
+  const entry = {
+    requestId: randomUUID(),
+    method: 'GET',
+    url: '/v1/organizations/org_01JDXQ3V8Y2T5K9XBM6N0RZ3W4',
+    status: 200,
+    ms: 1.23,
+  };
+  /** CPU a line, µs: `open` starts a writer on a fresh file for each pass; its `done` writes all and closes it. */
+  const cost = async (file: string, open: (fd: number) => { write: () => void; done: () => Promise<void> }) => {
     const cpuPerLine = async (write: boolean): Promise<number> => {
+      const line = open(openSync(path.join(dir, file), 'w'));
       const before = process.cpuUsage();
       for (let i = 0; i < LINE_COST_LINES; i++) {
-        if (write) access.write('info', entry);
+        if (write) line.write();
         if (i % LINES_PER_TURN === LINES_PER_TURN - 1) await new Promise(setImmediate);
       }
-      await new Promise<void>((resolve, reject) => destination.flush((err) => (err ? reject(err) : resolve())));
+      await line.done();
       const used = process.cpuUsage(before);
       return (used.user + used.system) / LINE_COST_LINES;
     };
     const costs: number[] = [];
     for (let round = 0; round < 4; round++) {
-      const cost = (await cpuPerLine(true)) - (await cpuPerLine(false));
-      if (round > 0) costs.push(cost);
+      const spent = (await cpuPerLine(true)) - (await cpuPerLine(false));
+      if (round > 0) costs.push(spent);
     }
     return median(costs);
-  } finally {
-    closeSync(fd);
-  }
+  };
+  const ours = await cost('ours.log', (fd) => {
+    const destination = new LogDestination(fd);
+    const access = new AccessLog(createLogger('info', destination).child({ module: 'http' }), destination);
+    return {
+      write: () => access.write('info', entry),
+      done: async () => {
+        await new Promise<void>((resolve, reject) => destination.flush((err) => (err ? reject(err) : resolve())));
+        closeSync(fd);
+      },
+    };
+  });
+  const theirs = await cost('pino.log', (fd) => {
+    // sonic-boom's flush(cb) answers at once when it buffers nothing (minLength 0): end() and its
+    // close are what say every line is written.
+    const destination = pino.destination({ dest: fd, sync: false });
+    const log = createLogger('info', destination).child({ module: 'http' });
+    const { requestId, method, url, status, ms } = entry;
+    return {
+      write: () => log.info({ request_id: requestId, method, url, status, ms }, 'request'),
+      done: async () => {
+        const closed = once(destination, 'close');
+        destination.end();
+        await closed;
+      },
+    };
+  });
+  return { ours, pino: theirs };
 }
 
 /** (9) API-key reads on a child at `info` (one access line per request, to a file) and at `warn` (none), round by round. */
@@ -651,9 +685,11 @@ async function measureAccessLog(): Promise<AccessLogFigures> {
     const dropped = log
       .filter((l) => l.includes('"msg":"log lines dropped'))
       .reduce((sum, l) => sum + (JSON.parse(l) as { dropped: number }).dropped, 0);
-    progress(`(9) one access line's CPU in this process: 4 rounds of ${fmtCount(LINE_COST_LINES)} lines to a file`);
-    const lineUs = await measureAccessLineCost(dir);
-    return { ...runs, lines, dropped, lineUs };
+    progress(
+      `(9) one access line's CPU in this process, ours and pino's: 4 rounds of ${fmtCount(LINE_COST_LINES)} lines to a file`,
+    );
+    const line = await measureAccessLineCost(dir);
+    return { ...runs, lines, dropped, line };
   } finally {
     for (const child of children) await child.stop();
     await rm(dir, { recursive: true, force: true });
@@ -977,9 +1013,20 @@ function accessLogRows(accessLog: AccessLogFigures): void {
     `${fmtCount(accessLog.lines)}${accessLog.dropped > 0 ? ` (and ${fmtCount(accessLog.dropped)} dropped: the file fell 16 MB behind)` : ''}`,
   );
   const warnCpu = median(accessLog.warn.map((r) => r.cpuUsPerRequest ?? Number.NaN));
+  const { ours, pino: theirs } = accessLog.line;
   info(
     '(9) one access line in this process (encoded into the destination, to a file)',
-    `${accessLog.lineUs.toFixed(2)} us CPU${Number.isNaN(warnCpu) ? '' : `; at the warn child's ${warnCpu.toFixed(1)} us a read, a ratio of ${(warnCpu / (warnCpu + accessLog.lineUs)).toFixed(2)}`}`,
+    `${ours.toFixed(2)} us CPU${Number.isNaN(warnCpu) ? '' : `; at the warn child's ${warnCpu.toFixed(1)} us a read, a ratio of ${(warnCpu / (warnCpu + ours)).toFixed(2)}`}`,
+  );
+  info(
+    "(9) the same line through pino's own destination and log.info",
+    `${theirs.toFixed(2)} us CPU${Number.isNaN(warnCpu) ? '' : `; a ratio of ${(warnCpu / (warnCpu + theirs)).toFixed(2)}`}`,
+  );
+  check(
+    "(9) ours against pino's own destination (kept only if more than 10 % cheaper)",
+    `${((1 - ours / theirs) * 100).toFixed(0)} % cheaper`,
+    '> 10 %',
+    ours < theirs * 0.9,
   );
   ratioRow('(9) access log: info / warn req/s ratio', accessLog.info, accessLog.warn, TARGET.accessLogRatio, warnOk && infoOk);
 }

@@ -33,8 +33,8 @@ function optionsOf(level: LevelWithSilent) {
   };
 }
 
-export function createLogger(level: LevelWithSilent, destination?: NodeJS.WritableStream): Logger {
-  return destination === undefined ? pino(optionsOf(level)) : pino(optionsOf(level), destination as pino.DestinationStream);
+export function createLogger(level: LevelWithSilent, destination?: pino.DestinationStream): Logger {
+  return destination === undefined ? pino(optionsOf(level)) : pino(optionsOf(level), destination);
 }
 
 /**
@@ -79,5 +79,18 @@ export function createDaemonLogger(level: LevelWithSilent): Logger {
       `${JSON.stringify({ level: pino.levels.values.warn, time: new Date().toISOString(), ...BASE, dropped: count, msg: 'log lines dropped: stdout was not read fast enough' })}\n`,
   });
   process.once('exit', () => destination.flushSync());
-  return pino(optionsOf(level), destination);
+  const log = pino({ ...optionsOf(level), onChild: (child: Logger) => destinations.set(child, destination) }, destination);
+  destinations.set(log, destination);
+  return log;
+}
+
+/** The daemon logger's destination by logger, its children's included (pino's onChild is inherited). */
+const destinations = new WeakMap<Logger, LogDestination>();
+
+/**
+ * Where a logger from createDaemonLogger writes, for a writer that encodes its lines itself (the
+ * access log); undefined for any other logger.
+ */
+export function destinationOf(log: Logger): LogDestination | undefined {
+  return destinations.get(log);
 }

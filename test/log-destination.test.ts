@@ -1,6 +1,6 @@
 // The daemon's log destination (src/log-destination.ts) and the access line it carries: lines come
 // out whole and in order, within 50 ms without an exit, and as the same bytes whether the access
-// line is encoded into the buffer or built as a string; a reader that stops reading never blocks
+// line is encoded into the buffer or logged through log.info; a reader that stops reading never blocks
 // the process, and what could not wait is counted and said.
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
 import t, { type Test } from 'tap';
 import { AccessLog, type AccessEntry } from '../src/http/access-log.js';
+import { createDaemonLogger, destinationOf } from '../src/log.js';
 import { LogDestination } from '../src/log-destination.js';
 import { PATIENCE_MS, spawnOwned, waitFor } from './helpers.js';
 
@@ -32,11 +33,13 @@ const entries: AccessEntry[] = [
 
 t.test('access lines encoded into the buffer are the bytes the string path writes', async (t) => {
   const { destination, read } = fileDestination(t);
-  const encoded = new AccessLog(pino({ base: { service: 'switchyard' } }, destination).child({ module: 'http' }));
+  // The daemon's logger options (ISO time), at debug so that log.debug writes on the string path.
+  const options = { base: { service: 'switchyard' }, timestamp: pino.stdTimeFunctions.isoTime, level: 'debug' };
+  const encoded = new AccessLog(pino(options, destination).child({ module: 'http' }), destination);
   const stream = new PassThrough();
   let text = '';
   stream.on('data', (d: Buffer) => (text += d.toString()));
-  const built = new AccessLog(pino({ base: { service: 'switchyard' } }, stream).child({ module: 'http' }));
+  const built = new AccessLog(pino(options, stream).child({ module: 'http' }));
 
   for (const entry of entries) {
     encoded.write('info', entry);
@@ -74,10 +77,18 @@ t.test('access lines encoded into the buffer are the bytes the string path write
   t.ok(new Date(parsed[0].time as string).getTime() > Date.now() - 60_000, 'an ISO time');
 });
 
+t.test("the daemon logger and its children lead the access log to the daemon's destination", async (t) => {
+  const log = createDaemonLogger('silent');
+  const destination = destinationOf(log);
+  t.ok(destination instanceof LogDestination, "the daemon's logger writes to a LogDestination");
+  t.equal(destinationOf(log.child({ module: 'http' }).child({ request: 1 })), destination, "a grandchild's is the same");
+  t.equal(destinationOf(pino()), undefined, 'any other logger has none: the access log uses log.info');
+});
+
 t.test('lines come out in the order they were logged, within 50 ms, without an exit', async (t) => {
   const { destination, read } = fileDestination(t);
   const log = pino({ base: { service: 'switchyard' } }, destination);
-  const access = new AccessLog(log.child({ module: 'http' }));
+  const access = new AccessLog(log.child({ module: 'http' }), destination);
   log.info('first');
   access.write('info', entries[0]);
   log.warn({ n: 2 }, 'third');
@@ -102,7 +113,7 @@ for (const kind of ['access lines', 'pino lines'] as const)
   t.test(`under a load that fills buffers faster than the timer, the lines keep being written (${kind})`, async (t) => {
     const { destination, read } = fileDestination(t);
     const log = pino({ base: { service: 'switchyard' } }, destination);
-    const access = new AccessLog(log.child({ module: 'http' }));
+    const access = new AccessLog(log.child({ module: 'http' }), destination);
     const filler = 'z'.repeat(80);
     let batches = 0;
     const inFile = await new Promise<number>((resolve) => {
