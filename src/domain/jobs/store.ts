@@ -28,12 +28,18 @@ export class JobStore {
     return job === undefined ? undefined : structuredClone(job);
   }
 
-  /** An organization's jobs queued or running, counted up to `max`. */
+  /**
+   * An organization's jobs queued or running, counted up to `max`. The two reads are not one
+   * snapshot: a job that starts between them is in both, and counted once by its id (counts added
+   * would count it twice, and refuse a submission under the cap; read the other way round they
+   * would miss it).
+   */
   async activeCount(organizationId: string, max: number, tx?: Tx): Promise<number> {
     const jobs = this.jobs.in(tx);
-    const queued = await jobs.countRange('organization_status', [organizationId, 'queued'], { limit: max });
-    if (queued >= max) return queued;
-    return queued + (await jobs.countRange('organization_status', [organizationId, 'running'], { limit: max - queued }));
+    const ids = new Set<string>();
+    for (const status of ['queued', 'running'] as const)
+      for (const { id } of await jobs.range('organization_status', [organizationId, status], { limit: max })) ids.add(id);
+    return Math.min(ids.size, max);
   }
 
   async queued(limit: number): Promise<string[]> {
