@@ -86,7 +86,11 @@ export async function measurePortalPages(progress: (message: string) => void, da
     const pages: [string, string][] = [
       ['webhooks', '/portal/webhooks'],
       ['deliveries (newest 50)', `/portal/deliveries?webhook=${hook.id}`],
-      ['deliveries, status failed (none: 1,000 read)', `/portal/deliveries?webhook=${hook.id}&status=failed`],
+      ['deliveries, status failed (none; its index)', `/portal/deliveries?webhook=${hook.id}&status=failed`],
+      [
+        'deliveries, status delivered before 2000 (none: 1,000 read)',
+        `/portal/deliveries?webhook=${hook.id}&status=delivered&until=2000-01-01T00:00`,
+      ],
       ['usage', '/portal/usage'],
       ['runs and jobs', '/portal/runs'],
       ['event catalog', '/portal/events'],
