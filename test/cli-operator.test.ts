@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config/load.js';
 import { FakeDns } from './fakes/dns.js';
 import { fakeProvider, providerEnv } from './fakes/email-provider.js';
 import { asPrincipal, cliJson as json, privateDir, request, spawnDaemonCli, waitFor } from './helpers.js';
+import { healthyFacts } from './support/doctor-facts.js';
 
 /** What a daemon child starts with unless a test says otherwise: development, no mail transport, no JWT. */
 const plainDaemon = {
@@ -430,28 +431,7 @@ t.test("doctor: the sending domain's SPF and DMARC, from a DNS server on 127.0.0
 });
 
 t.test('doctor judges the clock, disk space and ownership from the facts', async (t) => {
-  const facts = {
-    env: 'development',
-    now: '2026-01-01T00:00:00.000Z',
-    data_dir: '/var/lib/switchyard',
-    data_dir_mode: 0o700,
-    data_dir_uid: 1000,
-    daemon_uid: 1000,
-    data_dir_allow_shared: false,
-    data_dir_free_bytes: 50 * 1024 ** 3,
-    data_dir_total_bytes: 100 * 1024 ** 3,
-    email_transport: 'provider',
-    public_url: 'https://switchyard.example.com',
-    public_url_set: true,
-    jwt_enabled: true,
-    held_mail: 0,
-    failed_mail: 0,
-    invitations_expiring: 0,
-    expiring_window_seconds: 86_400,
-    email_from: 'Switchyard <no-reply@switchyard.example.com>',
-    storage_engine: 'leveldb',
-    database: null,
-  };
+  const facts = healthyFacts();
   const at = Date.parse(facts.now);
   const statuses = (findings: { status: string }[]) => findings.map((f) => f.status);
   t.same(statuses(judge(facts, at)), ['OK', 'OK', 'OK', 'OK', 'OK', 'OK', 'OK', 'OK'], 'all well');

@@ -10,6 +10,7 @@ import t from 'tap';
 import { databaseFindings, judge, type DatabaseFacts } from '../src/cli/commands/doctor.js';
 import { sqlMigrations } from '../src/storage/postgres/migrations.js';
 import { cliJson as json, spawnDaemonCli, testPostgres } from './helpers.js';
+import { healthyFacts } from './support/doctor-facts.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
 
 const latest = sqlMigrations.reduce((max, m) => Math.max(max, m.version), 0);
@@ -141,25 +142,11 @@ t.test('doctor classifies a replica as a FAIL (read-only) and says how far behin
 
 t.test('judge on PostgreSQL: the database instead of disk space; unread figures are not judged', async (t) => {
   const facts = {
+    ...healthyFacts(),
     env: 'production',
-    now: '2026-01-01T00:00:00.000Z',
     data_dir: '/run/switchyard',
-    data_dir_mode: 0o700,
-    data_dir_uid: 1000,
-    daemon_uid: 1000,
-    data_dir_allow_shared: false,
     // A nearly full disk under the data dir: not the database's, so no finding.
     data_dir_free_bytes: 1024,
-    data_dir_total_bytes: 100 * 1024 ** 3,
-    email_transport: 'provider',
-    public_url: 'https://switchyard.example.com',
-    public_url_set: true,
-    jwt_enabled: true,
-    held_mail: 0,
-    failed_mail: 0,
-    invitations_expiring: 0,
-    expiring_window_seconds: 86_400,
-    email_from: 'Switchyard <no-reply@switchyard.example.com>',
     storage_engine: 'postgres',
     database: primary,
   };
