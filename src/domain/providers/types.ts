@@ -1,5 +1,3 @@
-export type { ExecuteBody } from './schemas.js';
-
 // Lists the CLI offers as choices too: kept here, away from zod, so the CLI loads no schema module.
 export const modalities = ['text', 'image', 'embedding', 'audio'] as const;
 export const tiers = ['basic', 'premium'] as const;

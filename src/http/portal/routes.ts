@@ -6,12 +6,12 @@ import { z } from 'zod';
 import type { Services } from '../../areas.js';
 import type { Config } from '../../config/schema.js';
 import { PortalRefusal, type PortalSession } from '../../domain/portal/service.js';
-import { idSchema } from '../../domain/schemas.js';
 import { AppError, describeError, isAppError } from '../../errors.js';
 import { rawHeader } from '../headers.js';
-import { defineRoute, Reply, type RouteContext, type RouteDef } from '../route.js';
+import { defineRoute, Reply, type RouteDef } from '../route.js';
 import { html, SafeHtml } from './html.js';
 import { page, portalHeaders } from './layout.js';
+import { field, formBody, type PortalContext, type PortalPageDef } from './page-def.js';
 import { deliveryPages } from './pages/deliveries.js';
 import { eventPages } from './pages/events.js';
 import { runPages } from './pages/runs.js';
@@ -21,45 +21,7 @@ import { checkSameOrigin, sessionCookie, sessionOf } from './session.js';
 
 /** Form posts are small: the largest is a webhook's settings. */
 const FORM_LIMIT_BYTES = 64 * 1024;
-const formBody = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
-export type FormBody = z.infer<typeof formBody>;
 const anyParams = z.record(z.string(), z.string());
-
-export type PortalContext = RouteContext<Record<string, string>, unknown, FormBody | undefined>;
-
-/** What a page handler answers: a page, or a Reply (a redirect, a stream). */
-export type PortalAnswer = SafeHtml | Reply;
-
-export interface PortalPageDef {
-  method: 'GET' | 'POST';
-  path: string;
-  summary: string;
-  handler: (ctx: PortalContext, session: PortalSession) => Promise<PortalAnswer>;
-}
-
-/** A path id that is not a resource id is the same 404 as another organization's. */
-export function pathId(ctx: PortalContext, name: string): string {
-  const value = ctx.params[name];
-  if (!idSchema.safeParse(value).success) throw new AppError('not_found', 'not found');
-  return value.toLowerCase();
-}
-
-/** The query string's values (first of each). */
-export function queryOf(ctx: PortalContext): URLSearchParams {
-  return new URL(ctx.req.url ?? '/', 'http://portal.invalid').searchParams;
-}
-
-/** One form field as text ('' when absent). */
-export function field(body: FormBody | undefined, name: string): string {
-  const value = body?.[name];
-  return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
-}
-
-/** A form field given any number of times. */
-export function fieldList(body: FormBody | undefined, name: string): string[] {
-  const value = body?.[name];
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
-}
 
 /** A link used or expired is gone (410); no session, or one that ended, is 401. */
 const refusalStatus: Record<PortalRefusal['reason'], number> = { invalid: 401, used: 410, expired: 410, ended: 401 };

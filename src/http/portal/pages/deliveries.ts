@@ -6,7 +6,7 @@ import { AppError, validationFailed } from '../../../errors.js';
 import { Reply } from '../../route.js';
 import { html, type SafeHtml } from '../html.js';
 import { badge, buttonForm, csrfField, page, timestamp } from '../layout.js';
-import { field, pathId, queryOf, type PortalPageDef } from '../routes.js';
+import { field, pathId, queryOf, type PortalPageDef } from '../page-def.js';
 import { canManage } from './webhooks.js';
 
 /** Shown at most per page; the filters narrow the newest deliveries read (at most SCAN of them). */

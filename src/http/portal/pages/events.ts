@@ -1,7 +1,7 @@
 import { listEventTypes } from '../../../domain/events/catalog.js';
 import { html } from '../html.js';
 import { page } from '../layout.js';
-import type { PortalPageDef } from '../routes.js';
+import type { PortalPageDef } from '../page-def.js';
 
 /** The event catalog, as GET /v1/event-types serves it: each kind, what it means, an example payload. */
 export function eventPages(): PortalPageDef[] {

@@ -5,7 +5,7 @@ import { writeEventStream } from '../../event-stream.js';
 import { Reply } from '../../route.js';
 import { html, type SafeHtml } from '../html.js';
 import { badge, page, table, timestamp } from '../layout.js';
-import { pathId, type PortalPageDef } from '../routes.js';
+import { pathId, type PortalPageDef } from '../page-def.js';
 import { sessionOf } from '../session.js';
 
 const RECENT = 25;

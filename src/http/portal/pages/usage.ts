@@ -1,7 +1,7 @@
 import type { Services } from '../../../areas.js';
 import { html } from '../html.js';
 import { page, table } from '../layout.js';
-import type { PortalPageDef } from '../routes.js';
+import type { PortalPageDef } from '../page-def.js';
 
 const DAYS = 30;
 

@@ -8,7 +8,7 @@ import { AppError, fieldReasons, validationFailed } from '../../../errors.js';
 import { Reply } from '../../route.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import { badge, buttonForm, csrfField, page, table, timestamp } from '../layout.js';
-import { field, fieldList, pathId, queryOf, type FormBody, type PortalPageDef } from '../routes.js';
+import { field, fieldList, pathId, queryOf, type FormBody, type PortalPageDef } from '../page-def.js';
 
 const MAX_WEBHOOKS_SHOWN = 200;
 
