@@ -227,6 +227,40 @@ t.test('against a real daemon', async (t) => {
     t.equal(after.status, 200, 'the daemon serves on after refusing large bodies');
   });
 
+  t.test('a 413 on the declared length is read whole by the client, and its connection serves on', async (t) => {
+    // The daemon drops the rest of the body before it answers, so the client, still sending, is not
+    // reset before it reads the answer, and the connection stays usable (no Connection: close).
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    t.teardown(() => agent.destroy());
+    const big = Buffer.alloc(8 * BODY_LIMIT_BYTES, 0x61);
+    const send = (method: string, path: string, body?: Buffer) =>
+      new Promise<{ status: number; connection: string | undefined; reused: boolean; text: string }>((resolve, reject) => {
+        const req = http.request(
+          new URL(path, d.url),
+          { method, agent, headers: { ...asP, 'content-type': 'application/json' } },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, connection: res.headers.connection, reused: req.reusedSocket, text }),
+            );
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    for (let i = 0; i < 3; i++) {
+      const refused = await send('POST', '/v1/organizations', big);
+      t.equal(refused.status, 413, `refused (${i + 1} of 3)`);
+      t.match(JSON.parse(refused.text), { error: { code: 'payload_too_large' } });
+      t.not(refused.connection, 'close', 'the body was read to its end: the connection is kept');
+    }
+    const next = await send('GET', '/healthz');
+    t.equal(next.status, 200);
+    t.ok(next.reused, 'the next request went over the same connection');
+  });
+
   t.test('415 unsupported_media_type: a body that is not application/json', async (t) => {
     const text = await request(d.url, 'POST', '/v1/organizations', {
       headers: { ...asP, 'content-type': 'text/plain' },

@@ -67,12 +67,47 @@ function sendError(res: ServerResponse, requestId: string, err: unknown, log: Lo
   const status = isAppError(err) ? err.httpStatus : 500;
   const headers: Record<string, string> = {};
   if (error.code === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
-  // Answered before its body has all arrived (a 413 on the declared length): the rest is dropped and
+  // Answered before its body has all arrived (more than drainBody waits for): the rest is dropped and
   // the connection ends after the answer, which says so, so a client does not send its next request on it.
   if (!res.req.complete) headers.connection = 'close';
   if (isAppError(err) && err.retryAfterSeconds !== undefined)
     headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
   sendJson(res, requestId, status, shape === undefined ? { meta: { status }, error } : shape.body(status, error), headers);
+}
+
+/** An error answered while its request body is still arriving waits for at most this much more of it ... */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+/** ... and for at most this long. */
+const DRAIN_MS = 2000;
+
+/**
+ * Reads and drops what is left of a request body (bounded), before an error answer. Answering and
+ * closing while the client still sends makes the kernel reset the connection, and a reset can
+ * discard the answer before the client reads it (a 413 on a 40 MB body did, under load). A body that
+ * ends within the bounds leaves the connection usable; one that does not is answered with
+ * Connection: close (sendError), the rest still dropped.
+ */
+function drainBody(req: IncomingMessage): Promise<void> {
+  if (req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
 }
 
 // Generated request ids: this process's random prefix and a counter. Unique across restarts and
@@ -261,7 +296,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           if (res.headersSent) {
             ctx.log.error({ err }, 'error after response started');
             res.destroy();
-          } else sendError(res, ctx.requestId, err, ctx.log, route.errorBody);
+          } else {
+            if (!req.complete) await drainBody(req);
+            sendError(res, ctx.requestId, err, ctx.log, route.errorBody);
+          }
         } finally {
           inFlight--;
           metrics.httpInFlight(-1);
