@@ -191,3 +191,15 @@ export class LoopSet {
     return this.loops.map((l) => l.status());
   }
 }
+
+/** Full batches in a row per tick before a sweep yields to the next interval. */
+const MAX_BATCHES_PER_TICK = 20;
+
+/**
+ * A sweep's tick: runs `batch` until it answers that nothing more is left, at most
+ * MAX_BATCHES_PER_TICK times; answers whether work was left over.
+ */
+export async function sweepBatches(batch: () => Promise<{ more: boolean }>): Promise<boolean> {
+  for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) if (!(await batch()).more) return false;
+  return true;
+}

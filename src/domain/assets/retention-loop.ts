@@ -1,9 +1,6 @@
 import type { Logger } from '../../log.js';
-import { Loop } from '../../loops/loop.js';
+import { Loop, sweepBatches } from '../../loops/loop.js';
 import type { AssetService } from './service.js';
-
-/** Full batches in a row per tick before yielding to the next interval. */
-const MAX_BATCHES_PER_TICK = 20;
 
 /**
  * Asset retention (spec 8): every SERVICE_ASSET_SWEEP_MS, assets older than SERVICE_ASSET_RETENTION_MS
@@ -15,9 +12,7 @@ export function createAssetRetentionLoop(assets: AssetService, intervalMs: numbe
     intervalMs,
     log,
     tick: async () => {
-      for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
-        if (!(await assets.sweepExpired()).more) break;
-      }
+      await sweepBatches(() => assets.sweepExpired());
       await assets.sweepOrphans();
     },
   });

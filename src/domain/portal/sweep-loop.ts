@@ -1,9 +1,6 @@
 import type { Logger } from '../../log.js';
-import { Loop } from '../../loops/loop.js';
+import { Loop, sweepBatches } from '../../loops/loop.js';
 import type { PortalService } from './service.js';
-
-/** Full batches in a row per tick before yielding to the next interval. */
-const MAX_BATCHES_PER_TICK = 20;
 
 /**
  * The portal session sweep (docs/portal.md): every SERVICE_PORTAL_SWEEP_MS, the records of sessions
@@ -19,11 +16,11 @@ export function createPortalSweepLoop(
     intervalMs: options.sweepMs,
     log,
     tick: async () => {
-      for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
-        const { removed, more } = await portal.sweepEnded(options.keepEndedMs);
-        if (removed > 0) log.info({ removed }, 'ended portal sessions removed');
-        if (!more) return;
-      }
+      await sweepBatches(async () => {
+        const swept = await portal.sweepEnded(options.keepEndedMs);
+        if (swept.removed > 0) log.info({ removed: swept.removed }, 'ended portal sessions removed');
+        return swept;
+      });
     },
   });
 }

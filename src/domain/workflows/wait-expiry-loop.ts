@@ -1,9 +1,6 @@
 import type { Logger } from '../../log.js';
-import { Loop } from '../../loops/loop.js';
+import { Loop, sweepBatches } from '../../loops/loop.js';
 import type { WorkflowService } from './service.js';
-
-/** Full batches in a row per tick before yielding to the next interval. */
-const MAX_BATCHES_PER_TICK = 20;
 
 /**
  * Waiting runs expire (issue 33: 13,453 runs were left waiting forever): a run waiting for input
@@ -21,12 +18,15 @@ export function createWaitExpiryLoop(
     immediate: true,
     log,
     tick: async () => {
-      for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
-        const { expired, more, nextDueAt } = await workflows.expireWaitingRuns(options.timeoutMs);
-        if (expired > 0) log.info({ expired }, 'waiting runs expired');
-        if (!more) return nextDueAt;
-      }
-      return Date.now();
+      let nextDueAt: number | undefined;
+      const left = await sweepBatches(async () => {
+        const swept = await workflows.expireWaitingRuns(options.timeoutMs);
+        if (swept.expired > 0) log.info({ expired: swept.expired }, 'waiting runs expired');
+        nextDueAt = swept.nextDueAt;
+        return swept;
+      });
+      // Work left over: the next tick at once; else when the next waiting run falls due.
+      return left ? Date.now() : nextDueAt;
     },
   });
 }
