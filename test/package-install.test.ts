@@ -8,6 +8,7 @@
 // filled); the tarball's contents and layout are what an operator's `npm install -g` gets.
 import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
@@ -46,6 +47,14 @@ t.test('the packed tarball installs and runs', { timeout: 290_000 }, async (t) =
   await run('npm', ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund'], { cwd: installed });
   for (const runtime of ['node-llama-cpp', 'onnxruntime-node', '@node-llama-cpp'])
     t.notOk(existsSync(path.join(installed, 'node_modules', runtime)), `${runtime} is not installed by default`);
+  // Node resolves a module from every node_modules above the package too: one left in a folder
+  // above the temp dir (say /tmp/node_modules) would hand the daemon a runtime the install lacks.
+  for (const runtime of ['node-llama-cpp', 'onnxruntime-node'])
+    t.throws(
+      () => createRequire(path.join(installed, 'package.json')).resolve(runtime),
+      { code: 'MODULE_NOT_FOUND' },
+      `${runtime} cannot be found from the installed package (no node_modules above ${work} provides it)`,
+    );
   const { stdout: du } = await run('du', ['-sk', prefix]);
   const installedMb = Number(du.split(/\s/)[0]) / 1024;
   t.comment(`installed size: ${installedMb.toFixed(1)} MB`);
