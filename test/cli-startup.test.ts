@@ -44,6 +44,15 @@ t.test("a command loads its own noun, its service's proto file, and nothing of i
     'no ink, React or yoga, nor the bundle of them',
   );
   t.same(protos, ['daemon.proto'], 'the proto file of DaemonService alone');
+  t.same(
+    modules.filter((url) => /node_modules\/(@grpc|protobufjs)\//.test(url)),
+    [],
+    'grpc-js, proto-loader and protobufjs from their one pre-built file, none from node_modules',
+  );
+  t.ok(
+    modules.some((url) => url.endsWith('/dist/src/cli/grpc-lib.js')),
+    'the bundle',
+  );
 });
 
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;

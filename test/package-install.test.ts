@@ -27,6 +27,12 @@ t.test('the packed tarball installs and runs', { timeout: 290_000 }, async (t) =
   t.ok(files.includes('bin/switchyard.js'), 'the launcher');
   t.ok(files.includes('dist/src/cli/index.js'), 'the built CLI');
   t.ok(files.includes('dist/src/cli/views-bundle.js'), 'its ink views, bundled');
+  t.ok(files.includes('dist/src/cli/grpc-lib.js'), 'its gRPC client libraries, bundled');
+  t.notMatch(
+    readFileSync(path.join(repoRoot, 'dist', 'src', 'cli', 'grpc-lib.js'), 'utf8'),
+    /\bfrom ['"]@grpc\/|require\(['"](@grpc\/|protobufjs)/,
+    'the bundle loads no gRPC module from node_modules',
+  );
   t.ok(files.includes('proto/switchyard/admin/v1/daemon.proto'), 'the admin API protos');
   t.ok(files.includes('systemd/switchyard.service'), 'the systemd unit');
   t.same(

@@ -1,12 +1,22 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { Client, credentials, Metadata, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
-import type { MessageTypeDefinition as ProtoMessageType, MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
+import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../grpc/error-keys.js';
 import { fromStruct, fromValue } from '../grpc/json-value.js';
-import { ADMIN_PACKAGE, adminProtoFileOf, loadProtos } from '../grpc/proto.js';
+import { ADMIN_PACKAGE, adminProtoFileOf, protoLoadOptions } from '../grpc/proto-files.js';
 import { socketAddress, type SocketAddress } from '../grpc/socket-path.js';
-import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../grpc/status.js';
 import { CliError } from './cli-error.js';
+import {
+  Client,
+  credentials,
+  loadSync,
+  Metadata,
+  status,
+  type ChannelCredentials,
+  type MessageTypeDefinition as ProtoMessageType,
+  type MethodDefinition,
+  type PackageDefinition,
+  type ServiceError,
+} from './grpc-lib.js';
 import { permissionDenied } from './socket-access.js';
 
 export { CliError };
@@ -197,7 +207,7 @@ export class AdminClient {
     const qualified = `${ADMIN_PACKAGE}.${name}`;
     if (this.definitions[qualified] === undefined) {
       const file = adminProtoFileOf(name);
-      if (file !== undefined) Object.assign(this.definitions, loadProtos([file]));
+      if (file !== undefined) Object.assign(this.definitions, loadSync([file], protoLoadOptions()));
     }
     const definition = this.definitions[qualified];
     if (definition === undefined || 'format' in definition) throw new TypeError(`no service ${name} in ${ADMIN_PACKAGE}`);

@@ -1,12 +1,13 @@
 import { Metadata, status, type StatusObject } from '@grpc/grpc-js';
 import { describeError, isAppError } from '../errors.js';
+import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from './error-keys.js';
 
 // An error travels as a gRPC status: the code from errors.ts's table, and the same error code text
 // as HTTP, twice: at the head of the details text ("conflict: ...", what grpcurl prints) and in
-// trailing metadata for programs. Details of the error (e.g. validation fields) ride as JSON.
+// trailing metadata for programs (error-keys.ts). Details of the error (e.g. validation fields) ride
+// as JSON.
 
-export const ERROR_CODE_KEY = 'error-code';
-export const ERROR_DETAILS_KEY = 'error-details';
+export { ERROR_CODE_KEY, ERROR_DETAILS_KEY };
 
 /** The status a failed call ends with; anything but an AppError is INTERNAL with no detail. */
 export function toStatus(err: unknown): StatusObject {

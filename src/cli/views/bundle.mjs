@@ -4,6 +4,9 @@
 // compiled on its own; es-toolkit's compat entry alone, from which ink takes `throttle`, is 415 of
 // them. One file, with the modules nothing uses left out, loads in a fraction of that
 // (docs/benchmarks.md, row 11).
+// Then the same for the gRPC client libraries: dist/src/cli/grpc-lib.js, which tsc compiled to a
+// module that re-exports grpc-js and proto-loader, is replaced by a bundle of them (protobufjs with
+// them), for every command that calls the daemon.
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,4 +52,23 @@ await build({
   sourcesContent: false,
   logLevel: 'warning',
   plugins: [withoutDevtools],
+});
+
+await build({
+  absWorkingDir: root,
+  entryPoints: ['dist/src/cli/grpc-lib.js'],
+  outfile: 'dist/src/cli/grpc-lib.js',
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // grpc-js and protobufjs are CommonJS, and protobufjs asks for optional modules (long) by name at
+  // run time: `require` is node's, resolved from the file's place in the package.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  sourcemap: 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
 });
