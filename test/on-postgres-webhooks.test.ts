@@ -11,6 +11,7 @@ await runOnPostgres(
     'pagination',
     'jobs',
     'jobs-output',
+    'jobs-purge',
     'workflows-output',
   ],
   'webhook, audit, asset, pagination and job tests',

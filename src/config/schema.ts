@@ -10,6 +10,8 @@ const positiveInt = z.coerce
   .min(1)
   .max(2 ** 31 - 1);
 const ms = (fallback: number) => positiveInt.default(fallback);
+/** A period never given to a timer (a retention), so past setTimeout's 2^31 - 1 ms (24.8 days): up to 10 years. */
+const longMs = (fallback: number) => z.coerce.number().int().min(1).max(315_360_000_000).default(fallback);
 const flag01 = z
   .union([z.boolean(), z.enum(['0', '1', 'true', 'false'])])
   .default(false)
@@ -385,6 +387,12 @@ export const optionSpecs = {
   comfyuiPollMs: opt(ms(500), 'SERVICE_COMFYUI_POLL_MS', 'how often a queued ComfyUI graph is polled'),
   assetRetentionMs: opt(ms(259_200_000), 'SERVICE_ASSET_RETENTION_MS', 'workflow asset retention (72 hours)'),
   assetSweepMs: opt(ms(600_000), 'SERVICE_ASSET_SWEEP_MS', 'asset retention sweep period'),
+  jobRetentionMs: opt(
+    longMs(2_592_000_000),
+    'SERVICE_JOB_RETENTION_MS',
+    'a finished job (completed, failed or cancelled) is kept this long (30 days) after it ended, then removed with its input, output and assets',
+  ),
+  jobSweepMs: opt(ms(600_000), 'SERVICE_JOB_SWEEP_MS', 'finished job purge period'),
   portalKeepEndedMs: opt(
     ms(86_400_000),
     'SERVICE_PORTAL_KEEP_ENDED_MS',

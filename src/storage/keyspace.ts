@@ -89,8 +89,11 @@ export const collections = {
   workflow_runs: {
     indexes: ['organization', 'workflow', 'organization_status', 'queue', 'queued_orgs', 'running', 'leases', 'waiting'],
   },
-  /** Jobs: by organization, by organization and status (creation order); the queue; running ones by lease end. */
-  jobs: { indexes: ['organization', 'organization_status', 'queue', 'leases'] },
+  /**
+   * Jobs: by organization, by organization and status (creation order); the queue; running ones by
+   * lease end; ended ones by when they ended (purge).
+   */
+  jobs: { indexes: ['organization', 'organization_status', 'queue', 'leases', 'finished'] },
   /**
    * Workflow schedules: live ones by definition (creation order); the fire queue: live schedules by
    * next fire time (`due`) or, while a daemon has claimed one, by lease end (`leased`).

@@ -43,8 +43,8 @@ export interface AssetSettings {
   publicUrl: () => string;
 }
 
-/** The lock every change of one asset takes (the retention sweeps of several daemons). */
-function assetLock(id: string): string {
+/** The lock every change of one asset takes (the retention sweeps of several daemons, a job's purge). */
+export function assetLock(id: string): string {
   return `asset:${id}`;
 }
 
@@ -142,6 +142,25 @@ export class AssetService {
     return this.store.listFor(owner);
   }
 
+  /** The ids of a job's assets, oldest first (an index read: the records are not read). */
+  async idsOfJob(jobId: string): Promise<string[]> {
+    return this.store.assets.idsBy('job', jobId);
+  }
+
+  /**
+   * Removes, inside `tx`, those of the assets `ids` that `which` picks, record and bytes (a purged
+   * job's assets go with it). The caller's transaction holds their locks (assetLock); how many went.
+   */
+  async removeIn(tx: Tx, ids: readonly string[], which: (asset: Asset) => boolean): Promise<number> {
+    let removed = 0;
+    for (const asset of await tx.getMany(this.store.assets, ids))
+      if (asset !== undefined && which(asset)) {
+        await this.remove(tx, asset);
+        removed++;
+      }
+    return removed;
+  }
+
   /** A signed, expiring link (contract 12): `{publicUrl}/v1/assets/{id}?expires=<unix s>&signature=<hex>`. */
   artifact(asset: Asset, expiresInSeconds: number): Artifact {
     const expires = Math.floor(Date.now() / 1000) + expiresInSeconds;
@@ -223,10 +242,14 @@ export class AssetService {
     return this.storage.background.transaction({ locks: [assetLock(id)] }, async (tx) => {
       const asset = await tx.get(this.store.assets, id);
       if (asset === undefined || asset.created_at >= cutoff) return false;
-      await this.bytes.remove(tx, asset);
-      await tx.delete(this.store.assets, id);
-      tx.afterCommit(() => this.metrics.assetEvent('swept'));
+      await this.remove(tx, asset);
       return true;
     });
+  }
+
+  private async remove(tx: Tx, asset: Asset): Promise<void> {
+    await this.bytes.remove(tx, asset);
+    await tx.delete(this.store.assets, asset.id);
+    tx.afterCommit(() => this.metrics.assetEvent('swept'));
   }
 }

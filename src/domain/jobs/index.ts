@@ -5,6 +5,7 @@ import type { IdentityServices } from '../identity/index.js';
 import type { ProviderServices } from '../providers/index.js';
 import type { SettingsServices } from '../settings/index.js';
 import { createJobLoop, JobRunner, type JobOutputKeeper } from './runner.js';
+import { createJobPurgeLoop } from './purge-loop.js';
 import { JobService } from './service.js';
 import { JobStore } from './store.js';
 
@@ -51,7 +52,10 @@ export function createJobs({
   );
   return {
     services: { jobs, jobRunner: runner },
-    loops: [createJobLoop(runner, storage.background, config.workflowPollMs, jobLog)],
+    loops: [
+      createJobLoop(runner, storage.background, config.workflowPollMs, jobLog),
+      createJobPurgeLoop(jobs, { retentionMs: config.jobRetentionMs, sweepMs: config.jobSweepMs }, jobLog),
+    ],
     resources: { job: (id) => jobs.locateJob(id) },
     count: async () => ({ jobs: await store.jobs.count() }),
     close: () => runner.drain(),

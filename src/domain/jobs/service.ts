@@ -13,10 +13,10 @@ import type { CreateJobInput, JobListQuery } from './schemas.js';
 import type { SettingsService } from '../settings/service.js';
 import { jobIntakeLock, jobLock, JOBS_TOPIC, type JobStore } from './store.js';
 import { terminalJobStatuses, type Job, type JobListItem, type JobOutput, type JobView } from './types.js';
-import type { AssetService } from '../assets/service.js';
+import { assetLock, type AssetService } from '../assets/service.js';
 
-/** The asset calls jobs make: an audio input kept as an asset, artifacts with signed links. */
-export type JobAssets = Pick<AssetService, 'listFor' | 'artifact' | 'expiresIn' | 'save' | 'readBytes'>;
+/** The asset calls jobs make: an audio input kept as an asset, artifacts with signed links, a purge. */
+export type JobAssets = Pick<AssetService, 'listFor' | 'artifact' | 'expiresIn' | 'save' | 'readBytes' | 'idsOfJob' | 'removeIn'>;
 
 /**
  * A job's input kept in its record at most (as JSON): text, embedding and image inputs. An audio input
@@ -24,6 +24,9 @@ export type JobAssets = Pick<AssetService, 'listFor' | 'artifact' | 'expiresIn' 
  * holds a reference: 200 records of 24 MiB each made `GET /v1/jobs` answer 500.
  */
 export const MAX_JOB_INPUT_BYTES = 1024 * 1024;
+
+/** Ended jobs removed per purge batch, in one transaction. */
+const PURGE_BATCH = 100;
 
 /** Seconds a submission refused at `max_active_jobs` is told to wait (as a full run queue's). */
 const ACTIVE_JOBS_RETRY_AFTER_S = 10;
@@ -211,6 +214,31 @@ export class JobService {
       return job;
     });
     return this.viewOfJob(cancelled);
+  }
+
+  /**
+   * Removes the jobs that ended (completed, failed, cancelled) `retentionMs` ago or longer, record
+   * (input and output with it) and assets, up to `limit` of them in one transaction of the background
+   * lane: the purge loop's work. Answers how many went and whether a full batch was found (more may wait).
+   */
+  async purgeEnded(retentionMs: number, limit = PURGE_BATCH): Promise<{ removed: number; more: boolean }> {
+    const cutoff = new Date(Date.now() - retentionMs).toISOString();
+    const ids = await this.store.finishedBefore(cutoff, limit);
+    if (ids.length === 0) return { removed: 0, more: false };
+    // An ended job makes no more assets, so the ids read now are all it will ever have.
+    const assetIds = (await Promise.all(ids.map((id) => this.assets.idsOfJob(id)))).flat();
+    const locks = [...ids.map(jobLock), ...assetIds.map(assetLock)];
+    const removed = await this.storage.background.transaction({ locks }, async (tx) => {
+      const gone = new Set<string>();
+      for (const job of await tx.getMany(this.store.jobs, ids)) {
+        if (job === undefined || !terminalJobStatuses.includes(job.status) || (job.finished_at ?? '') >= cutoff) continue;
+        await tx.delete(this.store.jobs, job.id);
+        gone.add(job.id);
+      }
+      await this.assets.removeIn(tx, assetIds, (asset) => asset.job_id !== null && gone.has(asset.job_id));
+      return gone.size;
+    });
+    return { removed, more: ids.length === limit };
   }
 
   /** Ends a job; completed and failed have their event (the catalog has no job.cancelled). */

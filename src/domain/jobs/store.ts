@@ -1,6 +1,6 @@
 import { Collection } from '../../storage/collection.js';
 import type { Storage, Tx } from '../../storage/port.js';
-import type { Job } from './types.js';
+import { terminalJobStatuses, type Job } from './types.js';
 
 /** The storage wake-up topic of job changes: every daemon's job runner looks again. */
 export const JOBS_TOPIC = 'jobs';
@@ -8,7 +8,10 @@ export const jobLock = (id: string) => `job:${id}`;
 /** The lock of an organization's job submissions (its active jobs are counted under it). */
 export const jobIntakeLock = (organizationId: string) => `job-intake:${organizationId}`;
 
-/** Jobs, with the named queries of their queue and their runner. */
+/** The `finished` index's one value: every job that has ended. */
+const FINISHED = 'finished';
+
+/** Jobs, with the named queries of their queue, their runner and their purge. */
 export class JobStore {
   readonly jobs: Collection<Job>;
 
@@ -19,6 +22,12 @@ export class JobStore {
       // The queue, oldest first; and running jobs by lease end (takeover).
       { name: 'queue', value: (j) => (j.status === 'queued' ? 'queued' : undefined), sort: (j) => j.created_at },
       { name: 'leases', value: (j) => (j.status === 'running' ? 'running' : undefined), sort: (j) => j.lease_until ?? '' },
+      // Ended jobs by when they ended (the purge's range read).
+      {
+        name: 'finished',
+        value: (j) => (terminalJobStatuses.includes(j.status) ? FINISHED : undefined),
+        sort: (j) => j.finished_at ?? '',
+      },
     ]);
   }
 
@@ -49,5 +58,10 @@ export class JobStore {
   /** Running jobs whose lease ended by `upTo` (every one when undefined). */
   async leasesEndedBy(upTo: string | undefined, limit: number): Promise<string[]> {
     return (await this.jobs.range('leases', 'running', { upTo, limit })).map((e) => e.id);
+  }
+
+  /** Ids of the jobs that ended before `beforeIso`, longest ended first. */
+  async finishedBefore(beforeIso: string, limit: number): Promise<string[]> {
+    return (await this.jobs.range('finished', FINISHED, { before: beforeIso, limit })).map((e) => e.id);
   }
 }

@@ -2,6 +2,7 @@ import { OutboxStore } from '../../domain/email/store.js';
 import { createEventStore } from '../../domain/events/store.js';
 import { createIdentityStore } from '../../domain/identity/store.js';
 import type { Organization } from '../../domain/identity/types.js';
+import { JobStore } from '../../domain/jobs/store.js';
 import { createPortalStore } from '../../domain/portal/store.js';
 import type { StoredSettings } from '../../domain/settings/types.js';
 import { WebhookStore } from '../../domain/webhooks/store.js';
@@ -99,6 +100,11 @@ export const migrations: Migration[] = [
     version: 10,
     name: 'portal sessions by when they end (sweep)',
     up: async (storage) => rebuildIndex(storage, createPortalStore(storage), 'expiry'),
+  },
+  {
+    version: 11,
+    name: 'ended jobs by when they ended (purge)',
+    up: async (storage) => rebuildIndex(storage, new JobStore(storage).jobs, 'finished'),
   },
 ];
 

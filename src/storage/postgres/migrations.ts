@@ -425,6 +425,18 @@ UPDATE portal_sessions SET ix_expiry = convert_to('all', 'UTF8') || '\\x00'::byt
 CREATE INDEX portal_sessions__expiry ON portal_sessions (ix_expiry) WHERE ix_expiry IS NOT NULL;
 `,
   },
+  {
+    version: 21,
+    name: 'ended jobs by when they ended (purge)',
+    // The key domain/jobs/store.ts builds for a completed, failed or cancelled job: "finished", its
+    // finished_at and its id, joined by a zero byte.
+    sql: `
+ALTER TABLE jobs ADD COLUMN ix_finished bytea;
+UPDATE jobs SET ix_finished = convert_to('finished', 'UTF8') || '\\x00'::bytea || convert_to(coalesce(data->>'finished_at', ''), 'UTF8') || '\\x00'::bytea || id
+WHERE data->>'status' IN ('completed', 'failed', 'cancelled');
+CREATE INDEX jobs__finished ON jobs (ix_finished) WHERE ix_finished IS NOT NULL;
+`,
+  },
 ];
 
 /**
