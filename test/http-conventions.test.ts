@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { AppError, type ErrorCode } from '../src/errors.js';
@@ -551,5 +552,128 @@ t.test('against the HTTP layer with routes that fail in every documented way', a
 
   t.test('unknown routes are a JSON 404', async (t) => {
     assertError(t, await get('/nowhere'), 404, 'not_found');
+  });
+});
+
+/** One answer read off a raw connection: its status line's code, its headers (lower-cased names) and its body. */
+interface WireAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A client on a raw socket, so a test decides exactly what goes over which connection and when.
+ * `next()` is the next whole answer; it rejects if the connection ends or is reset first.
+ */
+function wireClient(url: string): Promise<{ socket: net.Socket; next: () => Promise<WireAnswer>; ended: Promise<string> }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let buffered = Buffer.alloc(0);
+    let waiting: { resolve: (a: WireAnswer) => void; reject: (e: Error) => void } | undefined;
+    let gone: string | undefined;
+    const ended = new Promise<string>((resolveEnded) => {
+      socket.on('end', () => resolveEnded((gone ??= 'end')));
+      socket.on('error', (err: NodeJS.ErrnoException) => resolveEnded((gone ??= err.code ?? err.message)));
+      socket.on('close', () => resolveEnded((gone ??= 'close')));
+    });
+    const take = (): void => {
+      if (waiting === undefined) return;
+      const headEnd = buffered.indexOf('\r\n\r\n');
+      if (headEnd >= 0) {
+        const [statusLine, ...lines] = buffered.subarray(0, headEnd).toString('latin1').split('\r\n');
+        const headers = Object.fromEntries(
+          lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+        );
+        const length = Number(headers['content-length'] ?? 0);
+        if (buffered.length >= headEnd + 4 + length) {
+          const body = buffered.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8');
+          buffered = buffered.subarray(headEnd + 4 + length);
+          const w = waiting;
+          waiting = undefined;
+          w.resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+          return;
+        }
+      }
+      if (gone !== undefined) {
+        const w = waiting;
+        waiting = undefined;
+        w.reject(new Error(`the connection ended (${gone}) before a whole answer`));
+      }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      take();
+    });
+    void ended.then(take);
+    socket.once('error', reject);
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve({
+        socket,
+        next: () =>
+          new Promise<WireAnswer>((res, rej) => {
+            waiting = { resolve: res, reject: rej };
+            take();
+          }),
+        ended,
+      });
+    });
+  });
+}
+
+/** Holds this thread for `ms`: the daemon (in this process) does nothing meanwhile, as a busy one would not. */
+function blockFor(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+t.test('a refused body, then the next request on its connection as the keep-alive runs out', async (t) => {
+  const app = createHttpApp({
+    log: createLogger('silent'),
+    routes: [
+      defineRoute({ method: 'POST', path: '/echo', summary: 'echo', tag: 'test', auth: 'public', handler: () => ({ ok: true }) }),
+    ],
+    authenticate: () => null,
+    version: 'test',
+  });
+  // Node closes an idle keep-alive connection 1 s after the advertised timeout.
+  const keepAliveTimeoutMs = 100;
+  const closesAfterMs = keepAliveTimeoutMs + 1000;
+  const server = await listenHttp(app, '127.0.0.1:0', { keepAliveTimeoutMs });
+  t.teardown(() => server.close(0));
+  const post = (length: number) =>
+    `POST /echo HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  t.test('a request already sent when the idle timer runs out is answered, not reset', async (t) => {
+    const client = await wireClient(server.url);
+    t.teardown(() => client.socket.destroy());
+    const big = 2 * BODY_LIMIT_BYTES;
+    client.socket.write(post(big));
+    client.socket.write(Buffer.alloc(big, 0x20));
+    const refused = await client.next();
+    t.equal(refused.status, 413);
+    t.match(refused.headers['keep-alive'], /timeout=/, 'the connection is kept, with its idle timeout advertised');
+    t.not(refused.headers.connection, 'close');
+    // The next request goes out at once, and the daemon is busy past the keep-alive deadline before it
+    // reads it (a loaded machine): its idle timer is then due with the request unread on the socket.
+    // From a setImmediate callback, so the loop's next phase is the timers', before it polls the socket.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setImmediate(resolve));
+    client.socket.write(`${post(2)}{}`);
+    blockFor(closesAfterMs + 300);
+    const next = await client.next();
+    t.equal(next.status, 200, 'answered on the same connection');
+    t.same(JSON.parse(next.body), { meta: { status: 200 }, data: { ok: true } });
+  });
+
+  t.test('an idle connection is still closed once its keep-alive has run out', async (t) => {
+    const client = await wireClient(server.url);
+    t.teardown(() => client.socket.destroy());
+    client.socket.write(`${post(2)}{}`);
+    t.equal((await client.next()).status, 200);
+    const started = Date.now();
+    t.equal(await client.ended, 'end', 'closed by the daemon with a FIN, not a reset');
+    t.ok(Date.now() - started >= keepAliveTimeoutMs, 'not before the advertised timeout');
   });
 });

@@ -8,6 +8,13 @@ import type { Socket } from 'node:net';
 // connection from the set when it reports it; a silent connection opened on a daemon serving mixed
 // traffic was seen still open after 90 s. Here one timer walks a plain Map of every open socket, so
 // a deadline holds whatever else the daemon is doing, on every Node version.
+//
+// A connection is closed for idling only once the daemon has read what already arrived on it. A
+// timer runs before the event loop polls the sockets, so on a busy daemon an idle deadline can fall
+// due with the client's next request already waiting unread; closing then makes the kernel reset the
+// connection, and the client loses a request it sent in good time (undici's fetch, reusing a
+// keep-alive connection, saw `read ECONNRESET`). So every close decision is taken again after one
+// poll (setImmediate), and a connection the client has written to since its last answer is kept.
 
 export interface ConnectionGuardLimits {
   /** From the moment a connection opens, or its last answer ends, to its next request's headers. */
@@ -24,12 +31,19 @@ interface ConnectionState {
   open: number;
   /** When the connection started waiting for a request's headers (its opening, or its last answer's end). */
   idleSince: number;
+  /** The socket's bytesRead at idleSince: more since then means the client has begun its next request. */
+  idleBytes: number;
   /** The request whose body is being read, and when its headers arrived. */
   reading: IncomingMessage | undefined;
   readingSince: number;
 }
 
 const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+
+function markIdle(socket: Socket, state: ConnectionState): void {
+  state.idleSince = Date.now();
+  state.idleBytes = socket.bytesRead;
+}
 
 export class ConnectionGuard {
   private readonly connections = new Map<Socket, ConnectionState>();
@@ -45,9 +59,12 @@ export class ConnectionGuard {
   ) {
     server.on('connection', (socket: Socket) => this.onConnection(socket));
     server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res));
+    // Node's keep-alive timer (server.keepAliveTimeout) ran out. Listening makes Node leave the
+    // socket open: closeIdle decides.
+    server.on('timeout', (socket: Socket) => this.closeIdle(socket));
     // A quarter of the shorter deadline, at most a second: a deadline is kept within that much.
     const period = Math.max(10, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)));
-    this.timer = setInterval(() => this.sweep(), period).unref();
+    this.timer = setInterval(() => setImmediate(() => this.sweep()), period).unref();
   }
 
   stop(): void {
@@ -64,7 +81,7 @@ export class ConnectionGuard {
       return;
     }
     this.perAddress.set(address, count);
-    this.connections.set(socket, { address, open: 0, idleSince: Date.now(), reading: undefined, readingSince: 0 });
+    this.connections.set(socket, { address, open: 0, idleSince: Date.now(), idleBytes: 0, reading: undefined, readingSince: 0 });
     socket.once('close', () => {
       this.connections.delete(socket);
       const left = (this.perAddress.get(address) ?? 1) - 1;
@@ -74,7 +91,8 @@ export class ConnectionGuard {
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const state = this.connections.get(req.socket);
+    const socket = req.socket;
+    const state = this.connections.get(socket);
     if (state === undefined) return;
     state.open++;
     if (!req.complete) {
@@ -85,14 +103,29 @@ export class ConnectionGuard {
       req.once('end', () => {
         if (state.reading !== req) return;
         state.reading = undefined;
-        if (state.open === 0) state.idleSince = Date.now();
+        if (state.open === 0) markIdle(socket, state);
       });
     }
     res.once('close', () => {
-      if (--state.open === 0 && state.reading === undefined) state.idleSince = Date.now();
+      if (--state.open === 0 && state.reading === undefined) markIdle(socket, state);
     });
   }
 
+  /**
+   * An idle keep-alive connection's time is up: it is closed (a FIN: nothing unread is left on it)
+   * unless, after one poll, a request is open on it or the client has sent a byte since its last
+   * answer. Then the request is served, and a silent rest of one is the headers deadline's to close.
+   */
+  private closeIdle(socket: Socket): void {
+    setImmediate(() => {
+      const state = this.connections.get(socket);
+      if (state === undefined || state.open > 0 || state.reading !== undefined || socket.bytesRead !== state.idleBytes) return;
+      this.connections.delete(socket);
+      socket.destroy();
+    });
+  }
+
+  /** Runs one poll after its timer (see the top of this file), so a request that has arrived is open by then. */
   private sweep(): void {
     const now = Date.now();
     const { headersTimeoutMs, requestTimeoutMs } = this.limits;

@@ -345,6 +345,8 @@ export interface ListenLimits {
    * ends): a connection that never sends a byte is answered 408 and closed after this.
    */
   headersTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept (default 5 s; Node adds 1 s before it closes one). */
+  keepAliveTimeoutMs?: number;
 }
 
 /** The whole request (headers and body) at most; a slow body is cut after this. */
@@ -360,7 +362,7 @@ export async function listenHttp(app: HttpApp, addr: string, limits: ListenLimit
       // that checker could lose a connection under load (connection-guard.ts says how).
       headersTimeout: 0,
       requestTimeout: 0,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      keepAliveTimeout: limits.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
     },
     app.handle,
   );
