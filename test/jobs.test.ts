@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import type { Daemon } from '../src/main.js';
+import { countId, Counters } from '../src/storage/counters.js';
 import { FakeOpenAI } from './fakes/openai.js';
 import { FakeWhisper } from './fakes/whisper.js';
 import { asPrincipal, bearer, createOrganizationAs, request, startTestDaemon, untilStatus, waitFor } from './helpers.js';
@@ -261,4 +262,51 @@ t.test('max_active_jobs: a submission past the queued and running jobs it allows
   t.equal(after.status, 202, 'a cancelled job frees its place');
   for (const id of [second.body.data.id, after.body.data.id])
     await request(w.d.url, 'POST', `/v1/jobs/${id}/cancel`, { headers: w.owner });
+});
+
+t.test('max_active_jobs reads a count kept with every change; data from before it is counted once', async (t) => {
+  const w = await world(t);
+  const counts = new Counters(w.d.storage, 'active_jobs');
+  const stored = async () => (await counts.records.get(countId('active_jobs', w.org.id)))?.count;
+  const post = (model: string) =>
+    request(w.d.url, 'POST', '/v1/jobs', {
+      headers: w.owner,
+      body: { organization_id: w.org.id, modality: 'text', model, input: { prompt: 'x' } },
+    });
+  const cancel = async (id: string) =>
+    t.equal((await request(w.d.url, 'POST', `/v1/jobs/${id}/cancel`, { headers: w.owner })).status, 200);
+
+  t.equal(await stored(), undefined, 'no count before the first job');
+  for (let i = 0; i < 3; i++) w.openai.enqueue({ kind: 'hang' });
+  const hanging: string[] = [];
+  for (let i = 0; i < 3; i++) hanging.push((await post('gpt-4o-mini')).body.data.id);
+  t.equal(await stored(), 3, 'each submission adds one');
+  for (const id of hanging) await untilStatus(w.d.url, `/v1/jobs/${id}`, w.owner, 'running');
+  t.equal(await stored(), 3, 'a job that starts still counts');
+  t.equal((await w.ended((await post('echo')).body.data.id)).status, 'completed');
+  t.equal((await w.ended((await post('no-such-model')).body.data.id)).status, 'failed');
+  t.equal(await stored(), 3, 'a completed and a failed job count no more');
+  await cancel(hanging[0]);
+  t.equal(await stored(), 2, 'a cancelled one neither');
+
+  // As a daemon from before the count left it: no record. The next change counts the jobs once.
+  await w.d.storage.transaction({}, async (tx) => {
+    await tx.delete(counts.records, countId('active_jobs', w.org.id));
+  });
+  const settings = await request(w.d.url, 'PUT', `/v1/organizations/${w.org.id}/settings`, {
+    headers: w.owner,
+    body: { max_active_jobs: 2 },
+  });
+  t.equal(settings.status, 200);
+  const refused = await post('echo');
+  t.equal(refused.status, 429, 'the recount finds the two jobs still running');
+  t.match(refused.body.error, { details: { limit: 'max_active_jobs', max: 2 } });
+  await cancel(hanging[1]);
+  t.equal(await stored(), 1, 'counted afresh, less the cancelled one');
+  const accepted = await post('echo');
+  t.equal(accepted.status, 202, 'a place is free');
+  await w.ended(accepted.body.data.id);
+  t.equal(await stored(), 1);
+  await cancel(hanging[2]);
+  t.equal(await stored(), 0);
 });

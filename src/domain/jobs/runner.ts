@@ -8,7 +8,7 @@ import type { ExecuteBody } from '../providers/schemas.js';
 import type { ExecuteResult, ProviderService } from '../providers/service.js';
 import { setLeaseEnds, takeOverEnded } from '../leases.js';
 import type { JobService } from './service.js';
-import { jobLock, JOBS_TOPIC, type JobStore } from './store.js';
+import { jobIntakeLock, jobLock, JOBS_TOPIC, type JobStore } from './store.js';
 import type { Job } from './types.js';
 
 export interface JobRunnerSettings {
@@ -124,7 +124,9 @@ export class JobRunner {
         job.instance_id = this.settings.instanceId;
         job.lease_until = this.leaseEnd();
         this.jobs.emit(tx, job, 'job.started', { instance_id: job.instance_id });
-        return tx.put(this.store.jobs, job);
+        // Still active: its organization's count does not change (no intake lock needed).
+        await this.store.putJob(tx, job, 'queued');
+        return job;
       });
       if (job !== undefined) this.launch(job);
     }
@@ -137,7 +139,7 @@ export class JobRunner {
     this.inFlight.set(job.id, controller);
     const task = this.call(job, controller.signal)
       .then(async (outcome) => {
-        if (outcome !== undefined && !this.stopping.signal.aborted) await this.record(job.id, outcome);
+        if (outcome !== undefined && !this.stopping.signal.aborted) await this.record(job, outcome);
       })
       .catch((err: unknown) => this.log.error({ err, job_id: job.id }, 'job outcome could not be recorded'))
       .finally(() => {
@@ -175,10 +177,11 @@ export class JobRunner {
   }
 
   private async record(
-    id: string,
+    { id, organization_id }: Job,
     outcome: { ok: true; result: ExecuteResult } | { ok: false; error: { code: string; message: string } },
   ): Promise<void> {
-    await this.storage.transaction({ locks: [jobLock(id)] }, async (tx) => {
+    // The organization's intake lock too: the job leaves its count of jobs queued or running.
+    await this.storage.transaction({ locks: [jobLock(id), jobIntakeLock(organization_id)] }, async (tx) => {
       const job = await this.store.editable(tx, id);
       // Cancelled meanwhile, or started again elsewhere: the record already says what happened.
       if (job?.status !== 'running' || job.instance_id !== this.settings.instanceId) return;
@@ -187,7 +190,7 @@ export class JobRunner {
         job.output = await this.keep(tx, job, outcome.result);
         this.jobs.end(tx, job, 'completed');
       } else this.jobs.end(tx, job, 'failed', outcome.error);
-      await tx.put(this.store.jobs, job);
+      await this.store.putJob(tx, job, 'running');
       tx.wake(JOBS_TOPIC);
     });
   }

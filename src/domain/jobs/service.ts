@@ -146,7 +146,7 @@ export class JobService {
     };
     await this.storage.transaction({ locks: [jobIntakeLock(organizationId)] }, async (tx) => {
       const max = (await this.settings.resolveSettings(organizationId, tx)).max_active_jobs;
-      if ((await this.store.activeCount(organizationId, max, tx)) >= max)
+      if ((await this.store.activeCount(organizationId, tx)) >= max)
         throw new AppError(
           'rate_limited',
           `the organization has ${max} jobs queued or running, the most it may have (max_active_jobs); try again as they end`,
@@ -162,7 +162,7 @@ export class JobService {
         );
         job.input = { format, audio_asset_id: asset.id, audio_bytes: bytes.length } satisfies AudioInputRef;
       }
-      tx.insert(this.store.jobs, job);
+      await this.store.putJob(tx, job, undefined);
       this.emit(tx, job, 'job.created', { modality: job.modality });
       tx.wake(JOBS_TOPIC);
     });
@@ -203,13 +203,17 @@ export class JobService {
   async cancelJob(actor: Actor, id: string): Promise<JobView> {
     const found = await this.store.jobs.get(id);
     await this.permissions.authorizeAt(actor, 'job.write', { type: 'job', id }, found && atOrganization(found.organization_id));
-    const cancelled = await this.storage.transaction({ locks: [jobLock(id)] }, async (tx) => {
+    if (found === undefined) throw notFound('job');
+    // The organization's intake lock too: the job leaves its count of jobs queued or running.
+    const locks = [jobLock(id), jobIntakeLock(found.organization_id)];
+    const cancelled = await this.storage.transaction({ locks }, async (tx) => {
       const job = await this.store.editable(tx, id);
       if (job === undefined) throw notFound('job');
-      if (terminalJobStatuses.includes(job.status))
-        throw new AppError('invalid_state', `cannot cancel a job that is ${job.status}`, { details: { status: job.status } });
+      const previous = job.status;
+      if (terminalJobStatuses.includes(previous))
+        throw new AppError('invalid_state', `cannot cancel a job that is ${previous}`, { details: { status: previous } });
       this.end(tx, job, 'cancelled');
-      await tx.put(this.store.jobs, job);
+      await this.store.putJob(tx, job, previous);
       tx.wake(JOBS_TOPIC);
       return job;
     });
