@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { setBounded } from '../../bounded-map.js';
 import { AppError } from '../../errors.js';
@@ -6,7 +6,7 @@ import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
 import { redactDatabaseUrl } from '../../redact.js';
 import type { Collection } from '../collection.js';
-import type { CommitSet, KeyRange, Reader, RecordWrite, TableDef } from '../engine.js';
+import type { CommitSet, KeyRange, Reader, TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
 import { lastPart, sortableIdAfter } from '../keys.js';
 import { collections } from '../keyspace.js';
@@ -15,6 +15,28 @@ import { BufferedTx } from '../transaction.js';
 import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
 import { inspectDatabase, type DatabaseFacts } from './inspect.js';
 import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
+import {
+  beginWith,
+  claimSelect,
+  countRange,
+  countRows,
+  deleteRows,
+  distinctSortKeys,
+  lastWrites,
+  lockId,
+  lockLastAppended,
+  metaUpsert,
+  rangeSelect,
+  selectRecord,
+  selectRecords,
+  selectUniqueId,
+  setLastAppended,
+  text,
+  upsertRows,
+  UPSERT_ROWS,
+  type Row,
+  type Statement,
+} from './sql.js';
 
 /** The channel every daemon listens on: cache invalidations and loop wake-ups. */
 const CHANNEL = 'switchyard_changes';
@@ -37,8 +59,6 @@ const CACHE_MAX_ENTRIES = 20_000;
 const FAILURE_LOG_INTERVAL_MS = 10_000;
 const LISTENER_RETRY_MS = 1_000;
 const APPEND_META_PREFIX = 'last_id:';
-/** Rows per upsert statement (a statement takes at most 65,535 parameters; a row is 2 plus one per index). */
-const UPSERT_ROWS = 1_000;
 
 /** The meta key holding the last id appended to `table` (the row its appenders lock). */
 export function appendMetaKey(table: string): string {
@@ -87,76 +107,6 @@ interface Notice {
 
 type Query = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
 
-function ident(name: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new TypeError(`not a table or index name: ${name}`);
-  return `"${name}"`;
-}
-
-function column(index: string): string {
-  return ident(`ix_${index}`);
-}
-
-function bytes(key: string): Buffer {
-  return Buffer.from(key, 'utf8');
-}
-
-/** A record as a row: its id, value and index keys. */
-interface Row {
-  id: string;
-  value: object;
-  keys: Map<string, string>;
-}
-
-/** Each record's last write in a commit set, per table in first-touched order: rows to upsert and ids to delete. */
-function lastWrites(writes: readonly RecordWrite[]): { table: TableDef; rows: Row[]; deleted: string[] }[] {
-  const tables = new Map<string, { table: TableDef; last: Map<string, RecordWrite> }>();
-  for (const w of writes) {
-    let entry = tables.get(w.table.name);
-    if (entry === undefined) tables.set(w.table.name, (entry = { table: w.table, last: new Map() }));
-    entry.last.delete(w.id);
-    entry.last.set(w.id, w);
-  }
-  return [...tables.values()].map(({ table, last }) => {
-    const rows: Row[] = [];
-    const deleted: string[] = [];
-    for (const w of last.values()) {
-      if (w.value === undefined) deleted.push(w.id);
-      else rows.push({ id: w.id, value: w.value, keys: w.keys });
-    }
-    return { table, rows, deleted };
-  });
-}
-
-function text(value: Buffer): string {
-  return value.toString('utf8');
-}
-
-/** A transaction lock key as a 64-bit advisory lock id (sha-256's first 8 bytes). */
-function lockId(key: string): bigint {
-  return createHash('sha256').update(key).digest().readBigInt64BE(0);
-}
-
-/** " WHERE col > $n AND col < $m ORDER BY col LIMIT $k", with the values appended to `params`. */
-function rangeSql(col: string, range: KeyRange, params: unknown[], order = true): string {
-  const where: string[] = [];
-  if (range.gt !== undefined) {
-    params.push(bytes(range.gt));
-    where.push(`${col} > $${params.length}`);
-  }
-  if (range.lt !== undefined) {
-    params.push(bytes(range.lt));
-    where.push(`${col} < $${params.length}`);
-  }
-  if (where.length === 0) where.push(`${col} IS NOT NULL`);
-  let sql = ` WHERE ${where.join(' AND ')}`;
-  if (order) sql += ` ORDER BY ${col} ${range.reverse === true ? 'DESC' : 'ASC'}`;
-  if (range.limit !== undefined) {
-    params.push(range.limit);
-    sql += ` LIMIT $${params.length}`;
-  }
-  return sql;
-}
-
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -169,13 +119,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/**
- * The PostgreSQL engine: any number of daemons share one database. Records are JSONB rows with each
- * index key in a column of its own; transactions take their locks as transaction-scoped advisory
- * locks; claims skip rows another transaction holds (FOR UPDATE SKIP LOCKED); appended ids are taken
- * under a row lock held to commit, so id order is commit order across daemons. Hot tables are cached
- * in memory, and every commit tells every daemon (LISTEN/NOTIFY) what to drop.
- */
 /** Rows read per query while a backup is taken. */
 const BACKUP_PAGE = 1000;
 
@@ -216,6 +159,13 @@ function saturated(pool: pg.Pool): boolean {
   return pool.idleCount === 0 && pool.totalCount >= pool.options.max;
 }
 
+/**
+ * The PostgreSQL engine: any number of daemons share one database. Records are JSONB rows with each
+ * index key in a column of its own; transactions take their locks as transaction-scoped advisory
+ * locks; claims skip rows another transaction holds (FOR UPDATE SKIP LOCKED); appended ids are taken
+ * under a row lock held to commit, so id order is commit order across daemons. Hot tables are cached
+ * in memory, and every commit tells every daemon (LISTEN/NOTIFY) what to drop.
+ */
 export class PostgresStorage implements Storage {
   readonly engine = 'postgres' as const;
   readonly exclusive = false;
@@ -468,16 +418,10 @@ export class PostgresStorage implements Storage {
       try {
         let prefetched: Map<string, unknown> | undefined;
         if (!beginPending) {
-          // BEGIN, every lock and the meta values asked for in one round trip, the locks in the sorted
-          // order of the array (two transactions never deadlock on them). Lock ids are integers made
-          // here, so they are written inline; meta keys are escaped literals.
-          let first =
-            locks.length === 0
-              ? 'BEGIN'
-              : `BEGIN; SELECT pg_advisory_xact_lock(k) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k`;
-          if (metaKeys.length > 0)
-            first += `; SELECT key, value FROM meta WHERE key IN (${metaKeys.map((k) => client.escapeLiteral(k)).join(', ')})`;
-          const begun: pg.QueryResult | pg.QueryResult[] = await client.query(first);
+          // BEGIN, every lock (sorted above) and the meta values asked for, in one round trip.
+          const begun: pg.QueryResult | pg.QueryResult[] = await client.query(
+            beginWith(locks, metaKeys, (literal) => client.escapeLiteral(literal)),
+          );
           if (metaKeys.length > 0) {
             const { rows } = (Array.isArray(begun) ? begun[begun.length - 1] : begun) as pg.QueryResult<{
               key: string;
@@ -607,22 +551,17 @@ export class PostgresStorage implements Storage {
 
   async claimIn<T extends object>(lane: Lane, collection: Collection<T>, options: ClaimOptions<T>): Promise<T[]> {
     return this.transactionIn(lane, {}, async (tx, client) => {
-      const params: unknown[] = [];
-      let where: string;
       const { candidates } = options;
+      let select: Statement;
       if ('ids' in candidates) {
         const ids = candidates.ids.slice(0, options.limit);
         if (ids.length === 0) return [];
-        params.push(ids.map(bytes));
-        where = ' WHERE id = ANY($1) ORDER BY id';
+        select = claimSelect(collection, { ids });
       } else {
         const range = collection.keyRange(candidates.index, candidates.value, { upTo: candidates.upTo, limit: options.limit });
-        where = rangeSql(column(candidates.index), range, params);
+        select = claimSelect(collection, { index: candidates.index, range });
       }
-      const { rows } = await client.query<{ id: Buffer; data: T }>(
-        `SELECT id, data FROM ${ident(collection.name)}${where} FOR UPDATE SKIP LOCKED`,
-        params,
-      );
+      const { rows } = await client.query<{ id: Buffer; data: T }>(select.text, select.values);
       if (rows.length === 0) return [];
       // The records' own locks too, in one statement: whoever holds one read the record and is about to write it.
       const { rows: locked } = await client.query<{ ok: boolean }>(
@@ -712,8 +651,7 @@ export class PostgresStorage implements Storage {
   async importRows(table: TableDef, rows: { id: string; value: unknown; keys: Map<string, string> }[]): Promise<void> {
     await this.transactionIn('foreground', {}, async (_tx, client) => {
       const all = rows.map((row) => ({ id: row.id, value: row.value as object, keys: row.keys }));
-      for (let i = 0; i < all.length; i += UPSERT_ROWS)
-        await this.upsert((sql, values) => client.query(sql, values), table, all.slice(i, i + UPSERT_ROWS));
+      for (let i = 0; i < all.length; i += UPSERT_ROWS) await client.query(upsertRows(table, all.slice(i, i + UPSERT_ROWS)));
     });
   }
 
@@ -730,9 +668,7 @@ export class PostgresStorage implements Storage {
     const records = await this.sharedReader.countRecords(table);
     const indexes: Record<string, number> = {};
     for (const index of table.indexes) {
-      const { rows } = await this.pool.query<{ n: number }>(
-        `SELECT count(${column(index.name)})::int AS n FROM ${ident(table.name)}`,
-      );
+      const { rows } = await this.pool.query<{ n: number }>(countRows(table, index.name));
       indexes[index.name] = rows[0].n;
     }
     return { records, indexes };
@@ -798,36 +734,22 @@ export class PostgresStorage implements Storage {
     // one statement, deletes by id list (UNIQUE constraints are checked at commit, so order is free).
     // Meta values go in one statement (each key's last value: a statement may not change a row twice),
     // alongside the first upsert when there is one: a round trip less.
-    let meta: { sql: string; values: unknown[] } | undefined;
-    if (set.meta.length > 0) {
-      const values: unknown[] = [];
-      const tuples = [...new Map(set.meta)].map(
-        ([key, value]) => `($${values.push(key)}, $${values.push(JSON.stringify(value ?? null))}::jsonb)`,
-      );
-      meta = {
-        sql: `INSERT INTO meta (key, value) VALUES ${tuples.join(', ')} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-        values,
-      };
-    }
+    let meta = metaUpsert(set.meta);
+    const send = (statement: Statement) => query(statement.text, statement.values);
     for (const { table, rows, deleted } of lastWrites(set.writes)) {
-      if (deleted.length > 0) await query(`DELETE FROM ${ident(table.name)} WHERE id = ANY($1)`, [deleted.map(bytes)]);
+      if (deleted.length > 0) await send(deleteRows(table, deleted));
       for (let i = 0; i < rows.length; i += UPSERT_ROWS) {
-        await this.upsert(query, table, rows.slice(i, i + UPSERT_ROWS), meta);
+        await send(upsertRows(table, rows.slice(i, i + UPSERT_ROWS), meta));
         meta = undefined;
       }
     }
-    if (meta !== undefined) await query(meta.sql, meta.values);
+    if (meta !== undefined) await send(meta);
     // Last, so the append row lock is held for as short a time as possible: taken here, released at
     // COMMIT. A second appender waits for it and takes a greater id after this one commits.
     const tables = [...new Set(set.appends.map((a) => a.table.name))].sort();
     for (const name of tables) {
       const metaKey = appendMetaKey(name);
-      // The row is made if missing, locked and read in one statement (an upsert that changes nothing
-      // returns the value as it stands once any other appender has committed). Its key is written
-      // inline, so BEGIN can go with it when it is the transaction's first statement.
-      const { rows } = await query(
-        `INSERT INTO meta (key, value) VALUES (${escape(metaKey)}, 'null'::jsonb) ON CONFLICT (key) DO UPDATE SET value = meta.value RETURNING value`,
-      );
+      const { rows } = await query(lockLastAppended(escape(metaKey)));
       let last = (rows[0] as { value: string | null }).value ?? undefined;
       const appends = set.appends.filter((a) => a.table.name === name);
       const table = appends[0].table;
@@ -839,9 +761,9 @@ export class PostgresStorage implements Storage {
         touch(a.table, row.id, row.keys);
       }
       // The new last id goes with the first rows, in one statement: a round trip less under the lock.
-      const moveLast = { sql: 'UPDATE meta SET value = $1::jsonb WHERE key = $2', values: [JSON.stringify(last), metaKey] };
+      const moveLast = setLastAppended(metaKey, last!);
       for (let i = 0; i < built.length; i += UPSERT_ROWS)
-        await this.upsert(query, table, built.slice(i, i + UPSERT_ROWS), i === 0 ? moveLast : undefined);
+        await send(upsertRows(table, built.slice(i, i + UPSERT_ROWS), i === 0 ? moveLast : undefined));
     }
     if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return undefined;
     if (Object.keys(notice.c).length > 0) notice.n = `${this.instance}:${++this.notices}`;
@@ -856,36 +778,6 @@ export class PostgresStorage implements Storage {
       payload = JSON.stringify(notice);
     }
     return { notice, payload };
-  }
-
-  /**
-   * Inserts or replaces rows of one table in one statement; `alongside`, a data-modifying statement
-   * with its own parameters ($1 up), runs in the same statement (a WITH clause).
-   */
-  private async upsert(
-    query: Query,
-    table: TableDef,
-    rows: readonly Row[],
-    alongside?: { sql: string; values: unknown[] },
-  ): Promise<void> {
-    if (rows.length === 0) return;
-    const cols = table.indexes.map((i) => column(i.name));
-    const params: unknown[] = [...(alongside?.values ?? [])];
-    const tuples = rows.map((row) => {
-      const values = [
-        bytes(row.id),
-        JSON.stringify(row.value),
-        ...table.indexes.map((i) => (row.keys.has(i.name) ? bytes(row.keys.get(i.name)!) : null)),
-      ];
-      const first = params.length;
-      params.push(...values);
-      return `(${values.map((_, n) => `$${first + n + 1}${n === 1 ? '::jsonb' : ''}`).join(', ')})`;
-    });
-    const updates = ['data = EXCLUDED.data', ...cols.map((c) => `${c} = EXCLUDED.${c}`)];
-    await query(
-      `${alongside === undefined ? '' : `WITH alongside AS (${alongside.sql}) `}INSERT INTO ${ident(table.name)} (id, data${cols.map((c) => `, ${c}`).join('')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
-      params,
-    );
   }
 
   /** Drops what a commit changed from the caches and wakes its topics' listeners. */
@@ -938,23 +830,19 @@ export class PostgresStorage implements Storage {
       if (value === undefined || generation !== (this.generations.get(table.name) ?? 0) || !this.listening) return value;
       return setBounded(cache, key, deepFreeze(value), CACHE_MAX_ENTRIES);
     };
-    const keysOf = async (table: string, col: string, range: KeyRange): Promise<string[]> => {
-      const params: unknown[] = [];
-      const { rows } = await query(`SELECT ${col} AS k FROM ${ident(table)}${rangeSql(col, range, params)}`, params);
+    const send = (statement: Statement) => query(statement.text, statement.values);
+    const keysOf = async (table: TableDef, col: 'id' | { index: string }, range: KeyRange): Promise<string[]> => {
+      const { rows } = await send(rangeSelect(table, col, range, false));
       return rows.map((r: { k: Buffer }) => text(r.k));
     };
-    const count = async (table: string, col: string, range: KeyRange): Promise<number> => {
-      const params: unknown[] = [];
-      const { rows } = await query(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${ident(table)}${rangeSql(col, range, params, range.limit !== undefined)}) AS s`,
-        params,
-      );
-      return (rows[0] as { n: number }).n;
+    const keyedRecords = async (table: TableDef, col: 'id' | { index: string }, range: KeyRange) => {
+      const { rows } = await send(rangeSelect(table, col, range, true));
+      return rows.map((r: { k: Buffer; data: unknown }) => [text(r.k), r.data] as [string, unknown]);
     };
     const reader: Reader = {
       record: (table, id) =>
         cachedRead(table, table.name, id, async () => {
-          const { rows } = await query(`SELECT data FROM ${ident(table.name)} WHERE id = $1`, [bytes(id)]);
+          const { rows } = await send(selectRecord(table, id));
           return (rows[0] as { data: unknown } | undefined)?.data;
         }),
       recordsById: async (table, ids) => {
@@ -966,57 +854,39 @@ export class PostgresStorage implements Storage {
           return hit === undefined;
         });
         if (missing.length > 0) {
-          const { rows } = await query(`SELECT id, data FROM ${ident(table.name)} WHERE id = ANY($1)`, [missing.map(bytes)]);
+          const { rows } = await send(selectRecords(table, missing));
           for (const row of rows as { id: Buffer; data: unknown }[]) found.set(text(row.id), row.data);
         }
         return ids.map((id) => found.get(id));
       },
       uniqueId: async (table, index, key) =>
         (await cachedRead(table, `${table.name}\x00${index}`, key, async () => {
-          const { rows } = await query(`SELECT id FROM ${ident(table.name)} WHERE ${column(index)} = $1`, [bytes(key)]);
+          const { rows } = await send(selectUniqueId(table, index, key));
           const row = rows[0] as { id: Buffer } | undefined;
           return row === undefined ? undefined : text(row.id);
         })) as string | undefined,
-      records: async (table, range) => {
-        const params: unknown[] = [];
-        const { rows } = await query(`SELECT id, data FROM ${ident(table.name)}${rangeSql('id', range, params)}`, params);
-        return rows.map((r: { id: Buffer; data: unknown }) => [text(r.id), r.data] as [string, unknown]);
-      },
-      recordIds: (table, range) => keysOf(table.name, 'id', range),
-      indexKeys: (table, index, range) => keysOf(table.name, column(index), range),
+      records: (table, range) => keyedRecords(table, 'id', range),
+      recordIds: (table, range) => keysOf(table, 'id', range),
+      indexKeys: (table, index, range) => keysOf(table, { index }, range),
       // Keys and records in one statement, unless the records would come from the cache.
       indexRecords: async (table, index, range) => {
         if (cached && table.cache && this.listening) {
-          const keys = await keysOf(table.name, column(index), range);
+          const keys = await keysOf(table, { index }, range);
           const records = await reader.recordsById(table, keys.map(lastPart));
           return keys.map((key, n) => [key, records[n]]);
         }
-        const col = column(index);
-        const params: unknown[] = [];
-        const { rows } = await query(`SELECT ${col} AS k, data FROM ${ident(table.name)}${rangeSql(col, range, params)}`, params);
-        return rows.map((r: { k: Buffer; data: unknown }) => [text(r.k), r.data] as [string, unknown]);
+        return keyedRecords(table, { index }, range);
       },
-      countIndex: (table, index, range) => count(table.name, column(index), range),
-      // A loose index scan in one statement: each step is one probe of the column's btree for the
-      // first key past the previous key's sort value (sort + SEP + id sorts below sort + \x01).
+      countIndex: async (table, index, range) => {
+        const { rows } = await send(countRange(table, index, range));
+        return (rows[0] as { n: number }).n;
+      },
       distinctSortKeys: async (table, index, range, prefix, limit) => {
-        const col = column(index);
-        const { rows } = await query(
-          `WITH RECURSIVE d(k) AS (
-             (SELECT ${col} FROM ${ident(table.name)} WHERE ${col} > $1 AND ${col} < $2 ORDER BY ${col} LIMIT 1)
-             UNION ALL
-             SELECT (SELECT ${col} FROM ${ident(table.name)}
-                      WHERE ${col} > substring(d.k FROM 1 FOR $3 + position(decode('00', 'hex') IN substring(d.k FROM $3 + 1)) - 1) || decode('01', 'hex')
-                        AND ${col} < $2 ORDER BY ${col} LIMIT 1)
-             FROM d WHERE d.k IS NOT NULL
-           )
-           SELECT k FROM d WHERE k IS NOT NULL LIMIT $4`,
-          [bytes(range.gt), bytes(range.lt), Buffer.byteLength(prefix, 'utf8'), limit],
-        );
+        const { rows } = await send(distinctSortKeys(table, index, range, prefix, limit));
         return rows.map((r: { k: Buffer }) => text(r.k));
       },
       countRecords: async (table) => {
-        const { rows } = await query(`SELECT count(*)::int AS n FROM ${ident(table.name)}`);
+        const { rows } = await send(countRows(table));
         return (rows[0] as { n: number }).n;
       },
       meta: async (key) => {

@@ -1,0 +1,234 @@
+// The PostgreSQL engine's statements, built without a connection: every function here answers SQL
+// text and its parameters, and runs nothing (engine.ts sends them). Table and column names come from
+// the keyspace and pass `ident`; every value is a parameter, except where a comment says why not.
+import { createHash } from 'node:crypto';
+import type { KeyRange, RecordWrite, TableDef } from '../engine.js';
+
+/** SQL text and its parameters ($1 up). */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** Rows per upsert statement (a statement takes at most 65,535 parameters; a row is 2 plus one per index). */
+export const UPSERT_ROWS = 1_000;
+
+/** A table's name, quoted; anything but a lower-case identifier is refused. */
+export function ident(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new TypeError(`not a table or index name: ${name}`);
+  return `"${name}"`;
+}
+
+/** An index's column (`ix_<index>`), quoted. */
+export function column(index: string): string {
+  return ident(`ix_${index}`);
+}
+
+/** A key as stored: bytea, so that keys sort by their bytes as they do in LevelDB. */
+export function bytes(key: string): Buffer {
+  return Buffer.from(key, 'utf8');
+}
+
+/** A stored key as text. */
+export function text(value: Buffer): string {
+  return value.toString('utf8');
+}
+
+/** A transaction lock key as a 64-bit advisory lock id (sha-256's first 8 bytes). */
+export function lockId(key: string): bigint {
+  return createHash('sha256').update(key).digest().readBigInt64BE(0);
+}
+
+/** " WHERE col > $n AND col < $m ORDER BY col LIMIT $k", with the values appended to `params`. */
+export function rangeSql(col: string, range: KeyRange, params: unknown[], order = true): string {
+  const where: string[] = [];
+  if (range.gt !== undefined) {
+    params.push(bytes(range.gt));
+    where.push(`${col} > $${params.length}`);
+  }
+  if (range.lt !== undefined) {
+    params.push(bytes(range.lt));
+    where.push(`${col} < $${params.length}`);
+  }
+  if (where.length === 0) where.push(`${col} IS NOT NULL`);
+  let sql = ` WHERE ${where.join(' AND ')}`;
+  if (order) sql += ` ORDER BY ${col} ${range.reverse === true ? 'DESC' : 'ASC'}`;
+  if (range.limit !== undefined) {
+    params.push(range.limit);
+    sql += ` LIMIT $${params.length}`;
+  }
+  return sql;
+}
+
+/** A range read of ids or of an index's keys (as `k`), with the records (`data`) or without. */
+export function rangeSelect(table: TableDef, col: 'id' | { index: string }, range: KeyRange, withData: boolean): Statement {
+  const name = col === 'id' ? 'id' : column(col.index);
+  const values: unknown[] = [];
+  const where = rangeSql(name, range, values);
+  return { text: `SELECT ${name} AS k${withData ? ', data' : ''} FROM ${ident(table.name)}${where}`, values };
+}
+
+/** One record by id. */
+export function selectRecord(table: TableDef, id: string): Statement {
+  return { text: `SELECT data FROM ${ident(table.name)} WHERE id = $1`, values: [bytes(id)] };
+}
+
+/** Records by id, in no order (the caller puts them in the order it asked). */
+export function selectRecords(table: TableDef, ids: readonly string[]): Statement {
+  return { text: `SELECT id, data FROM ${ident(table.name)} WHERE id = ANY($1)`, values: [ids.map(bytes)] };
+}
+
+/** The id holding `key` in a unique index. */
+export function selectUniqueId(table: TableDef, index: string, key: string): Statement {
+  return { text: `SELECT id FROM ${ident(table.name)} WHERE ${column(index)} = $1`, values: [bytes(key)] };
+}
+
+/** Rows of a table (`index` undefined), or its rows with a key in `index`. */
+export function countRows(table: TableDef, index?: string): Statement {
+  return { text: `SELECT count(${index === undefined ? '*' : column(index)})::int AS n FROM ${ident(table.name)}`, values: [] };
+}
+
+/** How many index keys lie in `range`, up to its limit (ordered only when limited: the order picks which). */
+export function countRange(table: TableDef, index: string, range: KeyRange): Statement {
+  const values: unknown[] = [];
+  const where = rangeSql(column(index), range, values, range.limit !== undefined);
+  return { text: `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${ident(table.name)}${where}) AS s`, values };
+}
+
+/**
+ * The first key of each distinct sort value of an index within `gt`..`lt` (keys there are `prefix` +
+ * sort + SEP + id), up to `limit`: a loose index scan in one statement, each step one probe of the
+ * column's btree for the first key past the previous key's sort value (sort + SEP + id sorts below
+ * sort + \x01).
+ */
+export function distinctSortKeys(
+  table: TableDef,
+  index: string,
+  range: { gt: string; lt: string },
+  prefix: string,
+  limit: number,
+): Statement {
+  const col = column(index);
+  const t = ident(table.name);
+  return {
+    text: `WITH RECURSIVE d(k) AS (
+             (SELECT ${col} FROM ${t} WHERE ${col} > $1 AND ${col} < $2 ORDER BY ${col} LIMIT 1)
+             UNION ALL
+             SELECT (SELECT ${col} FROM ${t}
+                      WHERE ${col} > substring(d.k FROM 1 FOR $3 + position(decode('00', 'hex') IN substring(d.k FROM $3 + 1)) - 1) || decode('01', 'hex')
+                        AND ${col} < $2 ORDER BY ${col} LIMIT 1)
+             FROM d WHERE d.k IS NOT NULL
+           )
+           SELECT k FROM d WHERE k IS NOT NULL LIMIT $4`,
+    values: [bytes(range.gt), bytes(range.lt), Buffer.byteLength(prefix, 'utf8'), limit],
+  };
+}
+
+/** Candidates of a claim, by id list or index range, skipping rows another transaction holds. */
+export function claimSelect(
+  table: Pick<TableDef, 'name'>,
+  candidates: { ids: readonly string[] } | { index: string; range: KeyRange },
+): Statement {
+  const values: unknown[] = [];
+  const where =
+    'ids' in candidates
+      ? ` WHERE id = ANY($${values.push(candidates.ids.map(bytes))}) ORDER BY id`
+      : rangeSql(column(candidates.index), candidates.range, values);
+  return { text: `SELECT id, data FROM ${ident(table.name)}${where} FOR UPDATE SKIP LOCKED`, values };
+}
+
+/**
+ * BEGIN, then each advisory lock in the order given (callers sort them: two transactions never
+ * deadlock on them), then the meta values asked for: one round trip. Lock ids are integers made
+ * here, so they are written inline; meta keys are literals escaped by the connection's `escape`.
+ */
+export function beginWith(locks: readonly bigint[], metaKeys: readonly string[], escape: (literal: string) => string): string {
+  let sql =
+    locks.length === 0 ? 'BEGIN' : `BEGIN; SELECT pg_advisory_xact_lock(k) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k`;
+  if (metaKeys.length > 0) sql += `; SELECT key, value FROM meta WHERE key IN (${metaKeys.map(escape).join(', ')})`;
+  return sql;
+}
+
+/** A record as a row: its id, value and index keys. */
+export interface Row {
+  id: string;
+  value: object;
+  keys: Map<string, string>;
+}
+
+/** Each record's last write in a commit set, per table in first-touched order: rows to upsert and ids to delete. */
+export function lastWrites(writes: readonly RecordWrite[]): { table: TableDef; rows: Row[]; deleted: string[] }[] {
+  const tables = new Map<string, { table: TableDef; last: Map<string, RecordWrite> }>();
+  for (const w of writes) {
+    let entry = tables.get(w.table.name);
+    if (entry === undefined) tables.set(w.table.name, (entry = { table: w.table, last: new Map() }));
+    entry.last.delete(w.id);
+    entry.last.set(w.id, w);
+  }
+  return [...tables.values()].map(({ table, last }) => {
+    const rows: Row[] = [];
+    const deleted: string[] = [];
+    for (const w of last.values()) {
+      if (w.value === undefined) deleted.push(w.id);
+      else rows.push({ id: w.id, value: w.value, keys: w.keys });
+    }
+    return { table, rows, deleted };
+  });
+}
+
+/** Deletes records by id. */
+export function deleteRows(table: TableDef, ids: readonly string[]): Statement {
+  return { text: `DELETE FROM ${ident(table.name)} WHERE id = ANY($1)`, values: [ids.map(bytes)] };
+}
+
+/** Sets meta values, each key's last value (a statement may not change a row twice). */
+export function metaUpsert(entries: readonly [string, unknown][]): Statement | undefined {
+  if (entries.length === 0) return undefined;
+  const values: unknown[] = [];
+  const tuples = [...new Map(entries)].map(
+    ([key, value]) => `($${values.push(key)}, $${values.push(JSON.stringify(value ?? null))}::jsonb)`,
+  );
+  return {
+    text: `INSERT INTO meta (key, value) VALUES ${tuples.join(', ')} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    values,
+  };
+}
+
+/**
+ * Inserts or replaces rows of one table (at most UPSERT_ROWS) in one statement; `alongside`, a
+ * data-modifying statement with its own parameters ($1 up), runs in the same statement (a WITH
+ * clause): a round trip less.
+ */
+export function upsertRows(table: TableDef, rows: readonly Row[], alongside?: Statement): Statement {
+  const cols = table.indexes.map((i) => column(i.name));
+  const values: unknown[] = [...(alongside?.values ?? [])];
+  const tuples = rows.map((row) => {
+    const cells = [
+      bytes(row.id),
+      JSON.stringify(row.value),
+      ...table.indexes.map((i) => (row.keys.has(i.name) ? bytes(row.keys.get(i.name)!) : null)),
+    ];
+    const first = values.length;
+    values.push(...cells);
+    return `(${cells.map((_, n) => `$${first + n + 1}${n === 1 ? '::jsonb' : ''}`).join(', ')})`;
+  });
+  const updates = ['data = EXCLUDED.data', ...cols.map((c) => `${c} = EXCLUDED.${c}`)];
+  return {
+    text: `${alongside === undefined ? '' : `WITH alongside AS (${alongside.text}) `}INSERT INTO ${ident(table.name)} (id, data${cols.map((c) => `, ${c}`).join('')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+    values,
+  };
+}
+
+/**
+ * Makes an append's meta row if missing, locks it and reads the last id, in one statement (an upsert
+ * that changes nothing returns the value as it stands once any other appender has committed). Its
+ * key is an escaped literal, so BEGIN can go with it when it is the transaction's first statement.
+ */
+export function lockLastAppended(escapedMetaKey: string): string {
+  return `INSERT INTO meta (key, value) VALUES (${escapedMetaKey}, 'null'::jsonb) ON CONFLICT (key) DO UPDATE SET value = meta.value RETURNING value`;
+}
+
+/** Moves an append's last id (its row is locked by lockLastAppended). */
+export function setLastAppended(metaKey: string, last: string): Statement {
+  return { text: 'UPDATE meta SET value = $1::jsonb WHERE key = $2', values: [JSON.stringify(last), metaKey] };
+}
