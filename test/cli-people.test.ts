@@ -48,7 +48,7 @@ async function daemonCli(t: Test, env: Record<string, string> = {}): Promise<Cli
 t.test('principals are people: emails in member lists, --principal takes an email, principal show', async (t) => {
   const { sy, json, failure } = await daemonCli(t);
   const created = await json('org', 'create', 'acme', '--owner-email', 'boss@example.com');
-  await json('org', 'create', 'beta');
+  const betaOrg = await json('org', 'create', 'beta');
   const team = await json('team', 'create', 'platform', '--org', 'acme');
 
   const added = await sy('member', 'add', '--org', 'acme', '--principal', 'Ann@Example.com', '--role', 'admin');
@@ -126,6 +126,27 @@ t.test('principals are people: emails in member lists, --principal takes an emai
     team.id,
   );
   t.match(stranger, { code: 'not_found', message: /principal/ }, 'an email nobody has: not found');
+  // Registered, but no member of beta: grants go to members only, and the message names the flag.
+  const outsider = await failure(
+    1,
+    'grant',
+    'create',
+    '--org',
+    'beta',
+    '--principal',
+    'boss@example.com',
+    '--action',
+    'organization.read',
+    '--resource-type',
+    'organization',
+    '--resource-id',
+    betaOrg.organization.id,
+  );
+  t.match(
+    outsider,
+    { code: 'validation_failed', message: /--principal.*not a member of this organization/ },
+    'a registered principal outside the organization: refused',
+  );
 
   const shown = await json('principal', 'show', 'ann@example.com');
   t.match(shown.principal, { id: ann.principal_id, email: 'ann@example.com', created_at: String });

@@ -402,9 +402,14 @@ t.test('an ACL grant for invitation.create lets a non-admin invite; grants on th
   const read = await request(d.url, 'GET', `/v1/invitations/${created.body.data.id}`, { headers: w.as(helper) });
   t.equal(read.status, 403, 'no grant to read');
 
-  // A grant can name one invitation (resource type `invitation`).
+  // A grant can name one invitation (resource type `invitation`); grants go to members, so the reader is a viewer.
   const inv = (await w.invite('single@example.com')).body.data;
   const reader = randomUUID();
+  const readerJoined = await request(d.url, 'POST', `/v1/organizations/${w.org.id}/members`, {
+    headers: w.as(w.owner),
+    body: { principal_id: reader, role: 'viewer' },
+  });
+  t.equal(readerJoined.status, 201, 'the reader is a viewer');
   const grant = await request(d.url, 'POST', `/v1/organizations/${w.org.id}/grants`, {
     headers: w.as(w.owner),
     body: { principal_id: reader, action: 'invitation.read', resource_type: 'invitation', resource_id: inv.id },
@@ -414,7 +419,7 @@ t.test('an ACL grant for invitation.create lets a non-admin invite; grants on th
   const other = (await w.invite('other@example.com')).body.data;
   t.equal(
     (await request(d.url, 'GET', `/v1/invitations/${other.id}`, { headers: w.as(reader) })).status,
-    404,
-    'other invitations stay invisible',
+    403,
+    'other invitations stay unreadable: the grant names one',
   );
 });

@@ -10,6 +10,7 @@ await runOnPostgres(
     'auth-jwt',
     'auth-jwt-subjects',
     'permissions-matrix',
+    'grants-members',
     'security-membership',
     'tenant-isolation',
     'invitations-lifecycle',

@@ -199,9 +199,9 @@ async function buildWorld(t: Test): Promise<World> {
   );
   for (const m of pMemberships) collect(m);
 
-  // Grants on t2 for a few principals, so A's grant list has several entries.
+  // Grants on t2 for a few members (grants go to members only), so A's grant list has several entries.
   const grants: string[] = [];
-  for (const principal of [viewer, m3, m1, randomUUID(), randomUUID()]) {
+  for (const principal of [viewer, m3, m1, admin, m2]) {
     const g = await ok<{ id: string }>(base, 'POST', `/v1/organizations/${orgA}/grants`, asPrincipal(p), {
       principal_id: principal,
       action: 'team.read',

@@ -112,19 +112,24 @@ t.test('the permission check and the route agree for every action of the catalog
       const m = await addMember(randomUUID(), 'viewer');
       return [onOrg('DELETE', `${orgPath}/members/${m.id}`)];
     },
-    'grant.create': async () => [
-      onOrg('POST', `${orgPath}/grants`, {
-        principal_id: randomUUID(),
-        action: 'organization.read',
-        resource_type: 'organization',
-        resource_id: org.id,
-      }),
-    ],
+    // Grants go to members only: a fresh member for each attempt.
+    'grant.create': async () => {
+      const m = await addMember(randomUUID(), 'viewer');
+      return [
+        onOrg('POST', `${orgPath}/grants`, {
+          principal_id: m.principal_id,
+          action: 'organization.read',
+          resource_type: 'organization',
+          resource_id: org.id,
+        }),
+      ];
+    },
     'grant.read': async () => [onOrg('GET', `${orgPath}/grants`)],
     'grant.delete': async () => {
+      const m = await addMember(randomUUID(), 'viewer');
       const g = await ok(
         call('POST', `${orgPath}/grants`, asOwner, {
-          principal_id: randomUUID(),
+          principal_id: m.principal_id,
           action: 'organization.read',
           resource_type: 'organization',
           resource_id: org.id,

@@ -134,6 +134,9 @@ t.test('every action against every kind of caller, single and batch', async (t) 
   await add(ids.member, 'member');
   await add(ids.viewer, 'viewer');
   await add(ids.teamAdmin, 'admin', team.id);
+  // Grants go to members only: the grant holders are viewers, so every grant adds to the least role.
+  await add(ids.oneGrant, 'viewer');
+  await add(ids.allGrants, 'viewer');
 
   const catalogResource = (action: Action): Check => ({
     action,
@@ -177,17 +180,19 @@ t.test('every action against every kind of caller, single and batch', async (t) 
         })),
       ],
     },
-    'holder of one grant (invitation.create), no membership': {
+    'viewer holding one grant (invitation.create)': {
       principal: ids.oneGrant,
-      rows: onCatalogResource((a) => {
-        if (a === 'invitation.create') return { allowed: true, role: null, reason: 'grant' };
-        // The grant makes the organization visible, not the team.
-        return teamActions.has(a) ? notFound : { allowed: false, role: null, reason: `requires ${minimumRole[a]}` };
-      }),
+      rows: onCatalogResource((a) =>
+        // The grant adds its one action; everything else is the viewer's role.
+        a === 'invitation.create' ? { allowed: true, role: 'viewer', reason: 'grant' } : byRole('viewer', a),
+      ),
     },
-    'holder of a grant per action, no membership': {
+    'viewer holding a grant per action': {
       principal: ids.allGrants,
-      rows: onCatalogResource(() => ({ allowed: true, role: null, reason: 'grant' })),
+      // What the role allows is decided by the role; every other action by its grant.
+      rows: onCatalogResource((a) =>
+        byRole('viewer', a).allowed ? byRole('viewer', a) : { allowed: true, role: 'viewer', reason: 'grant' },
+      ),
     },
     'no membership': { principal: ids.stranger, rows: onCatalogResource(() => notFound) },
   };
@@ -200,7 +205,7 @@ t.test('every action against every kind of caller, single and batch', async (t) 
     'settings.update: owner only',
   );
   t.same(
-    ['owner', 'admin', 'member', 'viewer', 'holder of one grant (invitation.create), no membership', 'no membership'].map((w) =>
+    ['owner', 'admin', 'member', 'viewer', 'viewer holding one grant (invitation.create)', 'no membership'].map((w) =>
       answerOf(w, 'invitation.create'),
     ),
     [true, true, false, false, true, false],

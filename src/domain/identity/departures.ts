@@ -17,7 +17,7 @@ export async function removeDepartedAccess(
   principalIds: Iterable<string>,
 ): Promise<void> {
   for (const principalId of new Set(principalIds)) {
-    if (await stillMember(store, tx, organizationId, principalId)) continue;
+    if (await isMember(store, tx, organizationId, principalId)) continue;
     for (const id of await tx.read(store.grants).idsBy('principal', principalId)) {
       const grant = await tx.get(store.grants, id);
       if (grant?.organization_id === organizationId) await tx.delete(store.grants, id);
@@ -32,8 +32,11 @@ export async function removeDepartedAccess(
   }
 }
 
-/** Whether any membership of the principal in the organization survives `tx` (its deletes included). */
-async function stillMember(store: IdentityStore, tx: Tx, organizationId: string, principalId: string): Promise<boolean> {
+/**
+ * Whether the principal holds any membership (organization-level or on a team) in the organization,
+ * as `tx` leaves it (its deletes included). Only a member may hold grants there.
+ */
+export async function isMember(store: IdentityStore, tx: Tx, organizationId: string, principalId: string): Promise<boolean> {
   for (const id of await tx.read(store.memberships).idsBy('principal', principalId)) {
     const membership = await tx.get(store.memberships, id);
     if (membership?.organization_id === organizationId) return true;

@@ -1,11 +1,12 @@
-import { AppError, limitReached, notFound } from '../../errors.js';
+import { AppError, limitReached, notFound, validationFailed } from '../../errors.js';
 import type { Page, PageOptions } from '../../storage/collection.js';
 import { newId, nowIso } from '../../storage/keys.js';
 import type { Storage } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import { isOperator, type Actor } from './caller.js';
 import { organizationRef, type Action, type PermissionEngine } from './permissions.js';
-import type { PrincipalService } from './principals.js';
+import { isMember } from './departures.js';
+import { membersLock } from './memberships.js';
 import type { IdentityStore } from './store.js';
 import type { Grant } from './types.js';
 
@@ -22,7 +23,6 @@ export class GrantService {
     private readonly storage: Storage,
     private readonly store: IdentityStore,
     private readonly permissions: PermissionEngine,
-    private readonly principals: PrincipalService,
     private readonly audit: AuditLog,
     /** SERVICE_MAX_GRANTS_PER_PRINCIPAL: grants one principal may hold in one organization. */
     private readonly maxPerPrincipal: number,
@@ -31,20 +31,31 @@ export class GrantService {
   async createGrant(actor: Actor, organizationId: string, input: CreateGrantInput): Promise<Grant> {
     await this.permissions.authorize(actor, 'grant.create', organizationRef(organizationId));
     const resource = { type: input.resource_type, id: input.resource_id };
-    const location = await this.permissions.locate(resource.type, resource.id);
-    if (location?.organizationId !== organizationId)
-      throw new AppError('validation_failed', 'the resource must exist in this organization', {
-        details: { fields: { resource_id: 'not found in this organization' } },
-      });
-    // No one hands out what they do not hold: an admin cannot grant (even to themselves) an owner-only action.
-    const own = await this.permissions.decide(actor, input.action, resource);
-    if (!own.allowed) {
-      throw new AppError('forbidden', `only a caller allowed to ${input.action} on this resource may grant it`, {
-        details: { action: input.action, reason: own.reason },
-      });
-    }
-    // The count and the write share one lock and one transaction, so concurrent creates never pass the cap.
-    return this.storage.transaction({ locks: [`grants:${organizationId}:${input.principal_id}`] }, async (tx) => {
+    // The membership is read under the organization's members lock, so a removal cannot slip in between
+    // the check and the write; the count and the write share the grant lock, so concurrent creates never pass the cap.
+    const locks = [membersLock(organizationId), `grants:${organizationId}:${input.principal_id}`];
+    return this.storage.transaction({ locks }, async (tx) => {
+      const location = await this.permissions.locate(resource.type, resource.id);
+      const fields: Record<string, string> = {};
+      if (location?.organizationId !== organizationId) fields.resource_id = 'not found in this organization';
+      // Only a member holds grants: a grant must not open an organization to a stranger. The answer is the
+      // same for an id that names no principal, so it tells nothing about principals elsewhere.
+      if (!(await isMember(this.store, tx, organizationId, input.principal_id)))
+        fields.principal_id = 'not a member of this organization';
+      if (Object.keys(fields).length > 0)
+        throw validationFailed(
+          fields,
+          fields.principal_id === undefined
+            ? 'the resource must exist in this organization'
+            : 'a grant goes to a member of this organization: add the principal as a member first',
+        );
+      // No one hands out what they do not hold: an admin cannot grant (even to themselves) an owner-only action.
+      const own = await this.permissions.decideAt(actor, input.action, resource, location);
+      if (!own.allowed) {
+        throw new AppError('forbidden', `only a caller allowed to ${input.action} on this resource may grant it`, {
+          details: { action: input.action, reason: own.reason },
+        });
+      }
       const held = await tx
         .read(this.store.grants)
         .countUpTo('principal', [input.principal_id, organizationId], this.maxPerPrincipal);
@@ -66,7 +77,6 @@ export class GrantService {
         created_by: isOperator(actor) ? null : actor.principalId,
         created_at: nowIso(),
       };
-      await this.principals.ensurePrincipalRecord(tx, input.principal_id);
       this.audit.recordChange(tx, actor, 'grant.create', 'grant', undefined, grant);
       return tx.put(this.store.grants, grant);
     });

@@ -39,7 +39,7 @@ export function createIdentity({ storage, eventLog, audit, config, log }: AreaBa
   );
   const teams = new TeamService(storage, store, permissions, audit, eventLog);
   const memberships = new MembershipService(storage, store, permissions, principals, teams, audit, eventLog);
-  const grants = new GrantService(storage, store, permissions, principals, audit, config.maxGrantsPerPrincipal);
+  const grants = new GrantService(storage, store, permissions, audit, config.maxGrantsPerPrincipal);
   const apiKeys = new ApiKeyService(
     storage,
     store,

@@ -28,7 +28,7 @@ export const actionCatalog = {
   'member.create': { role: 'admin', resource: 'organization', doc: 'add a member (owner role: owners only)' },
   'member.update': { role: 'admin', resource: 'organization', doc: "change a member's role (to or from owner: owners only)" },
   'member.delete': { role: 'admin', resource: 'organization', doc: 'remove a member (an owner: owners only)' },
-  'grant.create': { role: 'admin', resource: 'organization', doc: 'give one principal one action on one resource' },
+  'grant.create': { role: 'admin', resource: 'organization', doc: 'give one member one action on one resource' },
   'grant.read': { role: 'admin', resource: 'organization', doc: 'list ACL grants' },
   'grant.delete': { role: 'admin', resource: 'organization', doc: 'remove an ACL grant' },
   'invitation.create': { role: 'admin', resource: 'organization', doc: 'invite by email (or an ACL grant)' },
@@ -214,7 +214,16 @@ export class PermissionEngine {
     scopeMissing: boolean,
   ): Promise<Decision> {
     const role = membershipRole ?? (await this.viewerThroughTeam(principalId, location.organizationId));
-    if (!scopeMissing && roleAtLeast(role, spec.role)) return ALLOWED_BY_ROLE[role!];
+    // A principal with no membership in the organization sees nothing there, exactly as if the resource
+    // did not exist (so no id can be probed), and its grants count for nothing: a grant never opens an
+    // organization to a stranger, not even one written before grants went to members only.
+    if (role === null) return NOT_VISIBLE;
+    if (!scopeMissing && roleAtLeast(role, spec.role)) return ALLOWED_BY_ROLE[role];
+    if (scopeMissing) {
+      const reason =
+        spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`;
+      return { allowed: false, role, reason, denial: 'insufficient_scope' };
+    }
     // Only the grants that can matter are read: on the resource and on its organization, looked up
     // by principal and resource (keys only), so the cost does not grow with the holder's other grants.
     const onOrganization = organizationRef(location.organizationId);
@@ -223,20 +232,6 @@ export class PermissionEngine {
     const granted =
       (await this.holds(principalId, resource, action)) ||
       (!isOrganization && (await this.holds(principalId, onOrganization, action)));
-    // A resource is visible through a role, a grant on it, or (organization-level resources) any grant
-    // on its organization; otherwise it answers exactly like a resource that does not exist, so
-    // neither checks nor routes reveal another tenant's ids.
-    const visible =
-      role !== null ||
-      granted ||
-      (await this.holds(principalId, resource)) ||
-      (location.teamId === null && !isOrganization && (await this.holds(principalId, onOrganization)));
-    if (!visible) return NOT_VISIBLE;
-    if (scopeMissing) {
-      const reason =
-        spec.scope === undefined ? 'insufficient_scope: needs a full-access key' : `insufficient_scope: needs ${spec.scope}`;
-      return { allowed: false, role, reason, denial: 'insufficient_scope' };
-    }
     if (granted) return { allowed: true, role, reason: 'grant' };
     return { allowed: false, role, reason: `requires ${spec.role}`, denial: 'role' };
   }
@@ -309,9 +304,8 @@ export class PermissionEngine {
     return all.some((m) => m.organization_id === organizationId) ? 'viewer' : null;
   }
 
-  /** Whether the principal holds a grant on the resource (of `action`, or of any action): one key read. */
-  private holds(principalId: string, resource: ResourceRef, action?: Action): Promise<boolean> {
-    const value = [principalId, resource.type, resource.id];
-    return outsideTx(() => this.store.grants.hasAny('principal_resource', action === undefined ? value : [...value, action]));
+  /** Whether the principal holds a grant of `action` on the resource: one key read. */
+  private holds(principalId: string, resource: ResourceRef, action: Action): Promise<boolean> {
+    return outsideTx(() => this.store.grants.hasAny('principal_resource', [principalId, resource.type, resource.id, action]));
   }
 }

@@ -156,7 +156,7 @@ export function identityRoutes({ organizations: orgs, teams, memberships, grants
     defineRoute({
       method: 'POST',
       path: '/v1/organizations/:id/grants',
-      summary: 'Give one principal one action on one resource (ACL grant)',
+      summary: 'Give one member one action on one resource (ACL grant; 422 for a non-member)',
       tag: 'grants',
       params: idParams('id'),
       body: createGrantBody,
