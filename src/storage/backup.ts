@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from '../log.js';
 import { BackupSealError, openSealed, sealedHeaderOf, type SealedHeader } from './backup-seal.js';
+import { WRITE_PROBE_KEY } from './engine.js';
 import { LevelStorage } from './leveldb/engine.js';
 import { migrations } from './leveldb/migrate.js';
 import type { BackupEntry, Storage } from './port.js';
@@ -241,7 +242,7 @@ export async function restoreBackup(
         if (entry.t !== table || batch.length >= CHUNK) await flush();
         table = entry.t;
         // The target's own write probe stays; the backup's is not restored over it.
-        if (table === 'meta' && entry.r.key === 'write_probe') continue;
+        if (table === 'meta' && entry.r.key === WRITE_PROBE_KEY) continue;
         batch.push(entry);
         entries++;
       }

@@ -1,5 +1,5 @@
 import type { Logger } from '../log.js';
-import type { TableDef } from './engine.js';
+import { WRITE_PROBE_KEY, type TableDef } from './engine.js';
 import { collections, indexSublevelName, tables, type CollectionName } from './keyspace.js';
 import { lastPart } from './keys.js';
 import { LevelStorage } from './leveldb/engine.js';
@@ -7,7 +7,7 @@ import { migrate } from './leveldb/migrate.js';
 import { appendMetaKey, PostgresStorage } from './postgres/engine.js';
 
 /** Meta keys that belong to one database and are not copied. */
-const LOCAL_META = new Set(['schema_version', 'write_probe']);
+const LOCAL_META = new Set(['schema_version', WRITE_PROBE_KEY]);
 /** Records written per PostgreSQL transaction. */
 const CHUNK = 500;
 /** Tables whose ids are appended in commit order: the copy sets where the next append continues. */

@@ -2,6 +2,12 @@
 // encoded keys and a commit of buffered writes. Both engines store the same keys (keys.ts), so a
 // cursor, a range and an order mean the same on each. Domain code never sees this file.
 
+/**
+ * The meta key both engines write to find out whether writes work again after one failed (a
+ * database-local value: backups and copies leave it out).
+ */
+export const WRITE_PROBE_KEY = 'write_probe';
+
 /** A key range: bounds are exclusive; `limit` caps the entries read. */
 export interface KeyRange {
   gt?: string;

@@ -2,20 +2,21 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
-import { setBounded } from '../../bounded-map.js';
 import { AppError } from '../../errors.js';
 import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
 import type { Collection } from '../collection.js';
-import type { CommitSet, KeyRange, Reader, TableDef } from '../engine.js';
+import { WRITE_PROBE_KEY, type CommitSet, type KeyRange, type Reader, type TableDef } from '../engine.js';
 import { collections, indexSublevelName, tables } from '../keyspace.js';
 import { sortableIdAfter } from '../keys.js';
 import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
+import { remember } from '../read-cache.js';
 import { StorageLockedError, StorageOpenError } from '../errors.js';
 import { BufferedTx } from '../transaction.js';
 import { KeyedLock } from './lock.js';
 import { ReadFloors, type BatchPuts } from './read-floors.js';
 import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
+import { WakeTopics } from '../wake-topics.js';
 
 export type Db = Level<string, unknown>;
 export type Sublevel = AbstractSublevel<Db, string | Buffer | Uint8Array, string, unknown>;
@@ -33,7 +34,6 @@ const declared = new Set<string>([
 
 /** The same storage failure is logged at most once per this many milliseconds (with a count). */
 const FAILURE_LOG_INTERVAL_MS = 10_000;
-const WRITE_PROBE_KEY = 'write_probe';
 
 /** Most records a read cache holds per sublevel; the oldest entry goes first when it is full. */
 export const READ_CACHE_MAX_ENTRIES = 20_000;
@@ -80,7 +80,7 @@ export class LevelStorage implements Storage {
   /** Where the live keys of index ranges begin (read-floors.ts): reads skip the deletions before them. */
   private readonly floors = new ReadFloors<Sublevel>();
   private readonly failures = createLogThrottle(FAILURE_LOG_INTERVAL_MS);
-  private readonly wakeListeners = new Map<string, Set<() => void>>();
+  private readonly wakeTopics: WakeTopics;
   private readonly lastAppended = new Map<string, string | undefined>();
   private queue: QueuedCommit[] = [];
   private writing = false;
@@ -94,6 +94,7 @@ export class LevelStorage implements Storage {
     private readonly sync: boolean,
   ) {
     this.sharedReader = this.makeReader();
+    this.wakeTopics = new WakeTopics(log);
   }
 
   static async open(dataDir: string, log: Logger, options: LevelOptions = {}): Promise<LevelStorage> {
@@ -209,20 +210,13 @@ export class LevelStorage implements Storage {
   }
 
   onWake(topic: string, fn: () => void): () => void {
-    let set = this.wakeListeners.get(topic);
-    if (set === undefined) this.wakeListeners.set(topic, (set = new Set()));
-    set.add(fn);
-    return () => {
-      set.delete(fn);
-      // Narrow topics (one per run) come and go: an empty one is not kept.
-      if (set.size === 0 && this.wakeListeners.get(topic) === set) this.wakeListeners.delete(topic);
-    };
+    return this.wakeTopics.on(topic, fn);
   }
 
   /** Queues the set for the writer; resolves once it is written (and synced, with sync on). */
   commit(set: CommitSet): Promise<void> {
     if (set.writes.length === 0 && set.appends.length === 0 && set.meta.length === 0) {
-      this.wakeAll(set.wakes);
+      this.wakeTopics.wake(set.wakes);
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -258,7 +252,7 @@ export class LevelStorage implements Storage {
         try {
           await this.batch(ops);
           for (const item of accepted) {
-            this.wakeAll(item.set.wakes);
+            this.wakeTopics.wake(item.set.wakes);
             item.resolve();
           }
         } catch (err) {
@@ -323,10 +317,6 @@ export class LevelStorage implements Storage {
     for (const [key, value] of set.meta) ops.push({ type: 'put', sublevel: this.meta, key, value });
     for (const [slot, id] of local) claimed.set(slot, id);
     return ops;
-  }
-
-  private wakeAll(topics: string[]): void {
-    for (const topic of topics) for (const fn of this.wakeListeners.get(topic) ?? []) fn();
   }
 
   private async batch(ops: BatchOp[]): Promise<void> {
@@ -413,7 +403,7 @@ export class LevelStorage implements Storage {
     if (value !== undefined) return value;
     value = sub.getSync(key);
     if (value === undefined) return undefined;
-    return setBounded(cache, key, deepFreeze(value), READ_CACHE_MAX_ENTRIES);
+    return remember(cache, key, value, READ_CACHE_MAX_ENTRIES);
   }
 
   private makeReader(): Reader {
@@ -528,12 +518,4 @@ async function readAll<T>(iterator: { nextv(size: number): Promise<T[]>; close()
   } finally {
     await iterator.close();
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { setBounded } from '../../bounded-map.js';
 import { AppError } from '../../errors.js';
 import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
 import { redactDatabaseUrl } from '../../redact.js';
 import type { Collection } from '../collection.js';
-import type { CommitSet, KeyRange, Reader, TableDef } from '../engine.js';
+import { WRITE_PROBE_KEY, type CommitSet, type KeyRange, type Reader, type TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
 import { lastPart, sortableIdAfter } from '../keys.js';
 import { collections } from '../keyspace.js';
 import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
+import { remember } from '../read-cache.js';
 import { BufferedTx } from '../transaction.js';
 import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
+import { WakeTopics } from '../wake-topics.js';
 import { inspectDatabase, type DatabaseFacts } from './inspect.js';
 import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
 import {
@@ -107,14 +108,6 @@ interface Notice {
 
 type Query = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -177,7 +170,7 @@ export class PostgresStorage implements Storage {
   private readonly caches = new Map<string, Map<string, unknown>>();
   /** Per table: bumped by every invalidation, so a read that raced one is not cached. */
   private readonly generations = new Map<string, number>();
-  private readonly wakeListeners = new Map<string, Set<() => void>>();
+  private readonly wakeTopics: WakeTopics;
   private readonly failures = createLogThrottle(FAILURE_LOG_INTERVAL_MS);
   private listener: pg.Client | undefined;
   /** Caches are used only while the listener is connected (else another daemon's change could be missed). */
@@ -199,6 +192,7 @@ export class PostgresStorage implements Storage {
     private readonly url: string,
     readonly log: Logger,
   ) {
+    this.wakeTopics = new WakeTopics(log);
     this.sharedReader = this.makeReader(
       (sql, values) =>
         this.readPool()
@@ -299,7 +293,10 @@ export class PostgresStorage implements Storage {
   async isEmpty(): Promise<boolean> {
     for (const table of backupTables()) {
       const where = table === 'meta' ? ` WHERE key <> ALL($1)` : '';
-      const { rows } = await this.pool.query(`SELECT 1 FROM ${table}${where} LIMIT 1`, table === 'meta' ? [['write_probe']] : []);
+      const { rows } = await this.pool.query(
+        `SELECT 1 FROM ${table}${where} LIMIT 1`,
+        table === 'meta' ? [[WRITE_PROBE_KEY]] : [],
+      );
       if (rows.length > 0) return false;
     }
     return true;
@@ -583,21 +580,7 @@ export class PostgresStorage implements Storage {
   }
 
   onWake(topic: string, fn: () => void): () => void {
-    let set = this.wakeListeners.get(topic);
-    if (set === undefined) this.wakeListeners.set(topic, (set = new Set()));
-    set.add(fn);
-    return () => {
-      set.delete(fn);
-      // Narrow topics (one per run) come and go: an empty one is not kept.
-      if (set.size === 0 && this.wakeListeners.get(topic) === set) this.wakeListeners.delete(topic);
-    };
-  }
-
-  /** The listeners a notice's topic wakes: `family:*` (an oversized notice's) wakes every topic of the family. */
-  private listenersOf(topic: string): (() => void)[] {
-    if (!topic.endsWith(':*')) return [...(this.wakeListeners.get(topic) ?? [])];
-    const family = topic.slice(0, -1);
-    return [...this.wakeListeners].filter(([name]) => name.startsWith(family)).flatMap(([, set]) => [...set]);
+    return this.wakeTopics.on(topic, fn);
   }
 
   get writable(): boolean {
@@ -607,9 +590,7 @@ export class PostgresStorage implements Storage {
   async checkWritable(): Promise<boolean> {
     if (this.lastWriteOk) return true;
     try {
-      await this.pool.query(
-        "INSERT INTO meta (key, value) VALUES ('write_probe', to_jsonb(now()::text)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-      );
+      await this.pool.query(metaUpsert([[WRITE_PROBE_KEY, new Date().toISOString()]])!);
       this.lastWriteOk = true;
     } catch {
       // still failing
@@ -793,15 +774,7 @@ export class PostgresStorage implements Storage {
       for (const id of change.ids) records?.delete(id);
       for (const [index, key] of change.keys) this.caches.get(`${table}\x00${index}`)?.delete(key);
     }
-    for (const topic of notice.w) {
-      for (const fn of this.listenersOf(topic)) {
-        try {
-          fn();
-        } catch (err) {
-          this.log.error({ err, topic }, 'wake listener failed');
-        }
-      }
-    }
+    this.wakeTopics.wake(notice.w);
   }
 
   private dropAllCaches(): void {
@@ -828,7 +801,7 @@ export class PostgresStorage implements Storage {
       const generation = this.generations.get(table.name) ?? 0;
       const value = await load();
       if (value === undefined || generation !== (this.generations.get(table.name) ?? 0) || !this.listening) return value;
-      return setBounded(cache, key, deepFreeze(value), CACHE_MAX_ENTRIES);
+      return remember(cache, key, value, CACHE_MAX_ENTRIES);
     };
     const send = (statement: Statement) => query(statement.text, statement.values);
     const keysOf = async (table: TableDef, col: 'id' | { index: string }, range: KeyRange): Promise<string[]> => {
