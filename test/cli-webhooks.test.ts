@@ -242,6 +242,50 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
   );
 });
 
+t.test('webhook test: a signed webhook.test event to that webhook alone, whatever its filter', async (t) => {
+  const w = await world(t);
+  const receiver = await WebhookReceiver.start(t);
+  const other = await WebhookReceiver.start(t);
+  const overHttp = async (id: string) =>
+    (await request(w.url, 'GET', `/v1/webhooks/${id}/deliveries`, { headers: w.owner })).body.data as any[];
+  // Its filter does not name webhook.test: a test event is delivered anyway. The second webhook takes
+  // every kind, and still gets nothing.
+  const hook = await json(t, w, 'webhook', 'create', '--org', 'acme', '--url', receiver.url, '--kind', 'invitation.created');
+  const bystander = await json(t, w, 'webhook', 'create', '--org', 'acme', '--url', other.url);
+
+  const sent = await json(t, w, 'webhook', 'test', hook.id);
+  t.same(Object.keys(sent).sort(), ['event_id', 'webhook_id'], 'the answer of POST /v1/webhooks/{id}/test');
+  t.equal(sent.webhook_id, hook.id);
+  const logged = (await w.events()).find((e) => e.id === sent.event_id);
+  t.match(logged, { kind: 'webhook.test', payload: { webhook_id: hook.id, message: String } }, 'the event in the log');
+  await waitFor(async () => (await overHttp(hook.id))[0]?.status === 'delivered', { what: 'the test delivery' });
+  const [delivery] = await overHttp(hook.id);
+  t.match(delivery, { event_id: sent.event_id, event_kind: 'webhook.test', status_code: 200 });
+  const [arrived] = receiver.deliveries(delivery.id);
+  t.ok(
+    await verifyGithub(hook.secret, arrived.body, String(arrived.headers['x-service-signature'])),
+    'signed with the webhook secret',
+  );
+  t.match(JSON.parse(arrived.body), { kind: 'webhook.test', payload: { webhook_id: hook.id } });
+  t.same(await overHttp(bystander.id), [], 'the other webhook got no delivery');
+  t.equal(other.received.length, 0);
+
+  const plain = await w.sy('webhook', 'test', hook.id);
+  t.equal(plain.code, 0);
+  t.match(
+    plain.stdout,
+    new RegExp(`^Sent test event \\S+; its delivery lists under \`switchyard webhook deliveries ${hook.id}\`\\.$`, 'm'),
+  );
+
+  await json(t, w, 'org', 'create', 'other');
+  t.equal((await jsonFailure(t, w, 1, 'webhook', 'test', hook.id, '--org', 'other')).code, 'not_found', "another organization's");
+  await json(t, w, 'webhook', 'pause', hook.id);
+  const paused = await jsonFailure(t, w, 1, 'webhook', 'test', hook.id);
+  t.equal(paused.code, 'invalid_state', 'a paused webhook is refused');
+  t.match(paused.message, /paused/);
+  t.equal((await jsonFailure(t, w, 1, 'webhook', 'test', randomUUID())).code, 'not_found', 'an unknown webhook');
+});
+
 t.test('webhook create --all-organizations: a platform webhook gets every new organization', async (t) => {
   const w = await world(t);
   const receiver = await WebhookReceiver.start(t);
@@ -454,6 +498,7 @@ t.test('completion knows the webhook verbs, their --reset fields and the event k
     'retry',
     'recover',
     'rotate-secret',
+    'test',
   ];
   t.same(
     await complete('switchyard', 'webhook', ''),

@@ -382,6 +382,24 @@ export function registerWebhook(program: Command): void {
     );
 
   webhook
+    .command('test <webhook-id>')
+    .description('send a signed webhook.test event to this webhook alone; its delivery follows')
+    .addOption(scopeOption())
+    .action((id: string, opts: { org?: string }, command: Command) =>
+      execute(command, {
+        label: `sending a test event to webhook ${id}`,
+        run: (client) => webhooks(client).WebhookTest({ id, ...scoped(opts) }),
+        view: (r) => [
+          {
+            kind: 'message',
+            text: `Sent test event ${r.event_id}; its delivery lists under \`switchyard webhook deliveries ${r.webhook_id}\`.`,
+            tone: 'good',
+          },
+        ],
+      }),
+    );
+
+  webhook
     .command('rotate-secret <webhook-id>')
     .description('a new signing secret, shown once; the old one also signs during the grace window')
     .option('--grace-seconds <n>', 'how long the old secret keeps signing (0-604800, default 86400)', parseInteger)

@@ -23,6 +23,8 @@ import type { Webhook as _switchyard_admin_v1_Webhook, Webhook__Output as _switc
 import type { WebhookDelivery as _switchyard_admin_v1_WebhookDelivery, WebhookDelivery__Output as _switchyard_admin_v1_WebhookDelivery__Output } from './switchyard/admin/v1/WebhookDelivery.js';
 import type { WebhookDeliveryAttempt as _switchyard_admin_v1_WebhookDeliveryAttempt, WebhookDeliveryAttempt__Output as _switchyard_admin_v1_WebhookDeliveryAttempt__Output } from './switchyard/admin/v1/WebhookDeliveryAttempt.js';
 import type { WebhookServiceClient as _switchyard_admin_v1_WebhookServiceClient, WebhookServiceDefinition as _switchyard_admin_v1_WebhookServiceDefinition } from './switchyard/admin/v1/WebhookService.js';
+import type { WebhookTestRequest as _switchyard_admin_v1_WebhookTestRequest, WebhookTestRequest__Output as _switchyard_admin_v1_WebhookTestRequest__Output } from './switchyard/admin/v1/WebhookTestRequest.js';
+import type { WebhookTestResponse as _switchyard_admin_v1_WebhookTestResponse, WebhookTestResponse__Output as _switchyard_admin_v1_WebhookTestResponse__Output } from './switchyard/admin/v1/WebhookTestResponse.js';
 import type { WebhookWithSecret as _switchyard_admin_v1_WebhookWithSecret, WebhookWithSecret__Output as _switchyard_admin_v1_WebhookWithSecret__Output } from './switchyard/admin/v1/WebhookWithSecret.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -60,6 +62,8 @@ export interface ProtoGrpcType {
         WebhookDelivery: MessageTypeDefinition<_switchyard_admin_v1_WebhookDelivery, _switchyard_admin_v1_WebhookDelivery__Output>
         WebhookDeliveryAttempt: MessageTypeDefinition<_switchyard_admin_v1_WebhookDeliveryAttempt, _switchyard_admin_v1_WebhookDeliveryAttempt__Output>
         WebhookService: SubtypeConstructor<typeof grpc.Client, _switchyard_admin_v1_WebhookServiceClient> & { service: _switchyard_admin_v1_WebhookServiceDefinition }
+        WebhookTestRequest: MessageTypeDefinition<_switchyard_admin_v1_WebhookTestRequest, _switchyard_admin_v1_WebhookTestRequest__Output>
+        WebhookTestResponse: MessageTypeDefinition<_switchyard_admin_v1_WebhookTestResponse, _switchyard_admin_v1_WebhookTestResponse__Output>
         WebhookWithSecret: MessageTypeDefinition<_switchyard_admin_v1_WebhookWithSecret, _switchyard_admin_v1_WebhookWithSecret__Output>
       }
     }

@@ -163,6 +163,7 @@ function implement({ services, log }: ServiceContext): WebhookServiceHandlers {
       const { grace_seconds } = parseRequest(rotateSecretBody, { grace_seconds: req.grace_seconds });
       return withSecretMessage(await webhooks.rotateSecret(actor, id, grace_seconds));
     }),
+    WebhookTest: unary(log, async (req, { actor }) => webhooks.sendTestEvent(actor, await webhookOf(req))),
   };
 }
 

@@ -19,6 +19,8 @@ import type { RotateWebhookSecretRequest as _switchyard_admin_v1_RotateWebhookSe
 import type { UpdateWebhookRequest as _switchyard_admin_v1_UpdateWebhookRequest, UpdateWebhookRequest__Output as _switchyard_admin_v1_UpdateWebhookRequest__Output } from '../../../switchyard/admin/v1/UpdateWebhookRequest.js';
 import type { Webhook as _switchyard_admin_v1_Webhook, Webhook__Output as _switchyard_admin_v1_Webhook__Output } from '../../../switchyard/admin/v1/Webhook.js';
 import type { WebhookDelivery as _switchyard_admin_v1_WebhookDelivery, WebhookDelivery__Output as _switchyard_admin_v1_WebhookDelivery__Output } from '../../../switchyard/admin/v1/WebhookDelivery.js';
+import type { WebhookTestRequest as _switchyard_admin_v1_WebhookTestRequest, WebhookTestRequest__Output as _switchyard_admin_v1_WebhookTestRequest__Output } from '../../../switchyard/admin/v1/WebhookTestRequest.js';
+import type { WebhookTestResponse as _switchyard_admin_v1_WebhookTestResponse, WebhookTestResponse__Output as _switchyard_admin_v1_WebhookTestResponse__Output } from '../../../switchyard/admin/v1/WebhookTestResponse.js';
 import type { WebhookWithSecret as _switchyard_admin_v1_WebhookWithSecret, WebhookWithSecret__Output as _switchyard_admin_v1_WebhookWithSecret__Output } from '../../../switchyard/admin/v1/WebhookWithSecret.js';
 
 export interface WebhookServiceClient extends grpc.Client {
@@ -130,6 +132,15 @@ export interface WebhookServiceClient extends grpc.Client {
   updateWebhook(argument: _switchyard_admin_v1_UpdateWebhookRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_Webhook__Output>): grpc.ClientUnaryCall;
   updateWebhook(argument: _switchyard_admin_v1_UpdateWebhookRequest, callback: grpc.requestCallback<_switchyard_admin_v1_Webhook__Output>): grpc.ClientUnaryCall;
   
+  WebhookTest(argument: _switchyard_admin_v1_WebhookTestRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_WebhookTestResponse__Output>): grpc.ClientUnaryCall;
+  WebhookTest(argument: _switchyard_admin_v1_WebhookTestRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_switchyard_admin_v1_WebhookTestResponse__Output>): grpc.ClientUnaryCall;
+  WebhookTest(argument: _switchyard_admin_v1_WebhookTestRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_WebhookTestResponse__Output>): grpc.ClientUnaryCall;
+  WebhookTest(argument: _switchyard_admin_v1_WebhookTestRequest, callback: grpc.requestCallback<_switchyard_admin_v1_WebhookTestResponse__Output>): grpc.ClientUnaryCall;
+  webhookTest(argument: _switchyard_admin_v1_WebhookTestRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_WebhookTestResponse__Output>): grpc.ClientUnaryCall;
+  webhookTest(argument: _switchyard_admin_v1_WebhookTestRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_switchyard_admin_v1_WebhookTestResponse__Output>): grpc.ClientUnaryCall;
+  webhookTest(argument: _switchyard_admin_v1_WebhookTestRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_switchyard_admin_v1_WebhookTestResponse__Output>): grpc.ClientUnaryCall;
+  webhookTest(argument: _switchyard_admin_v1_WebhookTestRequest, callback: grpc.requestCallback<_switchyard_admin_v1_WebhookTestResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface WebhookServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -157,6 +168,8 @@ export interface WebhookServiceHandlers extends grpc.UntypedServiceImplementatio
   
   UpdateWebhook: grpc.handleUnaryCall<_switchyard_admin_v1_UpdateWebhookRequest__Output, _switchyard_admin_v1_Webhook>;
   
+  WebhookTest: grpc.handleUnaryCall<_switchyard_admin_v1_WebhookTestRequest__Output, _switchyard_admin_v1_WebhookTestResponse>;
+  
 }
 
 export interface WebhookServiceDefinition extends grpc.ServiceDefinition {
@@ -172,4 +185,5 @@ export interface WebhookServiceDefinition extends grpc.ServiceDefinition {
   RetryDelivery: MethodDefinition<_switchyard_admin_v1_RetryDeliveryRequest, _switchyard_admin_v1_WebhookDelivery, _switchyard_admin_v1_RetryDeliveryRequest__Output, _switchyard_admin_v1_WebhookDelivery__Output>
   RotateWebhookSecret: MethodDefinition<_switchyard_admin_v1_RotateWebhookSecretRequest, _switchyard_admin_v1_WebhookWithSecret, _switchyard_admin_v1_RotateWebhookSecretRequest__Output, _switchyard_admin_v1_WebhookWithSecret__Output>
   UpdateWebhook: MethodDefinition<_switchyard_admin_v1_UpdateWebhookRequest, _switchyard_admin_v1_Webhook, _switchyard_admin_v1_UpdateWebhookRequest__Output, _switchyard_admin_v1_Webhook__Output>
+  WebhookTest: MethodDefinition<_switchyard_admin_v1_WebhookTestRequest, _switchyard_admin_v1_WebhookTestResponse, _switchyard_admin_v1_WebhookTestRequest__Output, _switchyard_admin_v1_WebhookTestResponse__Output>
 }
