@@ -382,7 +382,17 @@ async function startServeChild(
   const log = await open(logFile, 'w');
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=2', binPath, 'serve', '--data-dir', path.join(dir, name), '--http-addr', `127.0.0.1:${port}`],
+    [
+      '--max-semi-space-size=2',
+      // BENCH_CPU_PROF=DIR writes the daemon's CPU profile there (node --cpu-prof), to read where a call's time goes.
+      ...(process.env.BENCH_CPU_PROF === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]),
+      binPath,
+      'serve',
+      '--data-dir',
+      path.join(dir, name),
+      '--http-addr',
+      `127.0.0.1:${port}`,
+    ],
     { env: { PATH: process.env.PATH ?? '', SERVICE_LOG_LEVEL: level, ...env }, stdio: ['ignore', log.fd, 'pipe'] },
   );
   let stderr = '';

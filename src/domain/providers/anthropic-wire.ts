@@ -1,10 +1,9 @@
 // Anthropic's Messages API as the gateway speaks it (contract 13): the request schema, its
 // translation into the provider layer's execute body, and the answer (and stream events) back in
 // Anthropic's shapes. Pure functions; the route is http/routes/anthropic-compat.ts.
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ErrorDescription } from '../../errors.js';
-import { routeOf } from './openai-wire.js';
+import { openaiId, routeOf } from './openai-wire.js';
 import type { ExecuteBody } from './schemas.js';
 import type { ExecuteResult } from './service.js';
 import type { Usage } from './types.js';
@@ -50,7 +49,7 @@ export function messagesToExecute(body: MessagesBody): Omit<ExecuteBody, 'organi
 }
 
 export function messageId(): string {
-  return `msg_${randomBytes(18).toString('base64url')}`;
+  return openaiId('msg_');
 }
 
 export function anthropicUsage(usage: Usage): { input_tokens: number; output_tokens: number } {

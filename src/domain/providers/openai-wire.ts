@@ -1,7 +1,7 @@
 // OpenAI's API as the gateway speaks it (contract 13): request schemas in OpenAI's shapes, their
 // translation into the provider layer's execute body, and its answers back into OpenAI's objects.
 // Pure functions: the routes (http/routes/openai-compat.ts) parse, call the provider service, render.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { z } from 'zod';
 import type { ErrorDescription } from '../../errors.js';
 import { validationFailed } from '../../errors.js';
@@ -170,9 +170,19 @@ export function transcriptionToExecute(body: TranscriptionBody): Omit<ExecuteBod
   };
 }
 
+/** Random bytes for ids, filled 32 ids at a time: randomBytes(18) per answer cost about 0.8 % of a chat completion's CPU. */
+const idPool = Buffer.alloc(18 * 32);
+let idPoolAt = idPool.length;
+
 /** An OpenAI object id: the prefix and 24 random characters. */
 export function openaiId(prefix: string): string {
-  return `${prefix}${randomBytes(18).toString('base64url')}`;
+  if (idPoolAt === idPool.length) {
+    randomFillSync(idPool);
+    idPoolAt = 0;
+  }
+  const id = idPool.toString('base64url', idPoolAt, idPoolAt + 18);
+  idPoolAt += 18;
+  return `${prefix}${id}`;
 }
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);

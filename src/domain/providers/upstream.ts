@@ -2,6 +2,7 @@
 // use so a daemon with only the echo provider never holds it), per-provider connect and total
 // timeouts, and one classification of failures (retriable or not) that the router's fallback reads.
 import type * as Undici_ from 'undici';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { deadline } from '../../deadline.js';
 import { scrubErrorText } from '../../redact.js';
@@ -78,15 +79,31 @@ function sharedAgent(connectTimeoutMs: number): Promise<Dispatcher> {
   return agent;
 }
 
+/** Counts closeUpstreams() calls: an Upstream's agent taken before the last one is closed. */
+let agentsGeneration = 0;
+
 /** Closes the shared agents (daemon shutdown); a later call opens new ones. */
 export async function closeUpstreams(): Promise<void> {
   const open = [...agents.values()];
   agents.clear();
+  agentsGeneration++;
   for (const agent of open) await (await agent).close();
 }
 
 export class Upstream {
+  /** undici's request and this upstream's agent, once loaded (sharedAgent). */
+  private loaded: { send: Undici['request']; dispatcher: Dispatcher; generation: number } | undefined;
+
   constructor(readonly options: UpstreamOptions) {}
+
+  private async load(): Promise<{ send: Undici['request']; dispatcher: Dispatcher; generation: number }> {
+    const generation = agentsGeneration;
+    const [{ request: send }, dispatcher] = await Promise.all([
+      (undici ??= import('undici')),
+      sharedAgent(this.options.connectTimeoutMs),
+    ]);
+    return { send, dispatcher, generation };
+  }
 
   /** Scrubs credentials (the provider's key and every known credential shape) from text. */
   scrub(text: string): string {
@@ -125,10 +142,10 @@ export class Upstream {
    * read (bounded) for the provider's message and thrown.
    */
   async open(request: UpstreamRequest): Promise<OpenResponse> {
-    const [{ request: send }, dispatcher] = await Promise.all([
-      (undici ??= import('undici')),
-      sharedAgent(this.options.connectTimeoutMs),
-    ]);
+    // Once loaded, undici and the agent are taken as they are: no promise and no turn a call.
+    let loaded = this.loaded;
+    if (loaded === undefined || loaded.generation !== agentsGeneration) loaded = this.loaded = await this.load();
+    const { send, dispatcher } = loaded;
     // The total timeout runs to the headers; the body's pace is undici's bodyTimeout (between chunks).
     const until = deadline(this.options.timeoutMs, request.signal);
     const headers: Record<string, string> = { ...request.headers };
@@ -225,22 +242,50 @@ export interface OpenResponse {
  * A body's bytes up to `max`; past it the body is destroyed (its connection dropped, never drained)
  * and `cut` is true.
  */
-export async function readAtMost(
-  body: AsyncIterable<Buffer> & { destroy: (err?: Error) => unknown },
-  max: number,
-): Promise<{ bytes: Buffer; cut: boolean }> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size + chunk.length > max) {
-      parts.push(chunk.subarray(0, max - size));
-      body.destroy();
-      return { bytes: Buffer.concat(parts), cut: true };
-    }
-    parts.push(chunk);
-    size += chunk.length;
-  }
-  return { bytes: Buffer.concat(parts), cut: false };
+export function readAtMost(body: Readable, max: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  // Events rather than `for await`: a stream's async iterator cost every call a generator, its
+  // promises and an end-of-stream watcher (bench row 10). Failing or closing before the end rejects.
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      if (size + chunk.length > max) {
+        parts.push(chunk.subarray(0, max - size));
+        done();
+        // Destroyed before its end, the body reports an abort: heard here, it is what cutting it means.
+        body.on('error', () => undefined);
+        body.destroy();
+        resolve({ bytes: Buffer.concat(parts), cut: true });
+        return;
+      }
+      parts.push(chunk);
+      size += chunk.length;
+    };
+    const onEnd = (): void => {
+      done();
+      resolve({ bytes: Buffer.concat(parts, size), cut: false });
+    };
+    const onError = (err: Error): void => {
+      done();
+      reject(err);
+    };
+    const onClose = (): void => {
+      done();
+      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    if (body.readableEnded) return onEnd();
+    if (body.destroyed) return onClose();
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+    body.on('close', onClose);
+  });
 }
 
 /** A streamed body's chunks, failing with `tooLarge()` once they pass `max` bytes in all. */
