@@ -667,6 +667,20 @@ t.test('a refused body, then the next request on its connection as the keep-aliv
     t.same(JSON.parse(next.body), { meta: { status: 200 }, data: { ok: true } });
   });
 
+  t.test('a refused body that stops arriving: the answer says Connection: close, then a FIN', async (t) => {
+    // The daemon waits 2 s for the rest of a refused body; this one never comes, so the answer cannot
+    // leave the connection usable. It must say so, arrive whole, and only then the connection ends.
+    const client = await wireClient(server.url);
+    t.teardown(() => client.socket.destroy());
+    client.socket.write(post(2 * BODY_LIMIT_BYTES));
+    client.socket.write(Buffer.alloc(64 * 1024, 0x20));
+    const refused = await client.next();
+    t.equal(refused.status, 413);
+    t.equal(refused.headers.connection, 'close', 'the client is told not to send another request on it');
+    t.match(JSON.parse(refused.body), { error: { code: 'payload_too_large' } });
+    t.equal(await client.ended, 'end', 'closed after the answer, with a FIN, not a reset');
+  });
+
   t.test('an idle connection is still closed once its keep-alive has run out', async (t) => {
     const client = await wireClient(server.url);
     t.teardown(() => client.socket.destroy());
