@@ -94,7 +94,13 @@ t.test('the fan-out waits for a busy webhook only while answers keep coming', as
   const { slots, clock } = pool();
   t.equal(slots.paceUntil('a'), undefined, 'a free slot: no wait');
   fillFor(slots, 'a');
+  // Until the first attempt starts (its hand-off's transaction commits), its receiver cannot answer.
+  clock.now += 2 * PACE_MS;
+  t.equal(slots.paceUntil('a'), clock.now + PACE_MS, 'its slots are taken, no attempt started yet: it moves now');
+  clock.now += 10;
+  slots.started('a');
   const started = clock.now;
+  slots.started('a'); // the next attempts' starts do not move it
   t.equal(slots.paceUntil('a'), started + PACE_MS, 'its first attempt just started');
   clock.now += PACE_MS - 1;
   t.equal(slots.paceUntil('a'), started + PACE_MS);

@@ -7,6 +7,7 @@ import type { Tx } from '../../storage/port.js';
 import type { EventPayload } from '../events/catalog.js';
 import type { EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
+import type { AttentionClock } from './attention.js';
 import type { Post, post } from './dispatcher.js';
 import { deliveryHeaders } from './signing.js';
 import { TargetRefusedError } from './target-guard.js';
@@ -63,6 +64,14 @@ function timeOut(sent: Post, ms: number): void {
   sent.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'));
 }
 
+/**
+ * An attempt's time counts on the attention clock: time this process's event loop stalled is given
+ * back (an answer that came during a stall is read after the timers that fell due in it), up to the
+ * timeout again, so an attempt ends within twice its timeout of wall time whatever happens (its
+ * lease is three times the timeout).
+ */
+const STALL_GRACE = 1;
+
 function timedOutAfter(ms: number): string {
   return `timed out after ${ms} ms`;
 }
@@ -98,6 +107,7 @@ export class AttemptPoster {
   constructor(
     private readonly transport: () => Promise<Transport>,
     readonly timeoutMs: number,
+    private readonly clock?: Pick<AttentionClock, 'now'>,
   ) {}
 
   get stopped(): boolean {
@@ -118,8 +128,18 @@ export class AttemptPoster {
     try {
       const { post, dispatcher } = this.loaded ?? (this.loaded = await this.transport());
       sent = post(dispatcher, url, body, headers, RESPONSE_BYTES);
-      // A real timer holds the attempt until it fires or is cleared (deadline.ts: not AbortSignal.timeout).
-      timer = setTimeout(timeOut, ms, sent, ms);
+      // A real timer holds the attempt until it fires or is cleared (deadline.ts: not AbortSignal.timeout);
+      // it fires on wall time and then looks at the attention clock (STALL_GRACE).
+      const onWire = sent;
+      const clock = this.clock;
+      const wallEnd = Date.now() + ms * (1 + STALL_GRACE);
+      const end = clock === undefined ? 0 : clock.now() + ms;
+      const check = (): void => {
+        const left = clock === undefined ? 0 : Math.min(end - clock.now(), wallEnd - Date.now());
+        if (left > 0) timer = setTimeout(check, left);
+        else timeOut(onWire, ms);
+      };
+      timer = setTimeout(check, ms);
       this.onWire.add(sent);
       if (this.stopping.signal.aborted) sent.abort(this.stopping.signal.reason as Error);
       const { statusCode: code, body: response, retryAfter } = await sent.answer;

@@ -8,6 +8,7 @@ import { isoAt, nowIso } from '../../storage/keys.js';
 import { leasesTakenOver, type Storage, type Tx } from '../../storage/port.js';
 import type { EventLog } from '../events/service.js';
 import type { DomainEvent } from '../events/types.js';
+import { AttentionClock } from './attention.js';
 import { AttemptPoster, sendAttempt, settleDelivery, type SentEvent, type Transport } from './attempt.js';
 import type { Handed, HandOff, HandOffStep } from './fanout.js';
 import { OutcomeWriter } from './outcome-writer.js';
@@ -45,6 +46,8 @@ const EVENT_CACHE_ENTRIES = 2048;
  */
 export class WebhookSender implements HandOff {
   readonly instanceId = randomUUID();
+  /** Time with this process's stalls taken out: the slots judge receivers' silence by it, attempts their timeouts. */
+  private readonly clock = new AttentionClock();
   private readonly slots: SlotPool;
   private readonly writer: OutcomeWriter;
   private readonly poster: AttemptPoster;
@@ -73,9 +76,9 @@ export class WebhookSender implements HandOff {
     private readonly log: Logger,
     private readonly metrics: Pick<Metrics, 'webhookAttempt'>,
   ) {
-    this.slots = new SlotPool(settings);
+    this.slots = new SlotPool(settings, () => this.clock.now());
     this.writer = new OutcomeWriter(storage, webhooks.store, this.instanceId, this.leaseMs, log);
-    this.poster = new AttemptPoster(transport, settings.timeoutMs);
+    this.poster = new AttemptPoster(transport, settings.timeoutMs, this.clock);
   }
 
   /** A lease outlives the longest attempt, with room for its record. */
@@ -418,13 +421,15 @@ export class WebhookSender implements HandOff {
 
   /**
    * Whether the fan-out should wait for a slot of `webhookId` rather than create its delivery due, and
-   * until when (epoch ms; SlotPool.paceUntil). A due delivery costs more than one handed off (it is
-   * written to and read back from the due queues), and the backlog then stays in the event log, which
-   * is written already.
+   * until when (epoch ms: SlotPool.paceUntil's time on the attention clock, as a wall time for the
+   * fan-out's timer; after a stall it has moved on). A due delivery costs more than one handed off (it
+   * is written to and read back from the due queues), and the backlog then stays in the event log,
+   * which is written already.
    */
   paceUntil(webhookId: string): number | undefined {
     if (this.poster.stopped) return undefined;
-    return this.slots.paceUntil(webhookId);
+    const until = this.slots.paceUntil(webhookId);
+    return until === undefined ? undefined : this.clock.wallAt(until);
   }
 
   /** Slots came free at a refill mark: a pass if due work may be waiting for them, and the fan-out if it waits. */
@@ -440,7 +445,10 @@ export class WebhookSender implements HandOff {
    */
   private launch(delivery: Delivery, webhook: Webhook, event: SentEvent | undefined, batchId?: string): void {
     let released = false;
-    const launched = Date.now();
+    // The clock ticks while attempts are on the wire; the receiver's time to answer starts now.
+    this.clock.hold();
+    this.slots.started(delivery.webhook_id);
+    const launched = this.clock.now();
     const answered = (timedOut = false): void => {
       if (released) return;
       released = true;
@@ -453,6 +461,7 @@ export class WebhookSender implements HandOff {
       })
       .finally(() => {
         answered();
+        this.clock.letGo();
         // The same for the outcomes waiting to be written, when they are what holds new attempts back.
         const refill = this.slots.forget(delivery.id);
         this.attempts.delete(run);

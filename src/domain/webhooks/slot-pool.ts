@@ -2,8 +2,9 @@
  * How long after its last sign of progress (an answer, or its first attempt's start) a webhook whose
  * slots are all busy still counts as answering: the fan-out waits for one of its slots (paceUntil)
  * until then at most. A receiver that stops answering has its deliveries queued due after this long.
- * Generous for a loaded machine's event-loop stalls: the fan-out never holds back an event owed to a
- * webhook that is not waiting itself (fanout.ts), so only the waiting webhook's own events wait.
+ * Counted on the sender's attention clock (attention.ts), which stops while this process's event loop
+ * stalls: on a loaded machine a stall is not a receiver's silence. The fan-out never holds back an event
+ * owed to a webhook that is not waiting itself (fanout.ts), so only the waiting webhook's own events wait.
  */
 export const PACE_MS = 250;
 /**
@@ -57,7 +58,8 @@ function bump(counts: Map<string, number>, key: string, by: number): number {
  * The sender's slots: which attempts may start now, all webhooks together and per webhook, and when
  * the fan-out should wait for one. No I/O: a delivery takes a slot (hold), gives it back as its answer
  * arrives (answer, or release when no attempt ran), and leaves once its outcome is written (forget).
- * The clock is a parameter, so the bounds, borrowing and pacing are tested with a fake one.
+ * The clock is a parameter (the sender's attention clock, ms), so the bounds, borrowing and pacing are
+ * tested with a fake one; every time here is on it.
  */
 export class SlotPool {
   private inFlight = 0;
@@ -78,11 +80,16 @@ export class SlotPool {
   private readonly sending = new Map<string, Held>();
   /**
    * When each webhook with attempts on the wire last moved (the first of them started, or one was
-   * answered), and when any did (epoch ms): paceUntil's evidence that a busy slot frees soon.
+   * answered), and when any did: paceUntil's evidence that a busy slot frees soon.
    */
   private readonly progress = new Map<string, number>();
   private progressAny = -Infinity;
-  /** Per webhook answered in the last PACE_MS or so: when its last answer came (epoch ms) and its answers' moving average (ms). */
+  /**
+   * Webhooks whose attempts hold slots but none has started yet (a fan-out step's hand-offs before
+   * its transaction commits): their receivers cannot have answered, so they count as moving now.
+   */
+  private readonly unstarted = new Set<string>();
+  /** Per webhook answered in the last PACE_MS or so: when its last answer came and its answers' moving average (ms). */
   private readonly answers = new Map<string, { at: number; averageMs: number }>();
 
   constructor(
@@ -195,9 +202,21 @@ export class SlotPool {
     const borrowed = this.ownRoom(webhookId, organizationId) <= 0;
     this.inFlight++;
     this.sending.set(deliveryId, { webhookId, organizationId, onWire: true, borrowed });
-    if (bump(this.perWebhook, webhookId, 1) === 1) this.progress.set(webhookId, this.now());
+    if (bump(this.perWebhook, webhookId, 1) === 1) {
+      this.progress.set(webhookId, this.now());
+      this.unstarted.add(webhookId);
+    }
     if (!borrowed) bump(this.perOrganization, organizationId, 1);
     bump(this.claimedPerWebhook, webhookId, 1);
+  }
+
+  /**
+   * The attempt of a delivery that holds a slot of `webhookId` starts: the first of its webhook's
+   * attempts on the wire to start is when its receiver's time to answer begins (paceUntil), not when
+   * its slot was taken, which may be a whole fan-out step (a transaction) earlier.
+   */
+  started(webhookId: string): void {
+    if (this.unstarted.delete(webhookId)) this.progress.set(webhookId, this.now());
   }
 
   /**
@@ -210,11 +229,13 @@ export class SlotPool {
     held.onWire = false;
     this.inFlight--;
     if (!held.borrowed) bump(this.perOrganization, held.organizationId, -1);
-    return bump(this.perWebhook, held.webhookId, -1);
+    const left = bump(this.perWebhook, held.webhookId, -1);
+    if (left === 0) this.unstarted.delete(held.webhookId);
+    return left;
   }
 
   /**
-   * The answer of the attempt of `deliveryId` that started at `launched` (epoch ms) came, or it timed
+   * The answer of the attempt of `deliveryId` that started at `launched` came, or it timed
    * out: its slot is given back and the webhook's pace noted. A timeout halves the webhook's bound
    * (again for each in a row) until an answer comes. Answers whether the slots came down to a refill
    * mark (or the webhook has none busy), when a pass (and a waiting fan-out) should run.
@@ -227,6 +248,7 @@ export class SlotPool {
     else this.timeouts.set(webhookId, Math.min(MAX_TIMEOUT_HALVINGS, (this.timeouts.get(webhookId) ?? 0) + 1));
     const now = this.now();
     this.progressAny = now;
+    this.unstarted.delete(webhookId);
     if (left === 0) this.progress.delete(webhookId);
     else this.progress.set(webhookId, now);
     // A timeout is no answer: the webhook does not answer quickly (it borrows no more).
@@ -272,7 +294,7 @@ export class SlotPool {
 
   /**
    * Whether the fan-out should wait for a slot of `webhookId` rather than create its delivery due, and
-   * until when (epoch ms). It should while every slot the delivery could take is busy but answers keep
+   * until when (on the pool's clock). It should while every slot the delivery could take is busy but answers keep
    * coming: within PACE_MS of the last one, so one frees soon. Undefined when a slot is free, or the
    * busy slots' receivers have not answered for PACE_MS (a slow receiver must not hold the fan-out, and
    * so every other webhook, back).
@@ -281,9 +303,12 @@ export class SlotPool {
     if (this.mayTake(webhookId)) return undefined;
     // Held at its own bound (it does not answer quickly enough to borrow): its own answers free a slot;
     // else every slot it may take is busy, and anyone's answer frees one.
-    const last = this.free > 0 && !this.answersQuickly(webhookId) ? this.progress.get(webhookId) : this.progressAny;
+    // Attempts of its not started yet (this very step's hand-offs) count as moving now.
+    const now = this.now();
+    const own = this.unstarted.has(webhookId) ? now : this.progress.get(webhookId);
+    const last = this.free > 0 && !this.answersQuickly(webhookId) ? own : this.progressAny;
     if (last === undefined) return undefined;
     const until = last + PACE_MS;
-    return until > this.now() ? until : undefined;
+    return until > now ? until : undefined;
   }
 }
