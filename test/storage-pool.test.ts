@@ -124,3 +124,28 @@ t.test("every connection held, the loops' too: a read is 503 unavailable", { ski
   t.equal(listed.status, 200);
   t.equal(listed.body.data.length, 1);
 });
+
+t.test('a backup read stopped early leaves no connection inside its read-only snapshot', { skip }, async (t) => {
+  const d = await daemon(t);
+  const owner = asPrincipal(randomUUID());
+  await createOrganizationAs(d.url, owner, `backup-${randomUUID().slice(0, 8)}`);
+  // A reader that stops after one entry, as a backup does when writing its file fails.
+  for await (const entry of d.storage.backupEntries()) {
+    t.match(entry, { t: 'meta' }, 'the snapshot began');
+    break;
+  }
+  // The pool hands out the connection released last first: writes that follow get it, or a fresh one.
+  const statuses: number[] = [];
+  for (let i = 0; i < splitPool(POOL_SIZE).foreground; i++) {
+    const created = await request(d.url, 'POST', '/v1/organizations', {
+      headers: owner,
+      body: { slug: `after-backup-${i}-${randomUUID().slice(0, 8)}` },
+    });
+    statuses.push(created.status);
+  }
+  t.same(
+    statuses,
+    statuses.map(() => 201),
+    'every write after it commits',
+  );
+});

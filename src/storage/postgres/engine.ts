@@ -8,12 +8,12 @@ import type { Collection } from '../collection.js';
 import { WRITE_PROBE_KEY, type CommitSet, type KeyRange, type Reader, type TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
 import { lastPart, sortableIdAfter } from '../keys.js';
-import { collections } from '../keyspace.js';
 import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
 import { remember } from '../read-cache.js';
 import { BufferedTx } from '../transaction.js';
 import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
 import { WakeTopics } from '../wake-topics.js';
+import { holdsNoRows, readBackup, restoreStatement } from './backup-rows.js';
 import { inspectDatabase, type DatabaseFacts } from './inspect.js';
 import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
 import {
@@ -110,31 +110,6 @@ type Query = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Rows read per query while a backup is taken. */
-const BACKUP_PAGE = 1000;
-
-/** The tables a backup holds: meta, then every collection (schema_migrations is the target's own). */
-function backupTables(): string[] {
-  return ['meta', ...Object.keys(collections)];
-}
-
-/** A row as JSON: bytea as `{ $bytea: base64 }`, jsonb as it is. */
-function encodeRow(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row))
-    out[column] = Buffer.isBuffer(value) ? { $bytea: value.toString('base64') } : value;
-  return out;
-}
-
-/** A backed-up value for its column: bytea from base64, meta's text key as is, jsonb as JSON text. */
-function decodeValue(column: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && '$bytea' in value && typeof value.$bytea === 'string')
-    return Buffer.from(value.$bytea, 'base64');
-  if (value === null || column === 'key') return value;
-  // node-postgres would send an array as a PostgreSQL array literal; JSON text is unambiguous.
-  return JSON.stringify(value);
 }
 
 /**
@@ -262,55 +237,30 @@ export class PostgresStorage implements Storage {
 
   /**
    * Every row of every table (meta first), read in one REPEATABLE READ transaction: one snapshot,
-   * however long the read takes. bytea values are base64 under `$bytea`.
+   * however long the read takes (backup-rows.ts).
    */
   async *backupEntries(): AsyncIterable<BackupEntry> {
     const client = await this.pool.connect();
+    let done = false;
     try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      for (const table of backupTables()) {
-        const key = table === 'meta' ? 'key' : 'id';
-        let after: unknown = undefined;
-        for (;;) {
-          const { rows } = await client.query<Record<string, unknown>>(
-            after === undefined
-              ? `SELECT * FROM ${table} ORDER BY ${key} LIMIT ${BACKUP_PAGE}`
-              : `SELECT * FROM ${table} WHERE ${key} > $1 ORDER BY ${key} LIMIT ${BACKUP_PAGE}`,
-            after === undefined ? [] : [after],
-          );
-          for (const row of rows) yield { t: table, r: encodeRow(row) };
-          if (rows.length < BACKUP_PAGE) break;
-          after = rows[rows.length - 1][key];
-        }
-      }
-      await client.query('COMMIT');
+      yield* readBackup(client);
+      done = true;
     } finally {
-      client.release();
+      // A reader that stopped early (a failed write of the file) leaves the read-only transaction
+      // open: that connection is closed, not handed to the next caller mid-transaction.
+      client.release(!done);
     }
   }
 
   /** True when no table holds a row (meta's local keys aside). */
-  async isEmpty(): Promise<boolean> {
-    for (const table of backupTables()) {
-      const where = table === 'meta' ? ` WHERE key <> ALL($1)` : '';
-      const { rows } = await this.pool.query(
-        `SELECT 1 FROM ${table}${where} LIMIT 1`,
-        table === 'meta' ? [[WRITE_PROBE_KEY]] : [],
-      );
-      if (rows.length > 0) return false;
-    }
-    return true;
+  isEmpty(): Promise<boolean> {
+    return holdsNoRows(this.pool);
   }
 
   /** Inserts backed-up rows of one table in one statement (a restore into an empty database). */
   async restoreRows(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
-    if (rows.length === 0) return;
-    if (!backupTables().includes(table)) throw new TypeError(`not a table of this schema: ${table}`);
-    const columns = Object.keys(rows[0]);
-    for (const c of columns) if (!/^[a-z_][a-z0-9_]*$/.test(c)) throw new TypeError(`not a column name: ${c}`);
-    const values: unknown[] = [];
-    const tuples = rows.map((row) => `(${columns.map((c) => `$${values.push(decodeValue(c, row[c]))}`).join(', ')})`);
-    await this.pool.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+    const insert = restoreStatement(table, rows);
+    if (insert !== undefined) await this.pool.query(insert);
   }
 
   /** Connects the LISTEN client; on loss, drops every cache and reconnects. */
