@@ -112,6 +112,20 @@ t.test('per-provider timeouts parse name=ms pairs, from the environment or a JSO
   t.same(loadConfig({ env: baseEnv(t), configFile: file }).providerConnectTimeoutsMs, { whisper: 2000 });
 });
 
+t.test("the provider breaker's window: 5 calls in 30 s, 50 % failed, unless set", async (t) => {
+  const d = loadConfig({ env: baseEnv(t) });
+  t.same([d.providerBreakerWindowMs, d.providerBreakerMinCalls, d.providerBreakerFailurePercent], [30_000, 5, 50]);
+  const c = loadConfig({
+    env: {
+      ...baseEnv(t),
+      SERVICE_PROVIDER_BREAKER_WINDOW_MS: '60000',
+      SERVICE_PROVIDER_BREAKER_MIN_CALLS: '20',
+      SERVICE_PROVIDER_BREAKER_FAILURE_PERCENT: '100',
+    },
+  });
+  t.same([c.providerBreakerWindowMs, c.providerBreakerMinCalls, c.providerBreakerFailurePercent], [60_000, 20, 100]);
+});
+
 t.test('dataDir is resolved absolute and grpcSocket defaults to <dataDir>/admin.sock', async (t) => {
   const c = loadConfig({ env: { SERVICE_DATA_DIR: 'some/relative/dir' } });
   t.ok(path.isAbsolute(c.dataDir), 'absolute');
@@ -233,6 +247,14 @@ t.test('rejections name the variable', async (t) => {
     for (const bad of ['ollama', 'ollama=soon', 'ollama=0', 'Ollama=5', 'ollama=5=6']) {
       assertRejects(t, env({ SERVICE_PROVIDER_TIMEOUTS_MS: bad }), 'SERVICE_PROVIDER_TIMEOUTS_MS');
     }
+  });
+
+  t.test('bad provider breaker settings', async (t) => {
+    for (const bad of ['0', '101', '50.5', 'half']) {
+      assertRejects(t, env({ SERVICE_PROVIDER_BREAKER_FAILURE_PERCENT: bad }), 'SERVICE_PROVIDER_BREAKER_FAILURE_PERCENT');
+    }
+    assertRejects(t, env({ SERVICE_PROVIDER_BREAKER_MIN_CALLS: '0' }), 'SERVICE_PROVIDER_BREAKER_MIN_CALLS');
+    assertRejects(t, env({ SERVICE_PROVIDER_BREAKER_WINDOW_MS: '-1' }), 'SERVICE_PROVIDER_BREAKER_WINDOW_MS');
   });
 
   t.test('bad flag values', async (t) => {

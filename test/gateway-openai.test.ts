@@ -53,6 +53,8 @@ async function world(t: Test): Promise<World> {
     SERVICE_COMFYUI_URL: comfyui.url,
     SERVICE_PROVIDER_TIMEOUT_MS: '2000',
     SERVICE_PROVIDER_BREAKER_COOLDOWN_MS: '60000',
+    // One failed call opens the breaker here (the rate over a window has its own tests).
+    SERVICE_PROVIDER_BREAKER_MIN_CALLS: '1',
     JWT_SECRET,
   });
   await waitFor(() => d.services.providers.listProviders().every((p) => p.health.checked_at !== null), { what: 'first probes' });

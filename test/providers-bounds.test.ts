@@ -140,7 +140,7 @@ t.test('a stream past the configured bound ends with an error event', async (t) 
 });
 
 t.test("a provider's health reason never carries what a tenant sent", async (t) => {
-  const { upstream, d, tenant } = await setUp(t);
+  const { upstream, d, tenant } = await setUp(t, { SERVICE_PROVIDER_BREAKER_MIN_CALLS: '1' });
   const a = await tenant();
   const b = await tenant();
   upstream.mode = 'echoing-error';
@@ -155,7 +155,7 @@ t.test("a provider's health reason never carries what a tenant sent", async (t) 
   const listed = await request(d.url, 'GET', '/v1/providers', { headers: b.headers });
   const openai = (listed.body.data as any[]).find((p) => p.name === 'openai');
   t.equal(openai.health.status, 'unhealthy', 'the failure made the provider unhealthy');
-  t.equal(openai.health.reason, 'call failed: 500', 'the reason names the status');
+  t.equal(openai.health.reason, 'call failed: 500 (1 of 1 calls in 30000 ms)', 'the reason names the status and the rate');
   t.notMatch(JSON.stringify(listed.body), secret, 'the provider list does not show it to tenant B');
 
   const refused = await request(d.url, 'POST', '/v1/providers/execute', {

@@ -41,6 +41,8 @@ async function world(t: Test, env: Record<string, string> = {}): Promise<World> 
     OLLAMA_HOST: ollama.url,
     SERVICE_PROVIDER_TIMEOUT_MS: '1000',
     SERVICE_PROVIDER_BREAKER_COOLDOWN_MS: '60000',
+    // One failed call opens the breaker here (the rate over a window has its own tests).
+    SERVICE_PROVIDER_BREAKER_MIN_CALLS: '1',
     ...env,
   });
   const owner = asPrincipal(randomUUID());
@@ -249,6 +251,45 @@ t.test('a probe brings a failed provider back after the cooldown', async (t) => 
     what: 'ollama healthy again',
   });
   t.equal((await w.execute(text)).body.data.provider, 'ollama');
+});
+
+t.test('the breaker opens on a failure rate over its window, not on one failed call', async (t) => {
+  // The default rule: at least 5 calls in the last 30 s, at least 50 % of them failed.
+  const w = await world(t, { SERVICE_PROVIDER_BREAKER_MIN_CALLS: '5' });
+  // openai is the only premium provider: a premium-only call has nowhere to fall back.
+  await w.d.services.providers.setProvider(operator, 'anthropic', { enabled: false });
+  const premium = { ...text, tier: 'premium' };
+  const openaiHealth = async () => {
+    const listed = await request(w.d.url, 'GET', '/v1/providers', { headers: w.owner });
+    return (listed.body.data as any[]).find((p) => p.name === 'openai').health;
+  };
+  for (let i = 0; i < 3; i++) t.equal((await w.execute(premium)).body.data?.provider, 'openai', `success ${i + 1}`);
+
+  w.openai.enqueue({ kind: 'status', status: 500 });
+  const failed = await w.execute(premium);
+  t.equal(failed.status, 502, 'the call that failed has no other premium provider');
+  t.equal((await openaiHealth()).status, 'healthy', 'one 500 among successes leaves the provider healthy');
+  const retried = await w.execute(premium);
+  t.equal(retried.status, 200, `the next premium call succeeds (${JSON.stringify(retried.body)})`);
+  t.same(retried.body.data.attempts, [{ provider: 'openai' }], 'openai was tried, not skipped');
+
+  // 5 calls so far, 1 failed. Failures 2 and 3 (3 of 7: 43 %) leave it closed; 4 of 8 (50 %) opens it.
+  for (const n of [2, 3]) {
+    w.openai.enqueue({ kind: 'status', status: 500 });
+    t.equal((await w.execute(premium)).status, 502);
+    t.equal((await openaiHealth()).status, 'healthy', `${n} failures of ${n + 4} calls: still closed`);
+  }
+  w.openai.enqueue({ kind: 'status', status: 500 });
+  t.equal((await w.execute(premium)).status, 502);
+  const health = await openaiHealth();
+  t.equal(health.status, 'unhealthy', 'the failure rate reached 50 %: the breaker opened');
+  t.equal(health.reason, 'call failed: 500 (4 of 8 calls in 30000 ms)', 'a generic reason: the status and the rate');
+  const calls = w.openai.calls('/v1/chat/completions').length;
+  const skipped = await w.execute(premium);
+  t.equal(skipped.status, 503, 'while open, a premium call finds no provider');
+  t.equal(skipped.body.error.code, 'no_provider');
+  t.match(skipped.body.error.message, /openai: unhealthy: call failed: 500/);
+  t.equal(w.openai.calls('/v1/chat/completions').length, calls, 'the open provider is not called');
 });
 
 t.test('estimate: the winner and its cost; local providers estimate 0', async (t) => {

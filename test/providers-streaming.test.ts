@@ -67,6 +67,8 @@ async function world(t: Test, env: Record<string, string> = {}): Promise<World> 
     OLLAMA_HOST: ollama.url,
     SERVICE_PROVIDER_TIMEOUT_MS: '2000',
     SERVICE_PROVIDER_BREAKER_COOLDOWN_MS: '60000',
+    // One failed call opens the breaker here (the rate over a window has its own tests).
+    SERVICE_PROVIDER_BREAKER_MIN_CALLS: '1',
     ...env,
   });
   await waitFor(() => d.services.providers.listProviders().every((p) => p.health.checked_at !== null), { what: 'first probes' });

@@ -382,7 +382,22 @@ export const optionSpecs = {
   providerBreakerCooldownMs: opt(
     ms(10_000),
     'SERVICE_PROVIDER_BREAKER_COOLDOWN_MS',
-    'after a failed call the provider is unhealthy until a probe this much later succeeds',
+    'once its breaker opens, a provider is unhealthy until a probe this much later succeeds',
+  ),
+  providerBreakerWindowMs: opt(
+    ms(30_000),
+    'SERVICE_PROVIDER_BREAKER_WINDOW_MS',
+    "the breaker's sliding window: the calls of this last span count",
+  ),
+  providerBreakerMinCalls: opt(
+    positiveInt.default(5),
+    'SERVICE_PROVIDER_BREAKER_MIN_CALLS',
+    'calls in the window before their failure rate can open the breaker',
+  ),
+  providerBreakerFailurePercent: opt(
+    positiveInt.max(100).default(50),
+    'SERVICE_PROVIDER_BREAKER_FAILURE_PERCENT',
+    'the breaker opens when at least this percent of the calls in the window failed retriably',
   ),
   comfyuiPollMs: opt(ms(500), 'SERVICE_COMFYUI_POLL_MS', 'how often a queued ComfyUI graph is polled'),
   assetRetentionMs: opt(ms(259_200_000), 'SERVICE_ASSET_RETENTION_MS', 'workflow asset retention (72 hours)'),

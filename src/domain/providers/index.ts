@@ -75,7 +75,14 @@ export async function createProviders({
     usage,
     audit,
     metrics,
-    { breakerCooldownMs: config.providerBreakerCooldownMs },
+    {
+      breakerCooldownMs: config.providerBreakerCooldownMs,
+      breaker: {
+        windowMs: config.providerBreakerWindowMs,
+        minCalls: config.providerBreakerMinCalls,
+        failurePercent: config.providerBreakerFailurePercent,
+      },
+    },
     providerLog,
   );
   await providers.loadSettings();

@@ -7,6 +7,7 @@ import type { Storage } from '../../storage/port.js';
 import type { AuditLog } from '../audit/service.js';
 import { isOperator, organizationOf, type Actor, type Caller } from '../identity/caller.js';
 import type { PermissionEngine } from '../identity/permissions.js';
+import { ProviderBreakers, type BreakerSettings } from './breaker.js';
 import { costOf, recordOf, type ProviderRegistry, type Registered } from './registry.js';
 import { lostTo, rank, type Ranking } from './router.js';
 import type { ExecuteBody, ProviderSettingsInput, RouteExplanation, RouteQuery, UsageQuery, UsageRow } from './schemas.js';
@@ -39,8 +40,10 @@ export interface StreamSink {
 }
 
 export interface ProviderServiceOptions {
-  /** After a failed call, the provider is probed again this soon (the breaker's cooldown). */
+  /** Once the breaker opens, the provider is probed again this soon (the breaker's cooldown). */
   breakerCooldownMs: number;
+  /** When a provider's recent calls open its breaker. */
+  breaker: BreakerSettings;
 }
 
 /** One attempt as it goes: whether the answer started, and what the provider said it used. */
@@ -80,6 +83,9 @@ export class ProviderService {
   /** Told when a failed call asks for an early probe (the health loop's wake). */
   onProbeDue: () => void = () => undefined;
 
+  /** Each provider's recent outcomes: its breaker opens on their failure rate. */
+  private readonly breakers: ProviderBreakers;
+
   constructor(
     private readonly storage: Storage,
     private readonly store: ProviderStore,
@@ -90,7 +96,9 @@ export class ProviderService {
     private readonly metrics: Metrics,
     private readonly options: ProviderServiceOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.breakers = new ProviderBreakers(options.breaker);
+  }
 
   /**
    * Resolves once every provider has been probed (its health and model list known: routing by model
@@ -331,6 +339,7 @@ export class ProviderService {
       attempts.push({ provider: entry.adapter.name });
       try {
         const value = await attempt(entry, call, progress);
+        this.breakers.succeeded(entry.adapter.name);
         this.recordCall(payer, entry, call, streamed, {
           outcome: 'ok',
           usage: progress.usage,
@@ -445,7 +454,10 @@ export class ProviderService {
     };
   }
 
-  /** A call's error as an UpstreamFailure; a provider that failed retriably (or refused our key) opens its breaker. */
+  /**
+   * A call's error as an UpstreamFailure. A retriable failure counts in the provider's window and
+   * opens its breaker when the window's failure rate says so; our key refused (401/403) opens it at once.
+   */
   private failed(entry: Registered, err: unknown, signal: AbortSignal): UpstreamFailure {
     const failure =
       err instanceof UpstreamFailure
@@ -457,8 +469,13 @@ export class ProviderService {
     if (!(err instanceof UpstreamFailure) && !signal.aborted)
       this.log.error({ err, provider: entry.adapter.name }, 'provider adapter failed');
     if (failure instanceof ModelUnavailable) this.registry.markModelUnavailable(entry, failure.model, failure.reason);
-    if (failure.retriable || failure.status === 401 || failure.status === 403) {
-      this.registry.markUnhealthy(entry, `call failed: ${healthReasonOf(failure)}`);
+    const refused = failure.status === 401 || failure.status === 403;
+    const tripped = refused ? undefined : failure.retriable ? this.breakers.failed(entry.adapter.name) : undefined;
+    if (refused || tripped !== undefined) {
+      if (refused) this.breakers.reset(entry.adapter.name);
+      const rate =
+        tripped === undefined ? '' : ` (${tripped.failures} of ${tripped.calls} calls in ${this.options.breaker.windowMs} ms)`;
+      this.registry.markUnhealthy(entry, `call failed: ${healthReasonOf(failure)}${rate}`);
       entry.nextProbeAt = Date.now() + this.options.breakerCooldownMs;
       this.onProbeDue();
     }
