@@ -269,7 +269,8 @@ export function readAtMost(body: Readable, max: number): Promise<{ bytes: Buffer
     };
     const onEnd = (): void => {
       done();
-      resolve({ bytes: Buffer.concat(parts, size), cut: false });
+      // One chunk (a usual JSON answer) is taken as it is: every reader decodes or copies it at once.
+      resolve({ bytes: parts.length === 1 ? parts[0] : Buffer.concat(parts, size), cut: false });
     };
     const onError = (err: Error): void => {
       done();
