@@ -16,6 +16,7 @@ import { WakeTopics } from '../wake-topics.js';
 import { holdsNoRows, readBackup, restoreStatement } from './backup-rows.js';
 import { inspectDatabase, type DatabaseFacts } from './inspect.js';
 import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
+import { ACK_CHANNEL, AckWaits, CHANNEL, LISTENER_NAME, noticePayload, type AckWait, type Notice } from './notices.js';
 import {
   beginWith,
   claimSelect,
@@ -39,16 +40,6 @@ import {
   type Statement,
 } from './sql.js';
 
-/** The channel every daemon listens on: cache invalidations and loop wake-ups. */
-const CHANNEL = 'switchyard_changes';
-/** Where a daemon says it has applied another's cache invalidation. */
-const ACK_CHANNEL = 'switchyard_acks';
-/** The application name of every daemon's notification connection: how a daemon counts its peers. */
-const LISTENER_NAME = 'switchyard-listen';
-/** A commit that changed cached records waits at most this long for every peer to drop them. */
-const ACK_TIMEOUT_MS = 2_000;
-/** pg_notify payloads must stay under 8000 bytes; a larger change set drops whole table caches. */
-const MAX_PAYLOAD = 7_000;
 /** The session advisory lock migrations run under (an arbitrary constant: "switchyard schema"). */
 const MIGRATION_LOCK = '7453796172640001';
 /** Deadlock and serialization failures: the transaction is run again from its start. */
@@ -94,17 +85,6 @@ function isConnectTimeout(err: Error): boolean {
 
 /** Which connections a transaction or claim uses: the requests' or those kept for background work. */
 type Lane = 'foreground' | 'background';
-
-/** What a commit changed in cached tables, and the topics it woke: sent to every daemon. */
-interface Notice {
-  /** The daemon that committed (it applied the notice already). */
-  i: string;
-  /** Set when cached records changed: the notice every peer acknowledges once it has dropped them. */
-  n?: string;
-  /** table -> ids and unique keys ([index, key]) to drop; '*' drops the whole table. */
-  c: Record<string, { ids: string[]; keys: [string, string][] } | '*'>;
-  w: string[];
-}
 
 type Query = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
 
@@ -155,7 +135,7 @@ export class PostgresStorage implements Storage {
   private retryTimer: NodeJS.Timeout | undefined;
   private notices = 0;
   /** Notices of this daemon waiting for their peers' acknowledgements: notice id -> peers that acked. */
-  private readonly awaitingAcks = new Map<string, { acked: Set<string>; expected: number; done: () => void }>();
+  private readonly ackWaits: AckWaits;
   /** The acknowledgements being sent on the notification connection, one after another. */
   private acks: Promise<void> = Promise.resolve();
   /** The backend pid of this daemon's notification connection (not counted as a peer). */
@@ -168,6 +148,7 @@ export class PostgresStorage implements Storage {
     readonly log: Logger,
   ) {
     this.wakeTopics = new WakeTopics(log);
+    this.ackWaits = new AckWaits(log);
     this.sharedReader = this.makeReader(
       (sql, values) =>
         this.readPool()
@@ -286,7 +267,7 @@ export class PostgresStorage implements Storage {
     client.on('notification', (msg) => {
       if (msg.payload === undefined) return;
       if (msg.channel === ACK_CHANNEL) {
-        this.acknowledged(msg.payload);
+        this.ackWaits.acknowledged(msg.payload);
         return;
       }
       if (msg.channel !== CHANNEL) return;
@@ -347,7 +328,7 @@ export class PostgresStorage implements Storage {
     for (let attempt = 1; ; attempt++) {
       const client = await this.connect(lane);
       let broken: Error | undefined;
-      let acks: { settled: Promise<void>; cancel: () => void } | undefined;
+      let acks: AckWait | undefined;
       // Without locks or meta values to read, BEGIN waits for the transaction's first statement and
       // goes with it: in the same round trip when that statement has no parameters (an append's lock),
       // else just before it. A transaction that sends nothing sends no BEGIN and has nothing to commit.
@@ -433,58 +414,13 @@ export class PostgresStorage implements Storage {
    * returns a promise that resolves once each has acknowledged the notice (at most ACK_TIMEOUT_MS; a
    * peer that does not answer in time is logged, and its own reconnect drops its caches).
    */
-  private async expectAcks(
-    client: pg.PoolClient,
-    notice: string,
-  ): Promise<{ settled: Promise<void>; cancel: () => void } | undefined> {
+  private async expectAcks(client: pg.PoolClient, notice: string): Promise<AckWait | undefined> {
     const { rows } = await client.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> $2',
       [LISTENER_NAME, this.listenerPid],
     );
     const expected = rows[0].n;
-    if (expected === 0) return undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const settled = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        const waiting = this.awaitingAcks.get(notice);
-        this.awaitingAcks.delete(notice);
-        this.log.warn(
-          { expected, acknowledged: waiting?.acked.size ?? 0 },
-          'a peer daemon did not acknowledge a cache change in time',
-        );
-        resolve();
-      }, ACK_TIMEOUT_MS);
-      timer.unref();
-      this.awaitingAcks.set(notice, {
-        acked: new Set(),
-        expected,
-        done: () => {
-          clearTimeout(timer);
-          this.awaitingAcks.delete(notice);
-          resolve();
-        },
-      });
-    });
-    return {
-      settled,
-      cancel: () => {
-        clearTimeout(timer);
-        this.awaitingAcks.delete(notice);
-      },
-    };
-  }
-
-  private acknowledged(payload: string): void {
-    let ack: { n?: string; i?: string };
-    try {
-      ack = JSON.parse(payload) as { n?: string; i?: string };
-    } catch {
-      return;
-    }
-    const waiting = ack.n === undefined ? undefined : this.awaitingAcks.get(ack.n);
-    if (waiting === undefined || ack.i === undefined) return;
-    waiting.acked.add(ack.i);
-    if (waiting.acked.size >= waiting.expected) waiting.done();
+    return expected === 0 ? undefined : this.ackWaits.expect(notice, expected);
   }
 
   async readMeta(key: string): Promise<unknown> {
@@ -698,17 +634,7 @@ export class PostgresStorage implements Storage {
     }
     if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return undefined;
     if (Object.keys(notice.c).length > 0) notice.n = `${this.instance}:${++this.notices}`;
-    let payload = JSON.stringify(notice);
-    if (payload.length > MAX_PAYLOAD) {
-      for (const table of Object.keys(notice.c)) notice.c[table] = '*';
-      payload = JSON.stringify(notice);
-    }
-    if (payload.length > MAX_PAYLOAD) {
-      // Too many narrow topics (one per run a commit touched): each family wakes whole (`family:*`).
-      notice.w = [...new Set(notice.w.map((topic) => topic.replace(/:.*$/s, ':*')))];
-      payload = JSON.stringify(notice);
-    }
-    return { notice, payload };
+    return { notice, payload: noticePayload(notice) };
   }
 
   /** Drops what a commit changed from the caches and wakes its topics' listeners. */
