@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors.js';
 import { assertJsonTextDepth } from '../json-depth.js';
+import { readUpTo } from '../read-stream.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -37,7 +38,12 @@ export async function readBody(
     req.resume();
     throw new AppError('payload_too_large', `request body is larger than ${limit} bytes`);
   }
-  const { chunks, size } = await bodyChunks(req, limit);
+  const { chunks, size, over } = await readUpTo(req, limit);
+  if (over !== undefined) {
+    // The rest is read and dropped: the answer then reaches a client that is still sending.
+    req.resume();
+    throw new AppError('payload_too_large', `request body is larger than ${limit} bytes`);
+  }
   if (size === 0) return undefined;
   const type = req.headers['content-type'];
   const text = () => Buffer.concat(chunks, size).toString('utf8');
@@ -59,53 +65,6 @@ export async function readBody(
   } catch {
     throw new AppError('invalid_json', 'request body is not valid JSON');
   }
-}
-
-/**
- * A body's chunks within `limit` bytes (past it: 413, the rest read and dropped). Events rather than
- * `for await`: a stream's async iterator cost every request a generator, its promises and an
- * end-of-stream watcher (bench row 10). A stream that fails or closes before its end rejects, as the
- * iterator did.
- */
-function bodyChunks(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        done();
-        req.resume();
-        reject(new AppError('payload_too_large', `request body is larger than ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      done();
-      resolve({ chunks, size });
-    };
-    const onError = (err: Error): void => {
-      done();
-      reject(err);
-    };
-    const onClose = (): void => {
-      done();
-      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    };
-    if (req.readableEnded) return resolve({ chunks, size });
-    if (req.destroyed) return onClose();
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
 }
 
 /** Form fields as an object: a field given once is a string, a repeated one an array (as query strings read). */

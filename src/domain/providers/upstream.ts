@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { deadline } from '../../deadline.js';
 import { scrubErrorText } from '../../redact.js';
+import { readUpTo } from '../../read-stream.js';
 import { describeSocketError } from '../../socket-errors.js';
 
 /** Why an upstream call failed. `retriable` failures may fall back to the next provider (contract 8). */
@@ -242,51 +243,16 @@ export interface OpenResponse {
  * A body's bytes up to `max`; past it the body is destroyed (its connection dropped, never drained)
  * and `cut` is true.
  */
-export function readAtMost(body: Readable, max: number): Promise<{ bytes: Buffer; cut: boolean }> {
-  // Events rather than `for await`: a stream's async iterator cost every call a generator, its
-  // promises and an end-of-stream watcher (bench row 10). Failing or closing before the end rejects.
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const done = (): void => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      if (size + chunk.length > max) {
-        parts.push(chunk.subarray(0, max - size));
-        done();
-        // Destroyed before its end, the body reports an abort: heard here, it is what cutting it means.
-        body.on('error', () => undefined);
-        body.destroy();
-        resolve({ bytes: Buffer.concat(parts), cut: true });
-        return;
-      }
-      parts.push(chunk);
-      size += chunk.length;
-    };
-    const onEnd = (): void => {
-      done();
-      // One chunk (a usual JSON answer) is taken as it is: every reader decodes or copies it at once.
-      resolve({ bytes: parts.length === 1 ? parts[0] : Buffer.concat(parts, size), cut: false });
-    };
-    const onError = (err: Error): void => {
-      done();
-      reject(err);
-    };
-    const onClose = (): void => {
-      done();
-      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    };
-    if (body.readableEnded) return onEnd();
-    if (body.destroyed) return onClose();
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-    body.on('close', onClose);
-  });
+export async function readAtMost(body: Readable, max: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  const { chunks, size, over } = await readUpTo(body, max);
+  if (over === undefined)
+    // One chunk (a usual JSON answer) is taken as it is: every reader decodes or copies it at once.
+    return { bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), cut: false };
+  chunks.push(over.subarray(0, max - size));
+  // Destroyed before its end, the body reports an abort: heard here, it is what cutting it means.
+  body.on('error', () => undefined);
+  body.destroy();
+  return { bytes: Buffer.concat(chunks), cut: true };
 }
 
 /** A streamed body's chunks, failing with `tooLarge()` once they pass `max` bytes in all. */
