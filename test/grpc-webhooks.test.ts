@@ -25,6 +25,7 @@ import { adminProtoFiles, loadProtos } from '../src/grpc/proto.js';
 import { socketAddress } from '../src/grpc/socket-path.js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../src/grpc/status.js';
 import type { Daemon } from '../src/main.js';
+import type { WakeTopics } from '../src/storage/wake-topics.js';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
 import { asPrincipal, request, startTestDaemon, waitFor } from './helpers.js';
 import { findPostgres, startPostgres } from './support/postgres.js';
@@ -133,7 +134,7 @@ async function storedEvents(daemon: Daemon, organizationId: string): Promise<any
 
 /** Wake-up listeners of the event topic (the webhook fan-out's, and one per open tail). */
 function eventListeners(daemon: Daemon): number {
-  return (daemon.storage as unknown as { wakeListeners: Map<string, Set<unknown>> }).wakeListeners.get(EVENTS_TOPIC)?.size ?? 0;
+  return (daemon.storage as unknown as { wakeTopics: WakeTopics }).wakeTopics.count(EVENTS_TOPIC);
 }
 
 t.test('webhooks: create, read, pause, resume, deliveries, retry, rotate, delete', async (t) => {

@@ -19,8 +19,10 @@ t.test('a topic wakes its own listeners, until they stop', async (t) => {
   wake.on('run:b', () => calls.push('b'));
   wake.wake(['run:a']);
   t.same(calls, ['a1', 'a2']);
+  t.equal(wake.count('run:a'), 2);
   stopA();
   stopA();
+  t.equal(wake.count('run:a'), 1, 'stopping twice stops one listener');
   wake.wake(['run:a', 'run:b', 'nobody']);
   t.same(calls, ['a1', 'a2', 'a2', 'b'], 'a stopped listener is not called; a topic nobody waits for is nothing');
 });

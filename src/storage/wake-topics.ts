@@ -36,6 +36,11 @@ export class WakeTopics {
     }
   }
 
+  /** How many listeners wait for `topic` (a stream that ended must not leave its own behind). */
+  count(topic: string): number {
+    return this.listeners.get(topic)?.size ?? 0;
+  }
+
   private call(fn: () => void, topic: string): void {
     try {
       fn();

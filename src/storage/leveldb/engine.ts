@@ -80,7 +80,8 @@ export class LevelStorage implements Storage {
   /** Where the live keys of index ranges begin (read-floors.ts): reads skip the deletions before them. */
   private readonly floors = new ReadFloors<Sublevel>();
   private readonly failures = createLogThrottle(FAILURE_LOG_INTERVAL_MS);
-  private readonly wakeTopics: WakeTopics;
+  /** Who waits for which topic (tests count a topic's listeners). */
+  readonly wakeTopics: WakeTopics;
   private readonly lastAppended = new Map<string, string | undefined>();
   private queue: QueuedCommit[] = [];
   private writing = false;

@@ -125,7 +125,8 @@ export class PostgresStorage implements Storage {
   private readonly caches = new Map<string, Map<string, unknown>>();
   /** Per table: bumped by every invalidation, so a read that raced one is not cached. */
   private readonly generations = new Map<string, number>();
-  private readonly wakeTopics: WakeTopics;
+  /** Who waits for which topic (tests count a topic's listeners). */
+  readonly wakeTopics: WakeTopics;
   private readonly failures = createLogThrottle(FAILURE_LOG_INTERVAL_MS);
   private listener: pg.Client | undefined;
   /** Caches are used only while the listener is connected (else another daemon's change could be missed). */
