@@ -20,7 +20,8 @@ import { createLogger } from '../src/log.js';
 import { startDaemon, type Daemon } from '../src/main.js';
 import { GrpcStartError } from '../src/grpc/server.js';
 import { adminServices } from '../src/grpc/services/index.js';
-import { adminProtoFiles, loadProtos } from '../src/grpc/proto.js';
+import { adminProtoFiles } from '../src/grpc/proto-files.js';
+import { loadProtos } from '../src/grpc/proto.js';
 import { socketAddress } from '../src/grpc/socket-path.js';
 import { repoRoot, runOwned, spawnOwned, startTestDaemon, testConfig } from './helpers.js';
 

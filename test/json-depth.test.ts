@@ -6,9 +6,10 @@ import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/
 import type { MethodDefinition } from '@grpc/proto-loader';
 import t from 'tap';
 import { toValue } from '../src/grpc/json-value.js';
-import { adminProtoFiles, loadProtos } from '../src/grpc/proto.js';
+import { adminProtoFiles } from '../src/grpc/proto-files.js';
+import { loadProtos } from '../src/grpc/proto.js';
 import { socketAddress } from '../src/grpc/socket-path.js';
-import { ERROR_CODE_KEY } from '../src/grpc/status.js';
+import { ERROR_CODE_KEY } from '../src/grpc/error-keys.js';
 import { assertJsonTextDepth, MAX_JSON_DEPTH } from '../src/json-depth.js';
 import { asPrincipal, createOrganizationAs, request, startTestDaemon, untilStatus } from './helpers.js';
 

@@ -7,7 +7,7 @@ import {
   status,
   type ServerInterceptor,
 } from '@grpc/grpc-js';
-import { ERROR_CODE_KEY } from './status.js';
+import { ERROR_CODE_KEY } from './error-keys.js';
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();

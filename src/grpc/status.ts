@@ -7,8 +7,6 @@ import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from './error-keys.js';
 // trailing metadata for programs (error-keys.ts). Details of the error (e.g. validation fields) ride
 // as JSON.
 
-export { ERROR_CODE_KEY, ERROR_DETAILS_KEY };
-
 /** The status a failed call ends with; anything but an AppError is INTERNAL with no detail. */
 export function toStatus(err: unknown): StatusObject {
   const described = describeError(err);

@@ -3,9 +3,10 @@
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import type { Test } from 'tap';
-import { adminProtoFileOf, loadProtos } from '../../src/grpc/proto.js';
+import { adminProtoFileOf } from '../../src/grpc/proto-files.js';
+import { loadProtos } from '../../src/grpc/proto.js';
 import { socketAddress } from '../../src/grpc/socket-path.js';
-import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../../src/grpc/status.js';
+import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from '../../src/grpc/error-keys.js';
 import type { Daemon } from '../../src/main.js';
 
 export interface Failure {
