@@ -1,8 +1,9 @@
 // The one backoff module (src/backoff.ts) and the schedules built on it: webhook retries (contract 7)
-// with their jitter range and a receiver's clamped Retry-After.
+// with their jitter range and a receiver's clamped Retry-After; a workflow schedule's failed fires.
 import t from 'tap';
 import { calculateDelay, honourRetryAfter, parseRetryAfter, spreadUp } from '../src/backoff.js';
 import { RETRY_JITTER, retryDelayMs } from '../src/domain/webhooks/attempt.js';
+import { fireRetryDelayMs } from '../src/domain/workflows/schedules.js';
 
 t.test('calculateDelay doubles from the base up to the cap, jitter taking up to its share off', async (t) => {
   const base = { baseMs: 100, maxMs: 10_000 };
@@ -71,3 +72,14 @@ t.test(
     t.equal(retryDelayMs(1, base, 5_000, low), 30_000, 'a shorter Retry-After: the schedule');
   },
 );
+
+t.test("a schedule's failed fire: retried after 1 s x 2^(n-1), up to a fifth sooner, capped at 5 min", async (t) => {
+  const late = () => 1;
+  const early = () => 0;
+  t.equal(fireRetryDelayMs(1, late), 1000);
+  t.equal(fireRetryDelayMs(1, early), 800, 'a fifth sooner at most');
+  t.equal(fireRetryDelayMs(4, late), 8000);
+  t.equal(fireRetryDelayMs(9, late), 256_000);
+  t.equal(fireRetryDelayMs(10, late), 300_000, 'capped at 5 min');
+  t.equal(fireRetryDelayMs(60, early), 240_000);
+});

@@ -3,11 +3,14 @@
 // naming the field), another organization's 404; fired by the schedule loop every second: overlap
 // `skip` skips while the previous run goes on and triggers again once it ended, `allow` overlaps, the
 // organization's max_concurrent_runs skips, a deleted definition fails and removes its schedules;
-// on PostgreSQL two daemons fire each scheduled second once between them.
+// a fire that throws backs off (src/backoff.ts) and keeps its fire time; on PostgreSQL two daemons
+// fire each scheduled second once between them.
 import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import { operator } from '../src/domain/identity/caller.js';
 import { createScheduleBody } from '../src/domain/workflows/schemas.js';
+import { SCHEDULES_TOPIC, scheduleLock } from '../src/domain/workflows/store.js';
+import type { WorkflowSchedule } from '../src/domain/workflows/types.js';
 import type { Daemon } from '../src/main.js';
 import { FakeOpenAI } from './fakes/openai.js';
 import {
@@ -437,6 +440,59 @@ t.test('overlap allow: runs overlap; at max_concurrent_runs the schedule skips',
   t.equal((await w.del(`/v1/workflows/hang/schedules/${s.id}?organization_id=${w.org.id}`)).status, 200);
   for (const r of (await w.get(`/v1/workflows/runs?organization_id=${w.org.id}&status=running`)).body.data)
     await w.post(`/v1/workflows/runs/${r.id}/cancel`);
+});
+
+t.test('a fire that throws backs off 1 s, 2 s, 4 s, keeps its fire time, and fires once it can', async (t) => {
+  const w = await world(t);
+  await w.define('tz');
+  const s = await w.schedule('tz', { cron: '0 0 1 1 *' });
+  const store = w.d.services.schedules.store;
+  const edit = (change: (row: WorkflowSchedule) => void) =>
+    w.d.storage.transaction({ locks: [scheduleLock(s.id)] }, async (tx) => {
+      const row = await store.editable(tx, s.id);
+      if (row === undefined) throw new Error('schedule gone');
+      change(row);
+      await tx.put(store.schedules, row);
+      tx.wake(SCHEDULES_TOPIC);
+    });
+  // Due now, in a time zone this daemon cannot read (as after an ICU update): every fire throws.
+  const dueAt = new Date(Date.now() - 1000).toISOString();
+  await edit((row) => {
+    row.timezone = 'Mars/Olympus';
+    row.next_run_at = dueAt;
+  });
+  // The wait each failure chose, as stored (retry time less the write's time).
+  const waits = new Map<number, number>();
+  await waitFor(
+    async () => {
+      const row = await store.schedules.get(s.id);
+      if (row?.fire_failures !== undefined && row.lease_owner === null && row.lease_until !== null)
+        waits.set(row.fire_failures, Date.parse(row.lease_until) - Date.parse(row.updated_at));
+      return waits.has(3);
+    },
+    { what: 'three failed fires', intervalMs: 50 },
+  );
+  t.same([...waits.keys()], [1, 2, 3], 'each failure counted, one at a time');
+  for (const [n, wait] of waits) {
+    const full = 1000 * 2 ** (n - 1);
+    t.ok(wait >= full * 0.8 - 5 && wait <= full, `failure ${n}: retried after ${wait} ms (${full * 0.8} to ${full})`);
+  }
+  t.same(
+    (await w.fires()).filter((e) => e.payload.schedule_id === s.id),
+    [],
+    'a failed fire is rolled back: no event',
+  );
+
+  // The time zone readable again: the retry fires the same fire time, and the count is cleared.
+  await edit((row) => {
+    row.timezone = 'UTC';
+  });
+  const fired = await fireMatching(w, 'the retried fire', (e) => e.payload.schedule_id === s.id);
+  t.match(fired, { kind: 'workflow.schedule.triggered', payload: { scheduled_for: dueAt } });
+  const after = await store.schedules.get(s.id);
+  t.equal(after?.fire_failures, undefined);
+  t.equal(after?.lease_until, null);
+  t.match(after?.next_run_at, /^\d{4}-01-01T00:00:00/);
 });
 
 t.test(

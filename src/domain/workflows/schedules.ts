@@ -2,6 +2,7 @@
 // submit. ScheduleService manages them; ScheduleTrigger fires them from a loop on every daemon, each
 // fire once across all daemons. docs/workflows.md, "Schedules".
 
+import { calculateDelay, type BackoffOptions } from '../../backoff.js';
 import { describeError, isAppError, limitReached, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { Loop } from '../../loops/loop.js';
@@ -37,7 +38,7 @@ import {
 } from './types.js';
 
 export function viewOfSchedule(s: WorkflowSchedule): ScheduleView {
-  const { lease_owner: _owner, lease_until: _until, deleted_at: _deleted, ...view } = s;
+  const { lease_owner: _owner, lease_until: _until, fire_failures: _failures, deleted_at: _deleted, ...view } = s;
   return view;
 }
 
@@ -187,6 +188,18 @@ export interface TriggerSettings {
 /** Schedules one pass claims and fires at most; more due ones are fired by the next pass, at once. */
 const FIRES_PER_PASS = 50;
 
+/**
+ * The backoff of a fire that failed unexpectedly (rolled back, so nothing recorded): the same fire
+ * is retried after 1 s, 2 s, 4 s ... up to 5 min, up to a fifth sooner at random so that schedules
+ * failing together spread out (src/backoff.ts). docs/workflows.md, "Firing".
+ */
+export const FIRE_RETRY: Readonly<BackoffOptions> = { baseMs: 1000, maxMs: 5 * 60_000, jitter: 0.2 };
+
+/** The wait before retrying a fire after its `failures`th failure in a row. */
+export function fireRetryDelayMs(failures: number, random: () => number = Math.random): number {
+  return calculateDelay(failures, { ...FIRE_RETRY, random });
+}
+
 /** What every schedule event's payload starts with. */
 type ScheduleFire = { schedule_id: string; scheduled_for: string; instance_id: string };
 
@@ -220,22 +233,50 @@ export class ScheduleTrigger {
   async tick(): Promise<number | undefined> {
     const now = Date.now();
     const claimed = await this.claim(now);
-    for (const schedule of claimed)
-      await this.fire(schedule).catch((err: unknown) =>
-        // Its lease ends and it is fired then (here or by another daemon).
-        this.log.error({ err, schedule_id: schedule.id }, 'workflow schedule could not be fired'),
-      );
+    for (const schedule of claimed) await this.fire(schedule).catch((err: unknown) => this.backOff(schedule, err));
     if (claimed.length === FIRES_PER_PASS) return Date.now();
     const next = await this.store.nextDueAt();
     // A time already past is a fire another daemon holds: only a later one needs a timer.
     return next !== undefined && Date.parse(next) > now ? Date.parse(next) : undefined;
   }
 
-  /** Due schedules, and those whose claim's lease ended unrecorded, leased to this daemon. */
+  /**
+   * A fire that threw (rolled back): the schedule backs off, keeping its fire time, so that one
+   * that keeps failing (say, a time zone this daemon's ICU data no longer knows) is retried at
+   * FIRE_RETRY's pace by every daemon rather than every pass. Written in its own transaction;
+   * when that fails too, the claim's lease ends and the fire is retried then, as before.
+   */
+  private async backOff(claimed: WorkflowSchedule, err: unknown): Promise<void> {
+    let failures: number | undefined;
+    let retryInMs: number | undefined;
+    try {
+      await this.storage.transaction({ locks: [scheduleLock(claimed.id)] }, async (tx) => {
+        const schedule = await this.store.editable(tx, claimed.id);
+        if (schedule === undefined || schedule.deleted_at !== null || schedule.lease_owner !== this.options.instanceId) return;
+        failures = (schedule.fire_failures ?? 0) + 1;
+        retryInMs = fireRetryDelayMs(failures);
+        schedule.fire_failures = failures;
+        schedule.lease_owner = null;
+        schedule.lease_until = new Date(Date.now() + retryInMs).toISOString();
+        schedule.updated_at = nowIso();
+        await tx.put(this.store.schedules, schedule);
+      });
+    } catch (recordErr) {
+      this.log.error({ err: recordErr, schedule_id: claimed.id }, "workflow schedule's failed fire could not be recorded");
+    }
+    this.log.error(
+      { err, schedule_id: claimed.id, fire_failures: failures, retry_in_ms: retryInMs },
+      'workflow schedule could not be fired',
+    );
+  }
+
+  /** Due schedules, failed fires due for a retry, and claims whose lease ended unrecorded, leased to this daemon. */
   private async claim(now: number): Promise<WorkflowSchedule[]> {
-    const due = await this.store.dueBy(new Date(now).toISOString(), FIRES_PER_PASS);
+    const nowText = new Date(now).toISOString();
+    const due = await this.store.dueBy(nowText, FIRES_PER_PASS);
+    const retries = await this.store.retriesDueBy(nowText, FIRES_PER_PASS);
     const stale = await this.store.leasesEndedBy(leasesTakenOver(this.storage, now), FIRES_PER_PASS);
-    const ids = [...new Set([...stale, ...due])].slice(0, FIRES_PER_PASS);
+    const ids = [...new Set([...stale, ...retries, ...due])].slice(0, FIRES_PER_PASS);
     if (ids.length === 0) return [];
     const leaseUntil = new Date(now + this.options.leaseMs).toISOString();
     return this.storage.claim(this.store.schedules, {
@@ -244,6 +285,8 @@ export class ScheduleTrigger {
       lockOf: scheduleLock,
       take: (s) => {
         if (s.deleted_at !== null || s.next_run_at === null || Date.parse(s.next_run_at) > now) return undefined;
+        // Backing off after a failed fire, on every engine, until its retry time.
+        if (s.lease_owner === null && s.lease_until !== null && Date.parse(s.lease_until) > now) return undefined;
         // Fires are recorded within the pass that claims them: a lease still running is another daemon's.
         if (s.lease_until !== null && !this.storage.exclusive && Date.parse(s.lease_until) > now) return undefined;
         return { ...s, lease_owner: this.options.instanceId, lease_until: leaseUntil, updated_at: nowIso() };
@@ -271,6 +314,7 @@ export class ScheduleTrigger {
       schedule.next_run_at = nextFire(schedule.cron, schedule.timezone, from)?.toISOString() ?? null;
       schedule.lease_owner = null;
       schedule.lease_until = null;
+      delete schedule.fire_failures;
       schedule.updated_at = nowIso();
       const outcome = await this.decide(tx, schedule);
       const base: ScheduleFire = { schedule_id: schedule.id, scheduled_for: scheduledFor, instance_id: this.options.instanceId };

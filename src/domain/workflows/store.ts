@@ -126,10 +126,13 @@ export const SCHEDULES_TOPIC = 'workflow-schedules';
 /** The lock of one schedule's read-modify-writes (its fire included). */
 export const scheduleLock = (id: string) => `schedule:${id}`;
 
-/** Where a live schedule sits in the fire queue: waiting for its time, or claimed by a daemon. */
+/**
+ * Where a live schedule sits in the fire queue: waiting for its time, claimed by a daemon, or
+ * backing off after a failed fire until its retry time (`lease_until` without an owner).
+ */
 function fireQueueOf(s: WorkflowSchedule): { value: string; sort: string } | undefined {
   if (s.deleted_at !== null || s.next_run_at === null) return undefined;
-  if (s.lease_until !== null) return { value: 'leased', sort: s.lease_until };
+  if (s.lease_until !== null) return { value: s.lease_owner === null ? 'retry' : 'leased', sort: s.lease_until };
   return { value: 'due', sort: s.next_run_at };
 }
 
@@ -165,9 +168,16 @@ export class ScheduleStore {
     return (await this.schedules.range('due', 'leased', { upTo, limit })).map((e) => e.id);
   }
 
-  /** When the next unclaimed schedule is due (ISO), if any. */
+  /** Schedules backing off after a failed fire whose retry time came by `upTo`, soonest first. */
+  async retriesDueBy(upTo: string, limit: number): Promise<string[]> {
+    return (await this.schedules.range('due', 'retry', { upTo, limit })).map((e) => e.id);
+  }
+
+  /** When the next unclaimed schedule is due (ISO), a failed fire's retry included, if any. */
   async nextDueAt(): Promise<string | undefined> {
-    const [first] = await this.schedules.range('due', 'due', { limit: 1 });
-    return first?.sort;
+    const [due] = await this.schedules.range('due', 'due', { limit: 1 });
+    const [retry] = await this.schedules.range('due', 'retry', { limit: 1 });
+    if (due === undefined || retry === undefined) return (due ?? retry)?.sort;
+    return due.sort < retry.sort ? due.sort : retry.sort;
   }
 }

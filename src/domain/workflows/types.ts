@@ -123,13 +123,18 @@ export interface WorkflowSchedule {
   /** The run the schedule created last (overlap `skip` waits for it to end). */
   last_run_id: string | null;
   last_triggered_at: string | null;
-  /** The daemon that claimed the schedule's due fire, until it is recorded (or the lease ends). */
+  /**
+   * The daemon that claimed the schedule's due fire, until it is recorded (or the lease ends). Null
+   * with `lease_until` set: the fire failed and is retried at `lease_until` (a backoff, schedules.ts).
+   */
   lease_owner: string | null;
   lease_until: string | null;
+  /** Fires of `next_run_at` that failed in a row (unexpected errors, rolled back); absent or 0 once one is recorded. */
+  fire_failures?: number;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
 }
 
 /** What clients see of a schedule. */
-export type ScheduleView = Omit<WorkflowSchedule, 'lease_owner' | 'lease_until' | 'deleted_at'>;
+export type ScheduleView = Omit<WorkflowSchedule, 'lease_owner' | 'lease_until' | 'fire_failures' | 'deleted_at'>;
