@@ -5,33 +5,28 @@ import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
 import { redactDatabaseUrl } from '../../redact.js';
 import type { Collection } from '../collection.js';
-import { WRITE_PROBE_KEY, type CommitSet, type KeyRange, type Reader, type TableDef } from '../engine.js';
+import { WRITE_PROBE_KEY, type CommitSet, type Reader, type TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
-import { lastPart, sortableIdAfter } from '../keys.js';
+import { sortableIdAfter } from '../keys.js';
 import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
-import { remember } from '../read-cache.js';
 import { BufferedTx } from '../transaction.js';
 import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
 import { WakeTopics } from '../wake-topics.js';
 import { holdsNoRows, readBackup, restoreStatement } from './backup-rows.js';
+import { makeReader, RecordCaches, type Query } from './cached-reader.js';
 import { inspectDatabase, type DatabaseFacts } from './inspect.js';
 import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
-import { ACK_CHANNEL, AckWaits, CHANNEL, LISTENER_NAME, noticePayload, type AckWait, type Notice } from './notices.js';
+import { NoticeListener } from './listener.js';
+import { AckWaits, CHANNEL, LISTENER_NAME, noticePayload, type AckWait, type Notice } from './notices.js';
 import {
   beginWith,
   claimSelect,
-  countRange,
   countRows,
   deleteRows,
-  distinctSortKeys,
   lastWrites,
   lockId,
   lockLastAppended,
   metaUpsert,
-  rangeSelect,
-  selectRecord,
-  selectRecords,
-  selectUniqueId,
   setLastAppended,
   text,
   upsertRows,
@@ -46,10 +41,7 @@ const MIGRATION_LOCK = '7453796172640001';
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 5;
 const UNIQUE_VIOLATION = '23505';
-/** Most records a table's cache holds; the oldest entry goes first when it is full. */
-const CACHE_MAX_ENTRIES = 20_000;
 const FAILURE_LOG_INTERVAL_MS = 10_000;
-const LISTENER_RETRY_MS = 1_000;
 const APPEND_META_PREFIX = 'last_id:';
 
 /** The meta key holding the last id appended to `table` (the row its appenders lock). */
@@ -86,8 +78,6 @@ function isConnectTimeout(err: Error): boolean {
 /** Which connections a transaction or claim uses: the requests' or those kept for background work. */
 type Lane = 'foreground' | 'background';
 
-type Query = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -122,25 +112,17 @@ export class PostgresStorage implements Storage {
   /** This storage for background work: its transactions and claims use `backgroundPool`. */
   readonly background: Storage = new BackgroundLane(this);
   private readonly sharedReader: Reader;
-  private readonly caches = new Map<string, Map<string, unknown>>();
-  /** Per table: bumped by every invalidation, so a read that raced one is not cached. */
-  private readonly generations = new Map<string, number>();
+  /** The shared reader's caches: on only while the notification connection is up. */
+  private readonly caches = new RecordCaches();
   /** Who waits for which topic (tests count a topic's listeners). */
   readonly wakeTopics: WakeTopics;
   private readonly failures = createLogThrottle(FAILURE_LOG_INTERVAL_MS);
-  private listener: pg.Client | undefined;
-  /** Caches are used only while the listener is connected (else another daemon's change could be missed). */
-  private listening = false;
+  private readonly listener: NoticeListener;
   private closed = false;
   private lastWriteOk = true;
-  private retryTimer: NodeJS.Timeout | undefined;
   private notices = 0;
   /** Notices of this daemon waiting for their peers' acknowledgements: notice id -> peers that acked. */
   private readonly ackWaits: AckWaits;
-  /** The acknowledgements being sent on the notification connection, one after another. */
-  private acks: Promise<void> = Promise.resolve();
-  /** The backend pid of this daemon's notification connection (not counted as a peer). */
-  private listenerPid = -1;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -150,14 +132,20 @@ export class PostgresStorage implements Storage {
   ) {
     this.wakeTopics = new WakeTopics(log);
     this.ackWaits = new AckWaits(log);
-    this.sharedReader = this.makeReader(
+    this.listener = new NoticeListener(url, this.instance, this.ackWaits, log, {
+      connected: () => this.caches.switchOn(),
+      lost: () => this.caches.switchOff(),
+      notice: (notice) => this.apply(notice, false),
+      unreadable: () => this.caches.dropAll(),
+    });
+    this.sharedReader = makeReader(
       (sql, values) =>
         this.readPool()
           .query(sql, values)
           .catch((err: unknown) => {
             throw this.translate(err);
           }),
-      true,
+      this.caches,
     );
   }
 
@@ -177,7 +165,7 @@ export class PostgresStorage implements Storage {
     const storage = new PostgresStorage(newPool(foreground), newPool(background), url, log);
     try {
       await storage.migrate();
-      await storage.listen();
+      await storage.listener.start();
     } catch (err) {
       await storage.close();
       if (err instanceof NewerSchemaError) throw err;
@@ -243,64 +231,6 @@ export class PostgresStorage implements Storage {
   async restoreRows(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     const insert = restoreStatement(table, rows);
     if (insert !== undefined) await this.pool.query(insert);
-  }
-
-  /** Connects the LISTEN client; on loss, drops every cache and reconnects. */
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_NAME });
-    const lost = (err?: Error): void => {
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      this.listening = false;
-      this.dropAllCaches();
-      client.removeAllListeners('notification');
-      void client.end().catch(() => undefined);
-      if (this.closed) return;
-      this.log.warn({ err: err?.message }, 'PostgreSQL notifications lost; caches off until they are back');
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = undefined;
-        this.listen().catch((e: unknown) => lost(e as Error));
-      }, LISTENER_RETRY_MS);
-      this.retryTimer.unref();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (msg) => {
-      if (msg.payload === undefined) return;
-      if (msg.channel === ACK_CHANNEL) {
-        this.ackWaits.acknowledged(msg.payload);
-        return;
-      }
-      if (msg.channel !== CHANNEL) return;
-      let notice: Notice;
-      try {
-        notice = JSON.parse(msg.payload) as Notice;
-        this.apply(notice, false);
-      } catch (err) {
-        this.log.warn({ err }, 'unreadable change notice; dropping every cache');
-        this.dropAllCaches();
-        return;
-      }
-      // Dropped: tell the daemon that committed, which answers its caller only once every peer has.
-      // One query at a time on the connection (acks of a burst of notices queue up behind each other).
-      if (notice.n !== undefined && notice.i !== this.instance) {
-        const ack = JSON.stringify({ n: notice.n, i: this.instance });
-        this.acks = this.acks
-          .then(() => client.query('SELECT pg_notify($1, $2)', [ACK_CHANNEL, ack]))
-          .then(
-            () => undefined,
-            (err: unknown) => this.log.warn({ err }, 'could not acknowledge a change notice'),
-          );
-      }
-    });
-    this.listener = client;
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    await client.query(`LISTEN ${ACK_CHANNEL}`);
-    this.listenerPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-    // Anything cached before now may have missed a notice.
-    this.dropAllCaches();
-    this.listening = true;
   }
 
   reader(): Reader {
@@ -371,7 +301,7 @@ export class PostgresStorage implements Storage {
           last = next;
           return next;
         };
-        const tx = new BufferedTx(this.makeReader(serial, false), prefetched);
+        const tx = new BufferedTx(makeReader(serial), prefetched);
         const result = await runChecked(() => fn(tx, client));
         const flushed = await this.flush(serial, (literal) => client.escapeLiteral(literal), tx.commitSet);
         const notice = flushed?.notice;
@@ -418,7 +348,7 @@ export class PostgresStorage implements Storage {
   private async expectAcks(client: pg.PoolClient, notice: string): Promise<AckWait | undefined> {
     const { rows } = await client.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> $2',
-      [LISTENER_NAME, this.listenerPid],
+      [LISTENER_NAME, this.listener.pid],
     );
     const expected = rows[0].n;
     return expected === 0 ? undefined : this.ackWaits.expect(notice, expected);
@@ -492,12 +422,8 @@ export class PostgresStorage implements Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
-    const listener = this.listener;
-    this.listener = undefined;
-    this.listening = false;
-    this.dropAllCaches();
-    await listener?.end().catch(() => undefined);
+    this.caches.switchOff();
+    await this.listener.close();
     await Promise.all([this.pool.end(), this.backgroundPool.end()]);
   }
 
@@ -544,7 +470,7 @@ export class PostgresStorage implements Storage {
 
   /** How many records a table's cache holds (undefined: it has none). */
   cachedEntries(table: string): number | undefined {
-    return this.caches.get(table)?.size;
+    return this.caches.entries(table);
   }
 
   private async connect(lane: Lane): Promise<pg.PoolClient> {
@@ -641,110 +567,8 @@ export class PostgresStorage implements Storage {
   /** Drops what a commit changed from the caches and wakes its topics' listeners. */
   private apply(notice: Notice, local: boolean): void {
     if (!local && notice.i === this.instance) return;
-    for (const [table, change] of Object.entries(notice.c)) {
-      this.generations.set(table, (this.generations.get(table) ?? 0) + 1);
-      if (change === '*') {
-        for (const [name, cache] of this.caches) if (name === table || name.startsWith(`${table}\x00`)) cache.clear();
-        continue;
-      }
-      const records = this.caches.get(table);
-      for (const id of change.ids) records?.delete(id);
-      for (const [index, key] of change.keys) this.caches.get(`${table}\x00${index}`)?.delete(key);
-    }
+    this.caches.drop(notice.c);
     this.wakeTopics.wake(notice.w);
-  }
-
-  private dropAllCaches(): void {
-    for (const cache of this.caches.values()) cache.clear();
-    for (const table of this.generations.keys()) this.generations.set(table, (this.generations.get(table) ?? 0) + 1);
-  }
-
-  /**
-   * Reads through `query`. The shared reader answers cached tables from memory while notifications
-   * flow; a transaction's reader always asks the database (a decision is made on committed data).
-   */
-  private makeReader(query: Query, cached: boolean): Reader {
-    const cachedRead = async (
-      table: TableDef,
-      cacheName: string,
-      key: string,
-      load: () => Promise<unknown>,
-    ): Promise<unknown> => {
-      if (!cached || !table.cache || !this.listening) return load();
-      let cache = this.caches.get(cacheName);
-      if (cache === undefined) this.caches.set(cacheName, (cache = new Map<string, unknown>()));
-      const hit = cache.get(key);
-      if (hit !== undefined) return hit;
-      const generation = this.generations.get(table.name) ?? 0;
-      const value = await load();
-      if (value === undefined || generation !== (this.generations.get(table.name) ?? 0) || !this.listening) return value;
-      return remember(cache, key, value, CACHE_MAX_ENTRIES);
-    };
-    const send = (statement: Statement) => query(statement.text, statement.values);
-    const keysOf = async (table: TableDef, col: 'id' | { index: string }, range: KeyRange): Promise<string[]> => {
-      const { rows } = await send(rangeSelect(table, col, range, false));
-      return rows.map((r: { k: Buffer }) => text(r.k));
-    };
-    const keyedRecords = async (table: TableDef, col: 'id' | { index: string }, range: KeyRange) => {
-      const { rows } = await send(rangeSelect(table, col, range, true));
-      return rows.map((r: { k: Buffer; data: unknown }) => [text(r.k), r.data] as [string, unknown]);
-    };
-    const reader: Reader = {
-      record: (table, id) =>
-        cachedRead(table, table.name, id, async () => {
-          const { rows } = await send(selectRecord(table, id));
-          return (rows[0] as { data: unknown } | undefined)?.data;
-        }),
-      recordsById: async (table, ids) => {
-        const found = new Map<string, unknown>();
-        const cache = cached && table.cache && this.listening ? this.caches.get(table.name) : undefined;
-        const missing = ids.filter((id) => {
-          const hit = cache?.get(id);
-          if (hit !== undefined) found.set(id, hit);
-          return hit === undefined;
-        });
-        if (missing.length > 0) {
-          const { rows } = await send(selectRecords(table, missing));
-          for (const row of rows as { id: Buffer; data: unknown }[]) found.set(text(row.id), row.data);
-        }
-        return ids.map((id) => found.get(id));
-      },
-      uniqueId: async (table, index, key) =>
-        (await cachedRead(table, `${table.name}\x00${index}`, key, async () => {
-          const { rows } = await send(selectUniqueId(table, index, key));
-          const row = rows[0] as { id: Buffer } | undefined;
-          return row === undefined ? undefined : text(row.id);
-        })) as string | undefined,
-      records: (table, range) => keyedRecords(table, 'id', range),
-      recordIds: (table, range) => keysOf(table, 'id', range),
-      indexKeys: (table, index, range) => keysOf(table, { index }, range),
-      // Keys and records in one statement, unless the records would come from the cache.
-      indexRecords: async (table, index, range) => {
-        if (cached && table.cache && this.listening) {
-          const keys = await keysOf(table, { index }, range);
-          const records = await reader.recordsById(table, keys.map(lastPart));
-          return keys.map((key, n) => [key, records[n]]);
-        }
-        return keyedRecords(table, { index }, range);
-      },
-      countIndex: async (table, index, range) => {
-        const { rows } = await send(countRange(table, index, range));
-        return (rows[0] as { n: number }).n;
-      },
-      distinctSortKeys: async (table, index, range, prefix, limit) => {
-        const { rows } = await send(distinctSortKeys(table, index, range, prefix, limit));
-        return rows.map((r: { k: Buffer }) => text(r.k));
-      },
-      countRecords: async (table) => {
-        const { rows } = await send(countRows(table));
-        return (rows[0] as { n: number }).n;
-      },
-      meta: async (key) => {
-        const { rows } = await query('SELECT value FROM meta WHERE key = $1', [key]);
-        return (rows[0] as { value: unknown } | undefined)?.value ?? undefined;
-      },
-    };
-    return reader;
   }
 }
 
