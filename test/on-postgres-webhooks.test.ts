@@ -5,6 +5,7 @@ await runOnPostgres(
   [
     'webhooks',
     'webhooks-platform',
+    'webhooks-organization-list',
     'backup-restore-webhooks',
     'audit-log',
     'assets',

@@ -90,7 +90,7 @@ let clock = Date.parse('2031-06-01T00:00:00.000Z');
 function delivery(webhookId: string, dueAt?: string): Delivery {
   const at = new Date(clock++).toISOString();
   const d = newDelivery(
-    { id: webhookId, active: true },
+    { id: webhookId, active: true, organization_id: 'org' },
     { id: `evt_${clock}`, kind: 'invitation.created', organization_id: 'org' },
     at,
   );

@@ -778,7 +778,9 @@ t.test('more webhooks with due work than a page lists: the pass reads every page
   );
   const event = (await w.d.eventLog.get((await w.d.eventLog.lastEventId())!))!;
   const due = new Date().toISOString();
-  const made = hooks.flatMap((id) => Array.from({ length: 3 }, () => newDelivery({ id, active: true }, event, due)));
+  const made = hooks.flatMap((id) =>
+    Array.from({ length: 3 }, () => newDelivery({ id, active: true, organization_id: w.org.id }, event, due)),
+  );
   t.ok(made.length > MAX_IN_FLIGHT, `${made.length} deliveries, more than one pass's ${MAX_IN_FLIGHT} slots`);
   await w.d.storage.transaction({}, async (tx) => {
     for (const d of made) await tx.put(w.d.services.webhooks.store.deliveries, d);
@@ -810,7 +812,7 @@ t.test('a delivery leased by this daemon whose attempt was lost is taken back on
   const at = new Date(Date.now() - 60_000).toISOString();
   const event = (await w.d.eventLog.get(eventId))!;
   const lost = {
-    ...newDelivery({ id: hook.id, active: true }, event, at),
+    ...newDelivery({ id: hook.id, active: true, organization_id: w.org.id }, event, at),
     lease_owner: w.d.services.webhookSender.instanceId,
     lease_until: at,
   };

@@ -59,9 +59,22 @@ export const collections = {
   /**
    * Webhook deliveries: by webhook (newest last); the due/lease queue; the due queue per webhook and
    * the webhooks that have one (the sender's fair fill); those held while their webhook is paused, by
-   * webhook; failed ones by webhook in creation order (recovery windows).
+   * webhook; failed ones by webhook in creation order (recovery windows); by the organization that
+   * owns the webhook, alone and with the status, and by webhook and status (the organization's list).
    */
-  webhook_deliveries: { indexes: ['webhook', 'queue', 'webhook_due', 'due_webhooks', 'held', 'webhook_failed'] },
+  webhook_deliveries: {
+    indexes: [
+      'webhook',
+      'queue',
+      'webhook_due',
+      'due_webhooks',
+      'held',
+      'webhook_failed',
+      'organization',
+      'organization_status',
+      'webhook_status',
+    ],
+  },
   /** Deliveries a fan-out step handed to its daemon's free slots, one record per step; by lease end (takeover). */
   webhook_handoffs: { indexes: ['leases'] },
   /** Email outbox: due/lease queue, by status, by organization, by both, all in creation order. */

@@ -19,6 +19,8 @@ export async function levelStoredBefore(
   before: number,
   sublevel: string,
   rows: { id: string }[],
+  /** Rows of other sublevels that daemon wrote too. */
+  more: Record<string, { id: string }[]> = {},
 ): Promise<LevelStorage> {
   const dir = t.testdir();
   const old = await LevelStorage.open(dir, silent);
@@ -28,7 +30,11 @@ export async function levelStoredBefore(
   );
   t.equal(await readSchemaVersion(old), before);
   // Written as that daemon would: the record, without the later index entries.
-  await old.writeOps(rows.map((r) => ({ type: 'put' as const, sublevel: old.sublevel(sublevel), key: r.id, value: r })));
+  await old.writeOps(
+    Object.entries({ ...more, [sublevel]: rows }).flatMap(([name, records]) =>
+      records.map((r) => ({ type: 'put' as const, sublevel: old.sublevel(name), key: r.id, value: r })),
+    ),
+  );
   await old.close();
 
   const storage = await LevelStorage.open(dir, silent);
@@ -47,6 +53,8 @@ export async function postgresStoredBefore(
   before: number,
   table: string,
   rows: { id: string }[],
+  /** Rows of other tables that daemon wrote too. */
+  more: Record<string, { id: string }[]> = {},
 ): Promise<{ storage: PostgresStorage; client: pg.Client }> {
   const cluster = await startPostgres(t);
   const client = new pg.Client({ connectionString: cluster.url });
@@ -56,8 +64,9 @@ export async function postgresStoredBefore(
     client,
     sqlMigrations.filter((m) => m.version <= before),
   );
-  for (const r of rows)
-    await client.query(`INSERT INTO ${table} (id, data) VALUES ($1, $2::jsonb)`, [Buffer.from(r.id), JSON.stringify(r)]);
+  for (const [name, records] of Object.entries({ ...more, [table]: rows }))
+    for (const r of records)
+      await client.query(`INSERT INTO ${name} (id, data) VALUES ($1, $2::jsonb)`, [Buffer.from(r.id), JSON.stringify(r)]);
 
   const storage = await PostgresStorage.open(cluster.url, silent);
   t.teardown(() => storage.close());

@@ -88,7 +88,7 @@ export function matches(webhook: Webhook, event: DomainEvent): boolean {
 
 /** A new delivery of `event` to `webhook`: pending, due `now`, held while the webhook is paused. */
 export function newDelivery(
-  webhook: Pick<Webhook, 'id' | 'active'>,
+  webhook: Pick<Webhook, 'id' | 'active' | 'organization_id'>,
   event: Pick<DomainEvent, 'id' | 'kind' | 'organization_id'>,
   now: string,
 ): Delivery {
@@ -96,6 +96,7 @@ export function newDelivery(
     id: newSortableId('dlv_'),
     webhook_id: webhook.id,
     organization_id: event.organization_id,
+    webhook_organization_id: webhook.organization_id,
     event_id: event.id,
     event_kind: event.kind,
   };

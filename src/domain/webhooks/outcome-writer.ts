@@ -59,6 +59,7 @@ export class OutcomeWriter {
         id: d.id,
         webhook_id: d.webhook_id,
         organization_id: d.organization_id,
+        webhook_organization_id: d.webhook_organization_id,
         event_id: d.event_id,
         event_kind: d.event_kind,
       })),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventKinds } from '../events/types.js';
-import { cleanText, idSchema as id, jsonValue, timestampSchema as timestamp } from '../schemas.js';
+import { cleanText, idSchema as id, jsonValue, pageQuery, timestampSchema as timestamp } from '../schemas.js';
 import { deliveryStatuses, resourceFilterFields } from './types.js';
 
 // Request and record schemas of webhooks: HTTP and gRPC input, types and OpenAPI from one place.
@@ -58,6 +58,20 @@ export type UpdateWebhookInput = z.infer<typeof updateWebhookBody>;
 export const deliveryIdSchema = z.string().regex(/^dlv_[0-9A-Z]{26}$/, 'must be a delivery id');
 
 export const recoverBody = z.object({ since: timestamp, until: timestamp.optional() });
+
+/** The filters of an organization's delivery list (HTTP query): each narrows one range read. */
+export const organizationDeliveryFilters = z
+  .object({
+    webhook_id: id.optional().meta({ description: "one of the organization's webhooks (a deleted one too)" }),
+    status: z.enum(deliveryStatuses).optional(),
+    since: timestamp.optional().meta({ description: 'deliveries created at or after this time' }),
+    until: timestamp.optional().meta({ description: 'deliveries created before this time' }),
+  })
+  .refine((q) => q.since === undefined || q.until === undefined || Date.parse(q.since) < Date.parse(q.until), {
+    message: 'must be after since',
+    path: ['until'],
+  });
+export const organizationDeliveriesQuery = z.intersection(pageQuery, organizationDeliveryFilters);
 export const rotateSecretBody = z.object({
   grace_seconds: z
     .number()

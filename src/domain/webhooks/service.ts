@@ -15,7 +15,7 @@ import { DEFAULT_MAX_RETRIES, MAX_STATE_BYTES, type CreateWebhookInput, type Upd
 import { SECRET_FORMAT } from './secret-format.js';
 import { canonicalTime } from '../schemas.js';
 import { generateSecret, isWellFormedSecret, standardSecret } from './signing.js';
-import { DELIVERIES_TOPIC, WebhookStore } from './store.js';
+import { DELIVERIES_TOPIC, WebhookStore, type DeliveryFilters } from './store.js';
 import { validateWebhookUrl } from './target-guard.js';
 import {
   PLATFORM_SLOTS,
@@ -338,6 +338,27 @@ export class WebhookService {
   async listDeliveries(actor: Actor, webhookId: string, page: PageOptions): Promise<Page<DeliveryView>> {
     await this.authorized(actor, 'webhook.read', webhookId);
     const found = await this.store.deliveriesOf(webhookId, page);
+    return { items: found.items.map(viewDelivery), nextCursor: found.nextCursor };
+  }
+
+  /**
+   * The deliveries of every webhook of the organization (not the platform's), newest first, filtered
+   * by webhook, status and creation time ([since, until)): one range read per page. Seen by whoever
+   * reads the organization's webhooks; a webhook of another organization is 404.
+   */
+  async listOrganizationDeliveries(
+    actor: Actor,
+    organizationId: string,
+    filters: DeliveryFilters,
+    page: PageOptions,
+  ): Promise<Page<DeliveryView>> {
+    await this.permissions.authorize(actor, 'webhook.read', organizationRef(organizationId));
+    if (filters.webhookId !== undefined) {
+      const webhook = await this.store.webhooks.get(filters.webhookId);
+      if (webhook === undefined || webhook.organization_id !== organizationId)
+        throw new AppError('not_found', 'webhook not found');
+    }
+    const found = await this.store.organizationDeliveries(organizationId, filters, page);
     return { items: found.items.map(viewDelivery), nextCursor: found.nextCursor };
   }
 

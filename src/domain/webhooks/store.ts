@@ -1,7 +1,22 @@
-import { clampLimit, Collection, type Page, type PageOptions } from '../../storage/collection.js';
-import { decodeCursor, encodeCursor } from '../../storage/keys.js';
+import {
+  clampLimit,
+  Collection,
+  type IndexValue,
+  type Page,
+  type PageOptions,
+  type SortRange,
+} from '../../storage/collection.js';
+import { decodeCursor, encodeCursor, sortableIdAt } from '../../storage/keys.js';
 import type { Storage, Tx } from '../../storage/port.js';
-import type { Delivery, HandedDelivery, HandOffBatch, Webhook } from './types.js';
+import type { Delivery, DeliveryStatus, HandedDelivery, HandOffBatch, Webhook } from './types.js';
+
+/** The filters of an organization's delivery list; `since` and `until` are ISO times ([since, until)). */
+export interface DeliveryFilters {
+  webhookId?: string;
+  status?: DeliveryStatus;
+  since?: string;
+  until?: string;
+}
 
 /** The storage wake-up topic of deliveries that became due: every daemon's sender. */
 export const DELIVERIES_TOPIC = 'webhook-deliveries';
@@ -38,6 +53,7 @@ export function pendingDelivery(
     id: fields.id,
     webhook_id: fields.webhook_id,
     organization_id: fields.organization_id,
+    webhook_organization_id: fields.webhook_organization_id,
     event_id: fields.event_id,
     event_kind: fields.event_kind,
     status: 'pending',
@@ -93,6 +109,14 @@ export class WebhookStore {
       { name: 'due_webhooks', value: (d) => (dueOf(d) === undefined ? undefined : 'due'), sort: (d) => d.webhook_id },
       { name: 'held', value: (d) => (d.status === 'pending' && d.held ? d.webhook_id : undefined) },
       { name: 'webhook_failed', value: (d) => (d.status === 'failed' ? d.webhook_id : undefined), sort: (d) => d.created_at },
+      // The organization's delivery list (id order is time order), whole or by status, and one webhook's
+      // by status: keyed by the webhook's owner, so the platform's deliveries are in no organization's.
+      { name: 'organization', value: (d) => d.webhook_organization_id ?? undefined },
+      {
+        name: 'organization_status',
+        value: (d) => (d.webhook_organization_id === null ? undefined : [d.webhook_organization_id, d.status]),
+      },
+      { name: 'webhook_status', value: (d) => [d.webhook_id, d.status] },
     ]);
     this.handoffs = new Collection<HandOffBatch>(storage, 'webhook_handoffs', (b) => b.id, [
       { name: 'leases', value: () => 'leased', sort: (b) => b.lease_until },
@@ -128,20 +152,59 @@ export class WebhookStore {
     return undefined;
   }
 
-  /**
-   * A webhook's deliveries in creation order, one page at a time: the records, and the handed-off
-   * deliveries whose first attempt runs (no record yet) merged in by the same index key, so a cursor
-   * resumes past both.
-   */
+  /** A webhook's deliveries in creation order, one page at a time, handed-off ones included (withHanded). */
   async deliveriesOf(webhookId: string, page: PageOptions): Promise<Page<Delivery>> {
+    return this.withHanded('webhook', webhookId, page, (h) => h.webhook_id === webhookId);
+  }
+
+  /**
+   * An organization's deliveries (of its own webhooks), newest first, one page at a time: a range read
+   * of one index whatever the filters (`webhook_status` when both a webhook and a status are given),
+   * created in [since, until) by their time-sortable ids. The webhook, when given, is the caller's to
+   * check as the organization's.
+   */
+  async organizationDeliveries(organizationId: string, filters: DeliveryFilters, page: PageOptions): Promise<Page<Delivery>> {
+    const { webhookId, status } = filters;
+    const from = filters.since === undefined ? undefined : sortableIdAt('dlv_', Date.parse(filters.since));
+    const before = filters.until === undefined ? undefined : sortableIdAt('dlv_', Date.parse(filters.until));
+    const [index, value]: [string, IndexValue] =
+      webhookId !== undefined && status !== undefined
+        ? ['webhook_status', [webhookId, status]]
+        : webhookId !== undefined
+          ? ['webhook', webhookId]
+          : status !== undefined
+            ? ['organization_status', [organizationId, status]]
+            : ['organization', organizationId];
+    // A handed-off delivery reads as pending, its first attempt under way.
+    const accept = (h: HandedDelivery): boolean =>
+      h.webhook_organization_id === organizationId &&
+      (webhookId === undefined || h.webhook_id === webhookId) &&
+      (status === undefined || status === 'pending') &&
+      (from === undefined || h.id >= from) &&
+      (before === undefined || h.id < before);
+    const within = from === undefined && before === undefined ? undefined : { from, before };
+    return this.withHanded(index, value, { ...page, reverse: true, within }, accept);
+  }
+
+  /**
+   * One page of an index over deliveries: the records, and the handed-off deliveries whose first
+   * attempt runs (no record yet; `accept` picks those the list holds) merged in by the same index key,
+   * so a cursor resumes past both.
+   */
+  private async withHanded(
+    index: string,
+    value: IndexValue,
+    page: PageOptions & { within?: Pick<SortRange, 'from' | 'before'> },
+    accept: (h: HandedDelivery) => boolean,
+  ): Promise<Page<Delivery>> {
     const limit = clampLimit(page.limit);
-    const [stored, batches] = await Promise.all([this.deliveries.listBy('webhook', webhookId, page), this.handOffBatches()]);
+    const [stored, batches] = await Promise.all([this.deliveries.listBy(index, value, page), this.handOffBatches()]);
     const seen = new Set(stored.items.map((d) => d.id));
     const handed = batches.flatMap((b) =>
-      b.deliveries.filter((h) => h.webhook_id === webhookId && !seen.has(h.id)).map((h) => handedDelivery(b, h)),
+      b.deliveries.filter((h) => accept(h) && !seen.has(h.id)).map((h) => handedDelivery(b, h)),
     );
     if (handed.length === 0) return stored;
-    const keyOf = (d: Delivery): string => this.deliveries.indexKeyOf('webhook', d)!;
+    const keyOf = (d: Delivery): string => this.deliveries.indexKeyOf(index, d)!;
     const reverse = page.reverse === true;
     const before = (a: string, b: string): boolean => (reverse ? a > b : a < b);
     // Within the page listBy read: past the cursor, and up to its last record when more follow.

@@ -78,7 +78,13 @@ export interface DeliveryAttempt {
 export interface Delivery {
   id: string;
   webhook_id: string;
+  /** The event's organization. */
   organization_id: string;
+  /**
+   * The organization that owns the webhook (null: a platform webhook, the operator's): the key of the
+   * organization's delivery list, so a tenant never sees the platform's deliveries of its events.
+   */
+  webhook_organization_id: string | null;
   event_id: string;
   event_kind: EventKind;
   status: DeliveryStatus;
@@ -101,7 +107,10 @@ export interface Delivery {
 }
 
 /** What a handed-off delivery's record is made from (the rest is its batch's, or a new delivery's). */
-export type HandedDelivery = Pick<Delivery, 'id' | 'webhook_id' | 'organization_id' | 'event_id' | 'event_kind'>;
+export type HandedDelivery = Pick<
+  Delivery,
+  'id' | 'webhook_id' | 'organization_id' | 'webhook_organization_id' | 'event_id' | 'event_kind'
+>;
 
 /**
  * The deliveries one fan-out step handed to free slots of its own daemon, written as one record in the

@@ -3,6 +3,7 @@ import {
   createWebhookBody,
   deliveryIdSchema,
   deliverySchema,
+  organizationDeliveriesQuery,
   recoverBody,
   recoverResultSchema,
   rotateSecretBody,
@@ -39,6 +40,20 @@ export function webhookRoutes({ webhooks }: Services) {
       query: pageQuery,
       response: z.array(webhookSchema),
       handler: async (ctx) => Reply.page(await webhooks.listWebhooks(ctx.caller, ctx.params.id, ctx.query)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/organizations/:id/deliveries',
+      summary: 'The deliveries of every webhook of the organization, newest first, by webhook, status and time (admin)',
+      tag: 'webhooks',
+      params: idParams('id'),
+      query: organizationDeliveriesQuery,
+      response: z.array(deliverySchema),
+      handler: async (ctx) => {
+        const { limit, cursor, webhook_id: webhookId, status, since, until } = ctx.query;
+        const filters = { webhookId, status, since, until };
+        return Reply.page(await webhooks.listOrganizationDeliveries(ctx.caller, ctx.params.id, filters, { limit, cursor }));
+      },
     }),
     defineRoute({
       method: 'GET',

@@ -6,6 +6,7 @@ import { JobStore } from '../../domain/jobs/store.js';
 import { createPortalStore } from '../../domain/portal/store.js';
 import type { StoredSettings } from '../../domain/settings/types.js';
 import { WebhookStore } from '../../domain/webhooks/store.js';
+import type { Delivery, HandOffBatch, Webhook } from '../../domain/webhooks/types.js';
 import { WorkflowStore } from '../../domain/workflows/store.js';
 import type { Collection } from '../collection.js';
 import { NewerSchemaError } from '../errors.js';
@@ -106,6 +107,7 @@ export const migrations: Migration[] = [
     name: 'ended jobs by when they ended (purge)',
     up: async (storage) => rebuildIndex(storage, new JobStore(storage).jobs, 'finished'),
   },
+  { version: 12, name: "deliveries by the organization that owns their webhook (the organization's list)", up: ownDeliveries },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {
@@ -113,6 +115,53 @@ export async function readSchemaVersion(storage: LevelStorage): Promise<number> 
 }
 
 /** Applies every migration above the stored version, each in its own batch with its version bump. */
+/**
+ * Deliveries gain the organization of their webhook (null: a platform webhook, or one no longer
+ * stored), and the indexes of the organization's list are built from it; hand-off batches waiting for
+ * a takeover gain it too. PostgreSQL migration 22 does the same.
+ */
+async function ownDeliveries(storage: LevelStorage): Promise<BatchOp[]> {
+  const store = new WebhookStore(storage);
+  const owners = new Map<string, string | null>();
+  const ownerOf = async (webhookId: string): Promise<string | null> => {
+    let owner = owners.get(webhookId);
+    if (owner === undefined) {
+      owner = ((await storage.sublevel('webhooks').get(webhookId)) as Webhook | undefined)?.organization_id ?? null;
+      owners.set(webhookId, owner);
+    }
+    return owner;
+  };
+  const records = storage.sublevel(store.deliveries.name);
+  const ops: BatchOp[] = [];
+  const indexes = ['organization', 'organization_status', 'webhook_status'];
+  for (const index of indexes) {
+    const sub = storage.sublevel(indexSublevelName(store.deliveries.name, index));
+    for await (const key of sub.keys()) ops.push({ type: 'del', sublevel: sub, key });
+  }
+  for await (const [key, value] of records.iterator()) {
+    const delivery = { ...(value as Delivery), webhook_organization_id: await ownerOf((value as Delivery).webhook_id) };
+    ops.push({ type: 'put', sublevel: records, key, value: delivery });
+    for (const index of indexes) {
+      const indexKey = store.deliveries.indexKeyOf(index, delivery);
+      if (indexKey !== undefined)
+        ops.push({
+          type: 'put',
+          sublevel: storage.sublevel(indexSublevelName(store.deliveries.name, index)),
+          key: indexKey,
+          value: '',
+        });
+    }
+  }
+  const batches = storage.sublevel(store.handoffs.name);
+  for await (const [key, value] of batches.iterator()) {
+    const batch = value as HandOffBatch;
+    const deliveries = [];
+    for (const h of batch.deliveries) deliveries.push({ ...h, webhook_organization_id: await ownerOf(h.webhook_id) });
+    ops.push({ type: 'put', sublevel: batches, key, value: { ...batch, deliveries } });
+  }
+  return ops;
+}
+
 /**
  * Hourly logs used to key each entry by subject, time and id, with that key inside the record too;
  * they become records with an id of their own and a `subject` index in time order (no NUL byte in a

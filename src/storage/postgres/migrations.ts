@@ -437,6 +437,35 @@ WHERE data->>'status' IN ('completed', 'failed', 'cancelled');
 CREATE INDEX jobs__finished ON jobs (ix_finished) WHERE ix_finished IS NOT NULL;
 `,
   },
+  {
+    version: 22,
+    name: "deliveries by the organization that owns their webhook (the organization's list)",
+    // Each delivery gains its webhook's organization (null: a platform webhook, or one no longer
+    // stored), and the keys domain/webhooks/store.ts builds: owner and id; owner, status and id;
+    // webhook, status and id; joined by a zero byte. Hand-off batches gain the field per delivery.
+    // LevelDB migration 12 does the same.
+    sql: `
+ALTER TABLE webhook_deliveries ADD COLUMN ix_organization bytea, ADD COLUMN ix_organization_status bytea, ADD COLUMN ix_webhook_status bytea;
+UPDATE webhook_deliveries d SET
+  data = d.data || jsonb_build_object('webhook_organization_id', o.owner),
+  ix_organization = convert_to(o.owner, 'UTF8') || '\\x00'::bytea || d.id,
+  ix_organization_status = convert_to(o.owner, 'UTF8') || '\\x00'::bytea || convert_to(d.data->>'status', 'UTF8') || '\\x00'::bytea || d.id,
+  ix_webhook_status = convert_to(d.data->>'webhook_id', 'UTF8') || '\\x00'::bytea || convert_to(d.data->>'status', 'UTF8') || '\\x00'::bytea || d.id
+FROM (
+  SELECT x.id, w.data->>'organization_id' AS owner
+  FROM webhook_deliveries x LEFT JOIN webhooks w ON w.id = convert_to(x.data->>'webhook_id', 'UTF8')
+) o
+WHERE o.id = d.id;
+UPDATE webhook_handoffs h SET data = jsonb_set(h.data, '{deliveries}', coalesce((
+  SELECT jsonb_agg(e.d || jsonb_build_object('webhook_organization_id', w.data->'organization_id') ORDER BY e.n)
+  FROM jsonb_array_elements(h.data->'deliveries') WITH ORDINALITY AS e(d, n)
+  LEFT JOIN webhooks w ON w.id = convert_to(e.d->>'webhook_id', 'UTF8')
+), '[]'::jsonb));
+CREATE INDEX webhook_deliveries__organization ON webhook_deliveries (ix_organization) WHERE ix_organization IS NOT NULL;
+CREATE INDEX webhook_deliveries__organization_status ON webhook_deliveries (ix_organization_status) WHERE ix_organization_status IS NOT NULL;
+CREATE INDEX webhook_deliveries__webhook_status ON webhook_deliveries (ix_webhook_status) WHERE ix_webhook_status IS NOT NULL;
+`,
+  },
 ];
 
 /**
