@@ -43,7 +43,7 @@ t.test('"nothing to change" is a usage error (exit 2) for every update-style com
   );
   t.equal(
     (await sy('org', 'settings', 'set', '--org', 'acme')).stderr.split('\n')[0],
-    'error: nothing to change: give at least one of --display-name, --logo-url, --email-from-name, --max-pending, --max-per-hour, --max-runs, --max-jobs or --reset',
+    'error: nothing to change: give at least one of --display-name, --logo-url, --email-from-name, --max-pending, --max-per-hour, --max-runs, --max-jobs, --run-wait-timeout or --reset',
   );
   // Nothing was changed on the way.
   t.match(await json(t, sy, 'org', 'show', 'acme'), { slug: 'acme' });

@@ -88,6 +88,7 @@ t.test('invite, accept by the held link, revoke, limits, settings and the outbox
       max_waiting_runs: 200,
       max_webhooks: 100,
       max_active_jobs: 200,
+      run_wait_timeout_seconds: 604800,
       updated_at: null,
     },
     'settings get: the defaults, nulls for unset',

@@ -185,6 +185,7 @@ t.test('settings: defaults, partial update, reset, and the pending limit', async
       max_waiting_runs: 200,
       max_webhooks: 100,
       max_active_jobs: 200,
+      run_wait_timeout_seconds: 604800,
     },
     'defaults; logo_url, email_from_name and updated_at unset',
   );

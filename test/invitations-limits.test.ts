@@ -160,6 +160,7 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
     max_waiting_runs: 200,
     max_webhooks: 100,
     max_active_jobs: 200,
+    run_wait_timeout_seconds: 604800,
     updated_at: null,
   });
   t.equal(
@@ -190,6 +191,7 @@ t.test('settings: defaults, partial PUT, reset with null, owner only, tenant iso
       max_waiting_runs: 200,
       max_webhooks: 100,
       max_active_jobs: 200,
+      run_wait_timeout_seconds: 604800,
       updated_at: null,
     },
     'a partial update keeps the earlier one',

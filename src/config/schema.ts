@@ -330,7 +330,7 @@ export const optionSpecs = {
   runWaitTimeoutMs: opt(
     ms(604_800_000),
     'SERVICE_RUN_WAIT_TIMEOUT_MS',
-    'a run waiting for input this long (7 days) fails with error `expired`, its waiting nodes with it',
+    'the longest a workflow run may wait for input (7 days) before it fails `expired`: the default and ceiling of the organization setting `run_wait_timeout_seconds`',
   ),
   runWaitSweepMs: opt(
     ms(60_000),

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/log.js';
 import { LevelStorage } from '../../src/storage/leveldb/engine.js';
 import { migrate, migrations, readSchemaVersion } from '../../src/storage/leveldb/migrate.js';
 import { PostgresStorage } from '../../src/storage/postgres/engine.js';
+import type { MigrationContext } from '../../src/storage/migration-context.js';
 import { applySqlMigrations, sqlMigrations } from '../../src/storage/postgres/migrations.js';
 import { startPostgres } from './postgres.js';
 
@@ -21,6 +22,7 @@ export async function levelStoredBefore(
   rows: { id: string }[],
   /** Rows of other sublevels that daemon wrote too. */
   more: Record<string, { id: string }[]> = {},
+  context?: MigrationContext,
 ): Promise<LevelStorage> {
   const dir = t.testdir();
   const old = await LevelStorage.open(dir, silent);
@@ -39,7 +41,7 @@ export async function levelStoredBefore(
 
   const storage = await LevelStorage.open(dir, silent);
   t.teardown(() => storage.close());
-  t.same(await migrate(storage), { from: before, to: migrations.at(-1)!.version });
+  t.same(await migrate(storage, undefined, context), { from: before, to: migrations.at(-1)!.version });
   return storage;
 }
 
@@ -55,6 +57,7 @@ export async function postgresStoredBefore(
   rows: { id: string }[],
   /** Rows of other tables that daemon wrote too. */
   more: Record<string, { id: string }[]> = {},
+  context?: MigrationContext,
 ): Promise<{ storage: PostgresStorage; client: pg.Client }> {
   const cluster = await startPostgres(t);
   const client = new pg.Client({ connectionString: cluster.url });
@@ -68,7 +71,7 @@ export async function postgresStoredBefore(
     for (const r of records)
       await client.query(`INSERT INTO ${name} (id, data) VALUES ($1, $2::jsonb)`, [Buffer.from(r.id), JSON.stringify(r)]);
 
-  const storage = await PostgresStorage.open(cluster.url, silent);
+  const storage = await PostgresStorage.open(cluster.url, silent, { migrationContext: context });
   t.teardown(() => storage.close());
   return { storage, client };
 }

@@ -25,6 +25,7 @@ function settingsRecord(s: OrganizationSettings): RecordView {
       ['max per hour', String(s.max_invitations_per_hour)],
       ['max runs', String(s.max_concurrent_runs)],
       ['max jobs', String(s.max_active_jobs)],
+      ['run wait timeout', `${s.run_wait_timeout_seconds} s`],
       ['updated', s.updated_at === null ? byDefault('never (defaults)') : shortTime(s.updated_at)],
     ],
   };
@@ -39,6 +40,7 @@ interface SetOptions {
   maxPerHour?: number;
   maxRuns?: number;
   maxJobs?: number;
+  runWaitTimeout?: number;
   reset?: string[];
 }
 
@@ -52,6 +54,7 @@ function updateRequest(opts: SetOptions): UpdateSettingsRequest {
     ...(opts.maxPerHour === undefined ? {} : { max_invitations_per_hour: opts.maxPerHour }),
     ...(opts.maxRuns === undefined ? {} : { max_concurrent_runs: opts.maxRuns }),
     ...(opts.maxJobs === undefined ? {} : { max_active_jobs: opts.maxJobs }),
+    ...(opts.runWaitTimeout === undefined ? {} : { run_wait_timeout_seconds: opts.runWaitTimeout }),
     reset: opts.reset ?? [],
   };
 }
@@ -101,6 +104,11 @@ export function registerOrgSettings(org: Command): void {
       `jobs queued or running at once (1-${settingsBounds.maxActiveJobs}, default ${settingsDefaults.max_active_jobs})`,
       parseInteger,
     )
+    .option(
+      '--run-wait-timeout <seconds>',
+      'seconds a workflow run may wait for input before it fails (1 to the server maximum, SERVICE_RUN_WAIT_TIMEOUT_MS; default that maximum)',
+      parseInteger,
+    )
     .addOption(
       repeatableChoiceOption('--reset <field>', 'put a text setting back to its default (repeatable)', resettableSettings),
     )
@@ -117,6 +125,7 @@ export function registerOrgSettings(org: Command): void {
           max_invitations_per_hour: '--max-per-hour',
           max_concurrent_runs: '--max-runs',
           max_active_jobs: '--max-jobs',
+          run_wait_timeout_seconds: '--run-wait-timeout',
         },
         view: (s) => [{ kind: 'message', text: 'Settings updated.', tone: 'good' }, settingsRecord(s)],
       });

@@ -14,6 +14,13 @@ export function createSettings({
   permissions,
   organizations,
 }: AreaBase & Pick<IdentityServices, 'permissions' | 'organizations'>): Area<SettingsServices> {
-  const settings = new SettingsService(storage, permissions, organizations, audit, config.webhookMaxPerOrganization);
+  const settings = new SettingsService(
+    storage,
+    permissions,
+    organizations,
+    audit,
+    config.webhookMaxPerOrganization,
+    config.runWaitTimeoutMs,
+  );
   return { services: { settings }, count: async () => ({ settings: await settings.countSettings() }) };
 }

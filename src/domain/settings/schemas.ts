@@ -28,6 +28,7 @@ export const settingsPatchSchema = z
     max_waiting_runs: boundedInt(settingsBounds.maxWaitingRuns).optional(),
     max_webhooks: boundedInt(settingsBounds.maxWebhooks).optional(),
     max_active_jobs: boundedInt(settingsBounds.maxActiveJobs).optional(),
+    run_wait_timeout_seconds: boundedInt(settingsBounds.runWaitTimeoutSeconds).optional(),
   })
   // Unknown keys fail by name (a typo is reported as its own field, beside every other failing one).
   .catchall(z.unknown().refine(() => false, 'not a settings field'));
@@ -48,5 +49,6 @@ export const settingsSchema = z.object({
   max_waiting_runs: z.number().int(),
   max_webhooks: z.number().int(),
   max_active_jobs: z.number().int(),
+  run_wait_timeout_seconds: z.number().int(),
   updated_at: z.iso.datetime().nullable(),
 });

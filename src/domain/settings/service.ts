@@ -21,6 +21,8 @@ export class SettingsService {
     private readonly audit: AuditLog,
     /** The server maximum of `max_webhooks` (SERVICE_WEBHOOK_MAX_PER_ORG), and its default. */
     private readonly maxWebhooks = Number.MAX_SAFE_INTEGER,
+    /** SERVICE_RUN_WAIT_TIMEOUT_MS: the ceiling of `run_wait_timeout_seconds`, and its default. */
+    private readonly maxRunWaitMs = 604_800_000,
   ) {
     this.store = createSettingsStore(storage);
   }
@@ -40,6 +42,10 @@ export class SettingsService {
     const patch = parsed.data;
     if (patch.max_webhooks !== undefined && patch.max_webhooks > this.maxWebhooks)
       throw validationFailed({ max_webhooks: `must be at most ${this.maxWebhooks} (SERVICE_WEBHOOK_MAX_PER_ORG)` });
+    if (patch.run_wait_timeout_seconds !== undefined && patch.run_wait_timeout_seconds > this.maxRunWaitSeconds())
+      throw validationFailed({
+        run_wait_timeout_seconds: `must be at most ${this.maxRunWaitSeconds()} (SERVICE_RUN_WAIT_TIMEOUT_MS)`,
+      });
     const { display_name: displayName, ...stored } = patch;
     const locks = [`settings:${organizationId}`, ...(displayName === undefined ? [] : [organizationLock(organizationId)])];
     await this.storage.transaction({ locks }, async (tx) => {
@@ -69,6 +75,20 @@ export class SettingsService {
     return this.resolveSettings(organizationId);
   }
 
+  /**
+   * How long a run of the organization may wait for input, in ms: its `run_wait_timeout_seconds`,
+   * never past SERVICE_RUN_WAIT_TIMEOUT_MS (nor past it when the organization runs on the default).
+   */
+  async runWaitTimeoutMs(organizationId: string, tx?: Tx): Promise<number> {
+    const stored = await this.store.in(tx).get(organizationId);
+    return Math.min((stored?.run_wait_timeout_seconds ?? Infinity) * 1000, this.maxRunWaitMs);
+  }
+
+  /** The ceiling of `run_wait_timeout_seconds`: SERVICE_RUN_WAIT_TIMEOUT_MS in whole seconds, rounded up. */
+  private maxRunWaitSeconds(): number {
+    return Math.ceil(this.maxRunWaitMs / 1000);
+  }
+
   async countSettings(): Promise<number> {
     return this.store.count();
   }
@@ -93,6 +113,7 @@ export class SettingsService {
       // A server maximum lowered after an owner set more still holds.
       max_webhooks: Math.min(stored?.max_webhooks ?? this.maxWebhooks, this.maxWebhooks),
       max_active_jobs: stored?.max_active_jobs ?? settingsDefaults.max_active_jobs,
+      run_wait_timeout_seconds: Math.min(stored?.run_wait_timeout_seconds ?? this.maxRunWaitSeconds(), this.maxRunWaitSeconds()),
       updated_at: stored?.updated_at ?? null,
     };
   }

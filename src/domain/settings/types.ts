@@ -19,6 +19,7 @@ export interface StoredSettings {
   max_waiting_runs?: number;
   max_webhooks?: number;
   max_active_jobs?: number;
+  run_wait_timeout_seconds?: number;
   updated_at: string;
   updated_by: string | null;
 }
@@ -45,6 +46,11 @@ export interface OrganizationSettings {
   max_webhooks: number;
   /** Jobs queued or running at once; a submission past it is 429. */
   max_active_jobs: number;
+  /**
+   * How long a workflow run may wait for input before it fails `expired`, fixed when it begins to wait.
+   * Default and ceiling: SERVICE_RUN_WAIT_TIMEOUT_MS (in whole seconds, rounded up).
+   */
+  run_wait_timeout_seconds: number;
   /** null while the organization runs on defaults only. */
   updated_at: string | null;
 }
@@ -81,4 +87,6 @@ export const settingsBounds = {
   maxActiveJobs: 10_000,
   /** The schema's bound; the server maximum is SERVICE_WEBHOOK_MAX_PER_ORG (checked by the service). */
   maxWebhooks: 100_000,
+  /** The schema's bound (int32 seconds); the server maximum is SERVICE_RUN_WAIT_TIMEOUT_MS (checked by the service). */
+  runWaitTimeoutSeconds: 2_147_483_647,
 } as const;

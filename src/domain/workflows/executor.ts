@@ -186,7 +186,7 @@ export class RunExecutor {
           this.hold(run);
           this.runs.emit(tx, run, 'workflow.run.started', { instance_id: this.options.instanceId });
           // Its first nodes start in the same transaction (one commit fewer per run).
-          for (const launch of this.advance(tx, run)) launches.push({ runId: id, ...launch });
+          for (const launch of await this.advance(tx, run)) launches.push({ runId: id, ...launch });
           await tx.put(this.store.runs, run);
           taken.push(id);
           running++;
@@ -212,7 +212,7 @@ export class RunExecutor {
       const before = JSON.stringify(run);
       const ours = run.instance_id === this.options.instanceId;
       if (finished !== undefined && ours) await this.record(tx, run, finished.node, finished.outcome);
-      const launches = ours && run.status === 'running' ? this.advance(tx, run) : [];
+      const launches = ours && run.status === 'running' ? await this.advance(tx, run) : [];
       if (run.status !== 'running' || !ours) {
         // Cancelled or failed: what is still in flight here stops. Paused: it finishes and is kept.
         if (run.status === 'cancelled' || run.status === 'failed' || !ours) this.abortAll(runId);
@@ -269,7 +269,7 @@ export class RunExecutor {
    * with those in flight). A run with every node done completes; one with only waiting nodes left
    * waits outside the bound until its input comes.
    */
-  private advance(tx: Tx, run: WorkflowRun): { node: WorkflowNode; body: ExecuteBody }[] {
+  private async advance(tx: Tx, run: WorkflowRun): Promise<{ node: WorkflowNode; body: ExecuteBody }[]> {
     const launches: { node: WorkflowNode; body: ExecuteBody }[] = [];
     let room = this.options.maxParallelNodes - (this.inFlight.get(run.id)?.size ?? 0);
     const done = (key: string) => run.node_states[key].status === 'completed';
@@ -305,7 +305,7 @@ export class RunExecutor {
     const states = Object.values(run.node_states);
     if (states.every((s) => s.status === 'completed')) this.runs.finish(tx, run, 'completed');
     else if (launches.length === 0 && !states.some((s) => s.status === 'running')) {
-      if (states.some((s) => s.status === 'waiting')) this.runs.move(run, 'waiting');
+      if (states.some((s) => s.status === 'waiting')) await this.runs.beginWaiting(tx, run);
     }
     if (run.status !== 'running') tx.wake(RUNS_TOPIC); // a slot is free
     return launches;

@@ -169,6 +169,8 @@ export const runSchema = z.object({
   started_at: timestamp.nullable(),
   finished_at: timestamp.nullable(),
   updated_at: timestamp,
+  /** While waiting for input: when the run fails `expired` (organization setting run_wait_timeout_seconds). */
+  wait_expires_at: timestamp.nullable(),
   instance_id: z.string().nullable(),
 });
 

@@ -48,7 +48,7 @@ function viewOfWorkflow(d: WorkflowDefinition): WorkflowView {
 
 export function viewOfRun(run: WorkflowRun): RunView {
   const { lease_until: _lease, ...view } = run;
-  return view;
+  return { ...view, wait_expires_at: run.wait_expires_at ?? null };
 }
 
 const pendingNode = (): NodeState => ({
@@ -102,8 +102,8 @@ export class WorkflowService {
     private readonly metrics: Pick<Metrics, 'workEnded'>,
     /** Live run event streams: their caps and wake-ups. */
     readonly streams: RunStreams,
-    /** The organization's workflow caps (max_workflows, max_queued_runs, max_waiting_runs). */
-    private readonly settings: Pick<SettingsService, 'resolveSettings'>,
+    /** The organization's workflow caps (max_workflows, max_queued_runs, max_waiting_runs) and wait timeout. */
+    private readonly settings: Pick<SettingsService, 'resolveSettings' | 'runWaitTimeoutMs'>,
   ) {}
 
   /** Runs queued and running, counted up to 100,000 each (metrics). */
@@ -266,6 +266,7 @@ export class WorkflowService {
       started_at: null,
       finished_at: null,
       updated_at: now,
+      wait_expires_at: null,
       instance_id: null,
       lease_until: null,
     };
@@ -411,23 +412,27 @@ export class WorkflowService {
   }
 
   /**
-   * Ends runs that have waited for input `timeoutMs` or longer: `failed` with error `expired`, their
-   * waiting nodes failed with it, each in one transaction with its events. Answers how many ended,
-   * whether a full batch was found, and when (epoch ms) the next waiting run falls due. The expiry
-   * loop's work: the background lane's transactions.
+   * Ends runs whose wait deadline has passed: `failed` with error `expired`, their waiting nodes failed
+   * with it, each in one transaction with its events. Answers how many ended, whether a full batch
+   * was found, and when (epoch ms) the next waiting run falls due. `timeoutMs` (SERVICE_RUN_WAIT_TIMEOUT_MS)
+   * dates only a waiting run stored without a deadline. The expiry loop's work: the background lane's.
    */
   async expireWaitingRuns(
     timeoutMs: number,
     limit = EXPIRY_BATCH,
   ): Promise<{ expired: number; more: boolean; nextDueAt: number | undefined }> {
-    const cutoff = new Date(Date.now() - timeoutMs).toISOString();
-    const overdue = await this.store.waitingSince(cutoff, limit);
+    const overdue = await this.store.waitingDueBy(nowIso(), limit);
+    const deadlineOf = (run: WorkflowRun) =>
+      run.wait_expires_at ? Date.parse(run.wait_expires_at) : Date.parse(run.updated_at) + timeoutMs;
     let expired = 0;
     for (const { id } of overdue) {
       const ended = await this.storage.background.transaction({ locks: [runLock(id)] }, async (tx) => {
         const run = await this.store.editable(tx, id);
-        if (run?.status !== 'waiting' || Date.parse(run.updated_at) > Date.now() - timeoutMs) return false;
-        const error = { code: 'expired', message: `no input came within ${timeoutMs} ms (SERVICE_RUN_WAIT_TIMEOUT_MS)` };
+        if (run?.status !== 'waiting' || deadlineOf(run) > Date.now()) return false;
+        const error = {
+          code: 'expired',
+          message: `no input came by ${new Date(deadlineOf(run)).toISOString()} (run_wait_timeout_seconds, at most SERVICE_RUN_WAIT_TIMEOUT_MS)`,
+        };
         for (const [key, state] of Object.entries(run.node_states)) {
           if (state.status !== 'waiting') continue;
           state.status = 'failed';
@@ -443,12 +448,8 @@ export class WorkflowService {
       });
       if (ended) expired++;
     }
-    const [next] = overdue.length === limit ? [] : await this.store.waitingSince(undefined, 1);
-    return {
-      expired,
-      more: overdue.length === limit,
-      nextDueAt: next === undefined ? undefined : Date.parse(next.sort) + timeoutMs,
-    };
+    const [next] = overdue.length === limit ? [] : await this.store.waitingDueBy(undefined, 1);
+    return { expired, more: overdue.length === limit, nextDueAt: next === undefined ? undefined : Date.parse(next.sort) };
   }
 
   /** Reads a run the actor may see, then changes it under its lock (404 for another organization's). */
@@ -486,10 +487,21 @@ export class WorkflowService {
     this.emit(tx, run, 'workflow.run.queued', { priority: run.priority });
   }
 
-  /** Out of `running` (or into it): the lease goes with it. */
+  /** Out of `running` (or into it): the lease goes with it; out of `waiting`, the wait deadline. */
   move(run: WorkflowRun, status: RunStatus): void {
     run.status = status;
     if (status !== 'running') run.lease_until = null;
+    if (status !== 'waiting') run.wait_expires_at = null;
+  }
+
+  /**
+   * Into `waiting` with its deadline, fixed now: the organization's run_wait_timeout_seconds, at most
+   * SERVICE_RUN_WAIT_TIMEOUT_MS. A resumed run that waits again gets a new one (the count restarts).
+   */
+  async beginWaiting(tx: Tx, run: WorkflowRun): Promise<void> {
+    const timeoutMs = await this.settings.runWaitTimeoutMs(run.organization_id, tx);
+    this.move(run, 'waiting');
+    run.wait_expires_at = new Date(Date.now() + timeoutMs).toISOString();
   }
 
   /** Ends a run with its terminal event (spec 2.9, 6.3): state, output_url, instance and error. */

@@ -49,8 +49,13 @@ export class WorkflowStore {
       // Runs in progress: counted per organization (the bound), and by lease end (takeover).
       { name: 'running', value: (r) => (r.status === 'running' ? r.organization_id : undefined) },
       { name: 'leases', value: (r) => (r.status === 'running' ? 'running' : undefined), sort: (r) => r.lease_until ?? '' },
-      // Runs waiting for input, by when they began to (a waiting run is not written again until it leaves): expiry.
-      { name: 'waiting', value: (r) => (r.status === 'waiting' ? 'waiting' : undefined), sort: (r) => r.updated_at },
+      // Runs waiting for input, by their own deadline (so "overdue" is a prefix whatever each
+      // organization's timeout): expiry. LevelDB migration 13 and PostgreSQL 23 keyed older runs so.
+      {
+        name: 'waiting',
+        value: (r) => (r.status === 'waiting' ? 'waiting' : undefined),
+        sort: (r) => r.wait_expires_at ?? r.updated_at,
+      },
     ]);
   }
 
@@ -109,8 +114,8 @@ export class WorkflowStore {
     return this.runs.in(tx).countBy('running', organizationId);
   }
 
-  /** Runs waiting since `upTo` or earlier (every one when undefined), longest waiting first. */
-  async waitingSince(upTo: string | undefined, limit: number, tx?: Tx): Promise<IndexEntry[]> {
+  /** Waiting runs due by `upTo` (every one when undefined), soonest due first; `sort` is the deadline. */
+  async waitingDueBy(upTo: string | undefined, limit: number, tx?: Tx): Promise<IndexEntry[]> {
     return this.runs.in(tx).range('waiting', 'waiting', { upTo, limit });
   }
 

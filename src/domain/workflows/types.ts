@@ -90,6 +90,12 @@ export interface WorkflowRun {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
+  /**
+   * While waiting for input: when it fails `expired`, fixed as it began to wait (its organization's
+   * run_wait_timeout_seconds, at most SERVICE_RUN_WAIT_TIMEOUT_MS). Null otherwise; absent on runs
+   * older daemons stored that never waited since.
+   */
+  wait_expires_at?: string | null;
   /** The daemon instance running it now (or that ran it last). */
   instance_id: string | null;
   /** While running: the lease of `instance_id`; another daemon takes the run over once it ends. */
@@ -97,7 +103,7 @@ export interface WorkflowRun {
 }
 
 /** What clients see of a run (the lease is the daemons' own business). */
-export type RunView = Omit<WorkflowRun, 'lease_until'>;
+export type RunView = Omit<WorkflowRun, 'lease_until' | 'wait_expires_at'> & { wait_expires_at: string | null };
 
 /** What a schedule does when its previous run has not ended at the next fire time. */
 export const overlapPolicies = ['skip', 'allow'] as const;

@@ -3,9 +3,10 @@ import { Loop, sweepBatches } from '../../loops/loop.js';
 import type { WorkflowService } from './service.js';
 
 /**
- * Waiting runs expire (issue 33: 13,453 runs were left waiting forever): a run waiting for input
- * SERVICE_RUN_WAIT_TIMEOUT_MS fails with error `expired`. The loop looks every sweep period and when
- * the next waiting run it knows of falls due (a run that begins to wait later is seen by the next sweep).
+ * Waiting runs expire (issue 33: 13,453 runs were left waiting forever): a run still waiting for input
+ * at its deadline (its organization's run_wait_timeout_seconds, at most SERVICE_RUN_WAIT_TIMEOUT_MS,
+ * `timeoutMs`) fails with error `expired`. The loop looks every sweep period and when the next waiting
+ * run it knows of falls due (a run that begins to wait later is seen by the next sweep).
  */
 export function createWaitExpiryLoop(
   workflows: WorkflowService,

@@ -5,6 +5,7 @@ import type { Organization } from '../../domain/identity/types.js';
 import { JobStore } from '../../domain/jobs/store.js';
 import { createPortalStore } from '../../domain/portal/store.js';
 import type { StoredSettings } from '../../domain/settings/types.js';
+import type { WorkflowRun } from '../../domain/workflows/types.js';
 import { WebhookStore } from '../../domain/webhooks/store.js';
 import type { Delivery, HandOffBatch, Webhook } from '../../domain/webhooks/types.js';
 import { WorkflowStore } from '../../domain/workflows/store.js';
@@ -13,13 +14,14 @@ import { NewerSchemaError } from '../errors.js';
 import { countSubjects, HourlyLog, HOURLY_LOGS, type HourlyLogEntry } from '../hourly-log.js';
 import { indexSublevelName } from '../keyspace.js';
 import { newSortableId, SEP } from '../keys.js';
+import { defaultMigrationContext, type MigrationContext } from '../migration-context.js';
 import { SCHEMA_VERSION_KEY, type BatchOp, type LevelStorage } from './engine.js';
 
 /** One LevelDB data migration: the batch operations it writes (the version bump joins them). */
 export interface Migration {
   version: number;
   name: string;
-  up: (storage: LevelStorage) => Promise<BatchOp[]>;
+  up: (storage: LevelStorage, context: MigrationContext) => Promise<BatchOp[]>;
 }
 
 /**
@@ -108,6 +110,7 @@ export const migrations: Migration[] = [
     up: async (storage) => rebuildIndex(storage, new JobStore(storage).jobs, 'finished'),
   },
   { version: 12, name: "deliveries by the organization that owns their webhook (the organization's list)", up: ownDeliveries },
+  { version: 13, name: 'runs waiting for input, by their own deadline (expiry)', up: dateWaitingRuns },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {
@@ -217,13 +220,40 @@ async function oneDisplayName(storage: LevelStorage): Promise<BatchOp[]> {
   return ops;
 }
 
-export async function migrate(storage: LevelStorage, list: Migration[] = migrations): Promise<{ from: number; to: number }> {
+/**
+ * Waiting runs were keyed by when they began to wait (one timeout for every run); each now carries its
+ * deadline and is keyed by it. Runs already waiting keep today's: began + SERVICE_RUN_WAIT_TIMEOUT_MS.
+ * PostgreSQL migration 23 does the same.
+ */
+async function dateWaitingRuns(storage: LevelStorage, context: MigrationContext): Promise<BatchOp[]> {
+  const { runs } = new WorkflowStore(storage);
+  const records = storage.sublevel(runs.name);
+  const index = storage.sublevel(indexSublevelName(runs.name, 'waiting'));
+  const ops: BatchOp[] = [];
+  for await (const key of index.keys()) {
+    const id = key.split(SEP).at(-1)!;
+    const run = (await records.get(id)) as WorkflowRun | undefined;
+    if (run === undefined) continue;
+    const began = run.updated_at;
+    const dated = { ...run, wait_expires_at: new Date(Date.parse(began) + context.runWaitTimeoutMs).toISOString() };
+    ops.push({ type: 'del', sublevel: index, key });
+    ops.push({ type: 'put', sublevel: index, key: runs.indexKeyOf('waiting', dated)!, value: '' });
+    ops.push({ type: 'put', sublevel: records, key: id, value: dated });
+  }
+  return ops;
+}
+
+export async function migrate(
+  storage: LevelStorage,
+  list: Migration[] = migrations,
+  context: MigrationContext = defaultMigrationContext,
+): Promise<{ from: number; to: number }> {
   const from = await readSchemaVersion(storage);
   const latest = list.reduce((max, m) => Math.max(max, m.version), 0);
   if (from > latest) throw new NewerSchemaError(from, latest);
   const pending = [...list].sort((a, b) => a.version - b.version).filter((m) => m.version > from);
   for (const m of pending) {
-    const ops = await m.up(storage);
+    const ops = await m.up(storage, context);
     ops.push({ type: 'put', sublevel: storage.meta, key: SCHEMA_VERSION_KEY, value: m.version });
     await storage.writeOps(ops);
     storage.log.info({ version: m.version, migration: m.name }, 'migration applied');

@@ -15,6 +15,7 @@ import { WakeTopics } from '../wake-topics.js';
 import { holdsNoRows, readBackup, restoreStatement } from './backup-rows.js';
 import { makeReader, RecordCaches, type Query } from './cached-reader.js';
 import { inspectDatabase, type DatabaseFacts } from './inspect.js';
+import type { MigrationContext } from '../migration-context.js';
 import { applySqlMigrations, sqlMigrations, type SqlMigration } from './migrations.js';
 import { NoticeListener } from './listener.js';
 import { AckWaits, CHANNEL, LISTENER_NAME, noticePayload, type AckWait, type Notice } from './notices.js';
@@ -57,6 +58,8 @@ export interface PostgresOptions {
    * (SERVICE_DATABASE_CONNECT_TIMEOUT_MS); past it the caller gets `unavailable` (503).
    */
   connectTimeoutMs?: number;
+  /** What data migrations read of the configuration (defaults: the configuration's). */
+  migrationContext?: MigrationContext;
 }
 
 /** Default of SERVICE_DATABASE_CONNECT_TIMEOUT_MS. */
@@ -164,7 +167,7 @@ export class PostgresStorage implements Storage {
     };
     const storage = new PostgresStorage(newPool(foreground), newPool(background), url, log);
     try {
-      await storage.migrate();
+      await storage.migrate(options.migrationContext);
       await storage.listener.start();
     } catch (err) {
       await storage.close();
@@ -178,13 +181,16 @@ export class PostgresStorage implements Storage {
   }
 
   /** Applies the SQL migrations above the database's version, under a session advisory lock. */
-  private async migrate(list: SqlMigration[] = sqlMigrations): Promise<void> {
+  private async migrate(context?: MigrationContext, list: SqlMigration[] = sqlMigrations): Promise<void> {
     const client = await this.pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK]);
       try {
-        await applySqlMigrations(client, list, (m) =>
-          this.log.info({ version: m.version, migration: m.name }, 'migration applied'),
+        await applySqlMigrations(
+          client,
+          list,
+          (m) => this.log.info({ version: m.version, migration: m.name }, 'migration applied'),
+          context,
         );
       } finally {
         await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK]);

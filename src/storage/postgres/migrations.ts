@@ -10,6 +10,7 @@
 
 import type pg from 'pg';
 import { NewerSchemaError } from '../errors.js';
+import { defaultMigrationContext, type MigrationContext } from '../migration-context.js';
 
 export interface SqlMigration {
   version: number;
@@ -466,6 +467,28 @@ CREATE INDEX webhook_deliveries__organization_status ON webhook_deliveries (ix_o
 CREATE INDEX webhook_deliveries__webhook_status ON webhook_deliveries (ix_webhook_status) WHERE ix_webhook_status IS NOT NULL;
 `,
   },
+  {
+    version: 23,
+    name: 'runs waiting for input, by their own deadline (expiry)',
+    // LevelDB migration 13: a run already waiting gets wait_expires_at = began (its updated_at) +
+    // SERVICE_RUN_WAIT_TIMEOUT_MS (the transaction's switchyard.run_wait_timeout_ms, which
+    // applySqlMigrations sets), in toISOString's form, and is keyed by it as workflows/store.ts keys it.
+    sql: `
+UPDATE workflow_runs r
+SET data = jsonb_set(r.data, '{wait_expires_at}', to_jsonb(w.at)),
+    ix_waiting = convert_to('waiting', 'UTF8') || '\\x00'::bytea || convert_to(w.at, 'UTF8') || '\\x00'::bytea || r.id
+FROM (
+  SELECT id, to_char(
+    ((data->>'updated_at')::timestamptz + current_setting('switchyard.run_wait_timeout_ms')::bigint * interval '1 millisecond')
+      AT TIME ZONE 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) AS at
+  FROM workflow_runs
+  WHERE data->>'status' = 'waiting'
+) w
+WHERE r.id = w.id;
+`,
+  },
 ];
 
 /**
@@ -477,6 +500,7 @@ export async function applySqlMigrations(
   client: pg.ClientBase,
   list: readonly SqlMigration[],
   onApplied: (m: SqlMigration) => void = () => undefined,
+  context: MigrationContext = defaultMigrationContext,
 ): Promise<void> {
   await client.query(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -488,6 +512,8 @@ export async function applySqlMigrations(
   for (const m of list.filter((m) => m.version > from).sort((a, b) => a.version - b.version)) {
     await client.query('BEGIN');
     try {
+      // What data migrations read of the configuration, for this transaction only.
+      await client.query("SELECT set_config('switchyard.run_wait_timeout_ms', $1, true)", [String(context.runWaitTimeoutMs)]);
       await client.query(m.sql);
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       await client.query('COMMIT');

@@ -16,6 +16,7 @@ export interface OrganizationSettings {
   'max_waiting_runs'?: (number);
   'max_webhooks'?: (number);
   'max_active_jobs'?: (number);
+  'run_wait_timeout_seconds'?: (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";
@@ -36,6 +37,7 @@ export interface OrganizationSettings__Output {
   'max_waiting_runs': (number);
   'max_webhooks': (number);
   'max_active_jobs': (number);
+  'run_wait_timeout_seconds': (number);
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
   '_updated_at'?: "updated_at";

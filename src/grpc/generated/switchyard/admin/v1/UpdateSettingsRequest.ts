@@ -16,6 +16,7 @@ export interface UpdateSettingsRequest {
   'max_waiting_runs'?: (number);
   'max_webhooks'?: (number);
   'max_active_jobs'?: (number);
+  'run_wait_timeout_seconds'?: (number);
   '_display_name'?: "display_name";
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
@@ -28,6 +29,7 @@ export interface UpdateSettingsRequest {
   '_max_waiting_runs'?: "max_waiting_runs";
   '_max_webhooks'?: "max_webhooks";
   '_max_active_jobs'?: "max_active_jobs";
+  '_run_wait_timeout_seconds'?: "run_wait_timeout_seconds";
 }
 
 export interface UpdateSettingsRequest__Output {
@@ -45,6 +47,7 @@ export interface UpdateSettingsRequest__Output {
   'max_waiting_runs'?: (number);
   'max_webhooks'?: (number);
   'max_active_jobs'?: (number);
+  'run_wait_timeout_seconds'?: (number);
   '_display_name'?: "display_name";
   '_logo_url'?: "logo_url";
   '_email_from_name'?: "email_from_name";
@@ -57,4 +60,5 @@ export interface UpdateSettingsRequest__Output {
   '_max_waiting_runs'?: "max_waiting_runs";
   '_max_webhooks'?: "max_webhooks";
   '_max_active_jobs'?: "max_active_jobs";
+  '_run_wait_timeout_seconds'?: "run_wait_timeout_seconds";
 }
