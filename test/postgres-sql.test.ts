@@ -6,15 +6,18 @@ import type { RecordWrite, TableDef } from '../src/storage/engine.js';
 import {
   beginWith,
   bytes,
+  chainStatements,
   claimSelect,
   countRange,
   countRows,
   deleteRows,
   distinctSortKeys,
   ident,
+  inlineStatement,
   lastWrites,
   lockId,
   lockLastAppended,
+  MAX_PARAMETERS,
   metaUpsert,
   rangeSelect,
   rangeSql,
@@ -186,4 +189,42 @@ t.test('writes: rows of one statement, numbered after a statement that runs alon
     lockLastAppended("'last_id:deliveries'"),
     "INSERT INTO meta (key, value) VALUES ('last_id:deliveries', 'null'::jsonb) ON CONFLICT (key) DO UPDATE SET value = meta.value RETURNING value",
   );
+});
+
+t.test("a commit's writes: one statement, placeholders numbered on, the append lock taken last", async (t) => {
+  const del = deleteRows(table, ['r1']);
+  const meta = metaUpsert([['cursor:x', 'evt_1']])!;
+  const [one] = chainStatements([del, meta]);
+  t.equal(
+    one.text,
+    'WITH w0 AS (DELETE FROM "deliveries" WHERE id = ANY($1)) INSERT INTO meta (key, value) VALUES ($2, $3::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+  );
+  t.same(one.values, [[bytes('r1')], 'cursor:x', '"evt_1"']);
+  t.same(chainStatements([meta]), [meta], 'one statement stays as it is');
+  const [locked] = chainStatements([del, meta], 'last_id:events');
+  t.equal(
+    locked.text,
+    'WITH w0 AS (DELETE FROM "deliveries" WHERE id = ANY($1) RETURNING 1), w1 AS (INSERT INTO meta (key, value) VALUES ($2, $3::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value RETURNING 1) INSERT INTO meta (key, value) SELECT $4, \'null\'::jsonb FROM (SELECT (SELECT count(*) FROM w0) + (SELECT count(*) FROM w1) AS n) AS written ON CONFLICT (key) DO UPDATE SET value = meta.value RETURNING value',
+    'the lock reads every write first, so it is taken after them',
+  );
+  t.same(locked.values, [[bytes('r1')], 'cursor:x', '"evt_1"', 'last_id:events']);
+  const big = { text: 'DELETE FROM "deliveries" WHERE id = ANY($1)', values: Array.from({ length: 40_000 }, () => null) };
+  const split = chainStatements([big, big, meta], 'last_id:events');
+  t.equal(split.length, 2, 'past the parameter limit, a second statement');
+  t.ok(split.every((s) => s.values.length <= MAX_PARAMETERS));
+  t.match(split[1].text, /RETURNING value$/, 'the lock goes with the last');
+});
+
+t.test('a statement with its parameters written in (the tail sent with COMMIT)', async (t) => {
+  const escape = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  t.equal(
+    inlineStatement(deleteRows(table, ['a', 'b']), escape),
+    "DELETE FROM \"deliveries\" WHERE id = ANY(ARRAY[decode('61', 'hex'), decode('62', 'hex')])",
+  );
+  t.equal(
+    inlineStatement(upsertRows(table, [{ id: 'r1', value: { q: "it's $1" }, keys: new Map([['webhook', 'w1']]) }]), escape),
+    'INSERT INTO "deliveries" (id, data, "ix_webhook", "ix_key") VALUES (decode(\'7231\', \'hex\'), \'{"q":"it\'\'s $1"}\'::jsonb, decode(\'7731\', \'hex\'), NULL) ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, "ix_webhook" = EXCLUDED."ix_webhook", "ix_key" = EXCLUDED."ix_key"',
+    'values escaped, and a placeholder inside a value is left alone',
+  );
+  t.throws(() => inlineStatement({ text: 'SELECT $1', values: [{}] }, escape), { name: 'TypeError' });
 });

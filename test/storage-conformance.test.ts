@@ -798,14 +798,45 @@ function suite(t: Test, engine: EngineUnderTest): void {
       const append = await counted(() =>
         s.transaction({}, async (tx) => tx.append(log, 'evt_', (id) => ({ id, kind: 'k', organization_id: 'p', n: 1 }))),
       );
-      t.equal(append.length, 3, `an append alone: its lock with BEGIN, its rows, its notice with COMMIT (${append.join(' | ')})`);
+      t.equal(
+        append.length,
+        2,
+        `an append alone: its lock with BEGIN, then its rows with its notice and COMMIT (${append.join(' | ')})`,
+      );
       t.match(append[0], /^BEGIN; INSERT INTO meta/);
+      t.match(append[1], /^UPDATE meta SET value = /);
+      // Writes to several tables, meta values and an append, under a lock: the lock with BEGIN, every
+      // write with the append's lock in one statement, the appended rows with the COMMIT.
+      const mixed = await counted(() =>
+        s.transaction({ locks: ['mixed'] }, async (tx) => {
+          await tx.put(items, { id: 'y', group: 'g', created_at: iso(2) });
+          await tx.put(items, { id: 'z', group: 'g', created_at: iso(3) });
+          await tx.delete(items, 'x');
+          tx.insert(log, { id: 'evt_inserted', kind: 'k', organization_id: 'q', n: 0 });
+          tx.putMeta('mixed', 1);
+          tx.append(log, 'evt_', (id) => ({ id, kind: 'k', organization_id: 'p', n: 2 }));
+        }),
+      );
+      const reads = mixed.filter((sql) => sql.startsWith('SELECT'));
+      t.equal(mixed.length - reads.length, 3, `lock, writes, commit (${mixed.join(' | ')})`);
+      t.match(mixed[0], /^BEGIN; SELECT pg_advisory_xact_lock/);
+      t.match(mixed[mixed.length - 2], /^WITH w0 AS \(DELETE FROM "teams"/);
+      t.match(mixed[mixed.length - 1], /^UPDATE meta SET value = /);
+      t.equal(await items.get('x'), undefined, 'the delete committed');
+      t.same(
+        (await items.range('organization', 'g')).map((e) => e.id),
+        ['y', 'z'],
+        'the upserts committed',
+      );
+      t.equal(await s.readMeta('mixed'), 1, 'the meta value committed');
+      t.equal((await log.range('organization', 'q')).length, 1, 'the inserted row committed');
       t.same(await counted(() => s.transaction({}, async () => undefined)), [], 'nothing to do: nothing sent');
       const read = await counted(() => s.transaction({}, async (tx) => void (await tx.read(items).get('x'))));
       t.equal(read[0], 'BEGIN', 'a read first: BEGIN just before it');
       t.equal(read[read.length - 1], 'COMMIT');
       const ids = (await log.range('organization', 'p')).map((e) => e.id);
-      t.equal(ids.length, 1, 'the append committed once');
+      t.equal(ids.length, 2, 'each append committed once');
+      t.ok(ids[0] < ids[1], 'in commit order');
     });
 
   if (engine.openTwin !== undefined) {

@@ -28,6 +28,11 @@ export class Counters<R extends CountRecord = CountRecord> {
     this.records = new Collection<R>(storage, 'counters', (c) => c.id);
   }
 
+  /** The id of the subject's record. */
+  idOf(subject: string): string {
+    return countId(this.what, subject);
+  }
+
   /** The subject's record as `tx` sees it (undefined: none written yet). */
   stored(tx: Tx, subject: string): Promise<R | undefined> {
     return tx.get(this.records, countId(this.what, subject));

@@ -45,6 +45,11 @@ export class HourlyLog<T extends HourlyLogEntry> {
     this.counts = new Counters<HourlyCount>(storage, name);
   }
 
+  /** The id of the subject's count (a record of the `counters` collection, read with others by getMany). */
+  countIdOf(subject: string): string {
+    return this.counts.idOf(subject);
+  }
+
   /** Times (epoch ms) of the subject's entries in the last hour, newest first, at most `max`. */
   async recent(subject: string, now: number, max: number, tx?: Tx): Promise<number[]> {
     const entries = await this.entries.in(tx).range('subject', subject, {
@@ -93,7 +98,8 @@ export class HourlyLog<T extends HourlyLogEntry> {
       if (count >= max) return Date.parse(leaving[leaving.length - 1].sort) + HOUR_MS - now;
     }
     const entry = { ...fields, id: newSortableId(), subject, at: new Date(now).toISOString() } as T;
-    await tx.put(this.entries, entry);
+    // A new time-sortable id: no earlier version to read.
+    tx.insert(this.entries, entry);
     await this.counts.store(tx, subject, { count: count + 1, oldest: oldest ?? entry.at });
     return null;
   }

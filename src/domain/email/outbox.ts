@@ -138,7 +138,7 @@ export class OutboxService {
   // -- queueing (inside the caller's transaction) ------------------------------------------------
 
   /** Adds an invitation mail to `tx`: pending (sent promptly) or held when no transport is configured. */
-  async enqueueInvitationMail(tx: Tx, input: EnqueueInvitationMail): Promise<OutboxEntry> {
+  enqueueInvitationMail(tx: Tx, input: EnqueueInvitationMail): OutboxEntry {
     const id = newId();
     const now = nowIso();
     const held = this.transport === undefined;
@@ -161,7 +161,8 @@ export class OutboxService {
       updated_at: now,
       sent_at: null,
     };
-    await tx.put(this.store.entries, entry);
+    // A new random id: no earlier version to read.
+    tx.insert(this.store.entries, entry);
     if (!held) this.wakeAfter(tx);
     return entry;
   }

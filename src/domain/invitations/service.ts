@@ -19,6 +19,7 @@ import {
 } from '../identity/permissions.js';
 import { principalEmailLock, type PrincipalService } from '../identity/principals.js';
 import type { SettingsService } from '../settings/service.js';
+import type { OrganizationSettings } from '../settings/types.js';
 import { normalizeEmail } from '../schemas.js';
 import { createInvitationBody } from './schemas.js';
 import { InvitationStore, statusKey } from './store.js';
@@ -174,6 +175,8 @@ export class InvitationService {
             details: { invitation_id: duplicate.id },
           });
         }
+        // The three counts this create checks (pending, the organization's hour, the address's hour): one read.
+        await this.store.readCounts(tx, organizationId, email);
         const settings = await this.settings.resolveSettings(organizationId, tx);
         const max = settings.max_pending_invitations;
         // No slot frees on its own before the first pending invitation expires.
@@ -205,7 +208,9 @@ export class InvitationService {
           revoked_by: null,
           expired_at: null,
         };
-        created.outbox_entry_id = await this.queueMail(tx, created, token.raw);
+        created.outbox_entry_id = this.queueMail(tx, created, token.raw, settings);
+        // Its id was just made (a random UUID): there is no earlier version to read.
+        tx.saw(this.store.invitations, id, undefined);
         await this.store.putInvitation(tx, created, undefined);
         this.events.append(tx, {
           kind: 'invitation.created',
@@ -239,10 +244,9 @@ export class InvitationService {
     if (recipientWait !== null) throw rateLimited('invitations_per_recipient_per_hour', max, recipientWait);
   }
 
-  /** Queues the invitation mail in `tx`; returns the outbox entry id. */
-  private async queueMail(tx: Tx, invitation: Invitation, rawToken: string): Promise<string> {
-    const settings = await this.settings.resolveSettings(invitation.organization_id, tx);
-    const entry = await this.outbox.enqueueInvitationMail(tx, {
+  /** Queues the invitation mail in `tx` (`settings`: its organization's, as read in `tx`); returns the outbox entry id. */
+  private queueMail(tx: Tx, invitation: Invitation, rawToken: string, settings: OrganizationSettings): string {
+    const entry = this.outbox.enqueueInvitationMail(tx, {
       organizationId: invitation.organization_id,
       to: invitation.email,
       rawToken,
@@ -361,7 +365,7 @@ export class InvitationService {
           send_count: invitation.send_count + 1,
           updated_at: new Date(now).toISOString(),
         };
-        resent.outbox_entry_id = await this.queueMail(tx, resent, token.raw);
+        resent.outbox_entry_id = this.queueMail(tx, resent, token.raw, settings);
         this.audit.recordChange(tx, actor, 'invitation.resend', 'invitation', invitation, resent);
         return this.store.putInvitation(tx, resent, invitation);
       },

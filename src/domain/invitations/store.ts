@@ -30,6 +30,19 @@ export class InvitationStore {
     this.pendingCounts = new Counters(storage, 'invitations_pending');
   }
 
+  /**
+   * Reads in `tx`, in one round trip, the counts a create checks: the organization's pending
+   * invitations and sends in the hour, the address's sends in the hour. Later reads of them in `tx`
+   * (the checks, the writes) use what this read.
+   */
+  async readCounts(tx: Tx, organizationId: string, email: string): Promise<void> {
+    await tx.getMany(this.pendingCounts.records, [
+      this.pendingCounts.idOf(organizationId),
+      this.sends.countIdOf(organizationId),
+      this.recipientSends.countIdOf(email),
+    ]);
+  }
+
   /** Queues the invitation in `tx` with its organization's pending count (`previous`: as read in `tx`). */
   async putInvitation(tx: Tx, next: Invitation, previous: Invitation | undefined): Promise<Invitation> {
     const delta = Number(next.status === 'pending') - Number(previous?.status === 'pending');

@@ -30,6 +30,8 @@ import {
   metaUpsert,
   setLastAppended,
   text,
+  chainStatements,
+  inlineStatement,
   upsertRows,
   UPSERT_ROWS,
   type Row,
@@ -310,20 +312,23 @@ export class PostgresStorage implements Storage {
         const tx = new BufferedTx(makeReader(serial), prefetched);
         const result = await runChecked(() => fn(tx, client));
         const flushed = await this.flush(serial, (literal) => client.escapeLiteral(literal), tx.commitSet);
-        const notice = flushed?.notice;
+        const { notice, payload, tail } = flushed;
         if (beginPending) {
           // Nothing was sent, so nothing to commit; a notice (wake-ups only) goes on its own.
-          if (flushed !== undefined) await client.query('SELECT pg_notify($1, $2)', [CHANNEL, flushed.payload]);
-        } else if (flushed === undefined) await client.query('COMMIT');
-        else if (flushed.notice.n !== undefined) {
+          if (payload !== undefined) await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+        } else if (notice?.n !== undefined) {
           // Peers acknowledge the notice once it is delivered (at COMMIT): count them before committing.
-          await client.query('SELECT pg_notify($1, $2)', [CHANNEL, flushed.payload]);
-          acks = await this.expectAcks(client, flushed.notice.n);
-          await client.query('COMMIT');
-        } else
           await client.query(
-            `SELECT pg_notify(${client.escapeLiteral(CHANNEL)}, ${client.escapeLiteral(flushed.payload)}); COMMIT`,
+            [...tail, `SELECT pg_notify(${client.escapeLiteral(CHANNEL)}, ${client.escapeLiteral(payload!)})`].join('; '),
           );
+          acks = await this.expectAcks(client, notice.n);
+          await client.query('COMMIT');
+        } else {
+          // The appended rows, the notice and the COMMIT: one round trip.
+          const notify =
+            payload === undefined ? [] : [`SELECT pg_notify(${client.escapeLiteral(CHANNEL)}, ${client.escapeLiteral(payload)})`];
+          await client.query([...tail, ...notify, 'COMMIT'].join('; '));
+        }
         this.lastWriteOk = true;
         if (notice !== undefined) this.apply(notice, true);
         client.release();
@@ -515,12 +520,16 @@ export class PostgresStorage implements Storage {
     return err;
   }
 
-  /** Writes the commit set on the transaction's connection; returns the notice to send (if any) and its payload. */
+  /**
+   * Writes the commit set on the transaction's connection. Answers the notice to send (if any) with
+   * its payload, and `tail`: the last statements, parameters written in, for the caller to send in
+   * the round trip of the notice and the COMMIT.
+   */
   private async flush(
     query: Query,
     escape: (literal: string) => string,
     set: CommitSet,
-  ): Promise<{ notice: Notice; payload: string } | undefined> {
+  ): Promise<{ notice?: Notice; payload?: string; tail: string[] }> {
     const notice: Notice = { i: this.instance, c: {}, w: set.wakes };
     const touch = (table: TableDef, id: string, keys: Iterable<[string, string]>): void => {
       if (!table.cache) return;
@@ -530,27 +539,32 @@ export class PostgresStorage implements Storage {
       for (const [index, key] of keys) if (table.indexes.some((i) => i.name === index && i.unique)) entry.keys.push([index, key]);
     };
     for (const w of set.writes) touch(w.table, w.id, [...(w.previous ?? []), ...w.keys]);
-    // A round trip per table and kind, not per record: each record's last write, upserts in rows of
-    // one statement, deletes by id list (UNIQUE constraints are checked at commit, so order is free).
-    // Meta values go in one statement (each key's last value: a statement may not change a row twice),
-    // alongside the first upsert when there is one: a round trip less.
-    let meta = metaUpsert(set.meta);
-    const send = (statement: Statement) => query(statement.text, statement.values);
+    // Every write in one statement (chainStatements), not one per record nor per table: each
+    // record's last write, upserts in rows of one statement, deletes by id list, the meta values
+    // (each key's last value). UNIQUE constraints are checked at commit, so order is free.
+    const writes: Statement[] = [];
     for (const { table, rows, deleted } of lastWrites(set.writes)) {
-      if (deleted.length > 0) await send(deleteRows(table, deleted));
-      for (let i = 0; i < rows.length; i += UPSERT_ROWS) {
-        await send(upsertRows(table, rows.slice(i, i + UPSERT_ROWS), meta));
-        meta = undefined;
-      }
+      if (deleted.length > 0) writes.push(deleteRows(table, deleted));
+      for (let i = 0; i < rows.length; i += UPSERT_ROWS) writes.push(upsertRows(table, rows.slice(i, i + UPSERT_ROWS)));
     }
-    if (meta !== undefined) await send(meta);
-    // Last, so the append row lock is held for as short a time as possible: taken here, released at
-    // COMMIT. A second appender waits for it and takes a greater id after this one commits.
+    const meta = metaUpsert(set.meta);
+    if (meta !== undefined) writes.push(meta);
+    const send = (statement: Statement) => query(statement.text, statement.values);
+    // Appends last, so the append row lock is held for as short a time as possible: taken at the
+    // end of the writes' statement (after them), released at COMMIT, which the rows built under it
+    // go with (`tail`). A second appender waits for it and takes a greater id after this one commits.
     const tables = [...new Set(set.appends.map((a) => a.table.name))].sort();
-    for (const name of tables) {
+    // Without writes, the lock goes alone, parameters written in (BEGIN may go with it).
+    const chained =
+      writes.length === 0 ? [] : chainStatements(writes, tables.length === 0 ? undefined : appendMetaKey(tables[0]));
+    let lockedLast: unknown;
+    for (const statement of chained) lockedLast = (await send(statement)).rows[0];
+    const tail: string[] = [];
+    for (const [n, name] of tables.entries()) {
       const metaKey = appendMetaKey(name);
-      const { rows } = await query(lockLastAppended(escape(metaKey)));
-      let last = (rows[0] as { value: string | null }).value ?? undefined;
+      const locked: unknown =
+        n === 0 && writes.length > 0 ? lockedLast : (await query(lockLastAppended(escape(metaKey)))).rows[0];
+      let last = (locked as { value: string | null }).value ?? undefined;
       const appends = set.appends.filter((a) => a.table.name === name);
       const table = appends[0].table;
       const built: Row[] = [];
@@ -560,14 +574,13 @@ export class PostgresStorage implements Storage {
         built.push(row);
         touch(a.table, row.id, row.keys);
       }
-      // The new last id goes with the first rows, in one statement: a round trip less under the lock.
-      const moveLast = setLastAppended(metaKey, last!);
+      tail.push(inlineStatement(setLastAppended(metaKey, last!), escape));
       for (let i = 0; i < built.length; i += UPSERT_ROWS)
-        await send(upsertRows(table, built.slice(i, i + UPSERT_ROWS), i === 0 ? moveLast : undefined));
+        tail.push(inlineStatement(upsertRows(table, built.slice(i, i + UPSERT_ROWS)), escape));
     }
-    if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return undefined;
+    if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return { tail };
     if (Object.keys(notice.c).length > 0) notice.n = `${this.instance}:${++this.notices}`;
-    return { notice, payload: noticePayload(notice) };
+    return { notice, payload: noticePayload(notice), tail };
   }
 
   /** Drops what a commit changed from the caches and wakes its topics' listeners. */

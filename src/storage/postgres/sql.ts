@@ -232,3 +232,82 @@ export function lockLastAppended(escapedMetaKey: string): string {
 export function setLastAppended(metaKey: string, last: string): Statement {
   return { text: 'UPDATE meta SET value = $1::jsonb WHERE key = $2', values: [JSON.stringify(last), metaKey] };
 }
+
+/** The most parameters one statement may carry (the protocol's limit is 65,535). */
+export const MAX_PARAMETERS = 65_535;
+
+/** `statement`'s text with its placeholders numbered from `offset` + 1 (a chain's later member). */
+function renumber(statement: Statement, offset: number): string {
+  return offset === 0 ? statement.text : statement.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+}
+
+/**
+ * Data-modifying statements (no WITH of their own) run as one statement, so one round trip: all but
+ * the last become WITH clauses (PostgreSQL runs each to completion, on one snapshot; they may not
+ * change one row twice, and a commit set changes each row once). As many statements as fit in the
+ * parameter limit go together; the answer is one statement per group, in order.
+ *
+ * `lockMetaKey`: the chain ends by taking an append's lock (lockLastAppended, here a parameter) and
+ * returns its row's value; it reads the others' RETURNING first, so the lock is taken once every
+ * other write of the statement is done (a write that waits for another transaction's row lock never
+ * waits while holding the append lock, which every event-writing commit wants).
+ */
+export function chainStatements(statements: readonly Statement[], lockMetaKey?: string): Statement[] {
+  const groups: Statement[][] = [[]];
+  let params = lockMetaKey === undefined ? 0 : 1;
+  for (const s of statements) {
+    if (s.values.length + params > MAX_PARAMETERS && groups[groups.length - 1].length > 0) {
+      groups.push([]);
+      params = 0;
+    }
+    groups[groups.length - 1].push(s);
+    params += s.values.length;
+  }
+  const out = groups.map((group, n): Statement => {
+    const last = n === groups.length - 1;
+    const values: unknown[] = [];
+    const parts = group.map((s) => {
+      const text = renumber(s, values.length);
+      values.push(...s.values);
+      return text;
+    });
+    if (last && lockMetaKey !== undefined) {
+      const key = `$${values.push(lockMetaKey)}`;
+      if (parts.length === 0) return { text: lockLastAppendedAt(key), values };
+      const ctes = parts.map((text, i) => `w${i} AS (${text} RETURNING 1)`);
+      const written = parts.map((_, i) => `(SELECT count(*) FROM w${i})`).join(' + ');
+      return {
+        text: `WITH ${ctes.join(', ')} INSERT INTO meta (key, value) SELECT ${key}, 'null'::jsonb FROM (SELECT ${written} AS n) AS written ON CONFLICT (key) DO UPDATE SET value = meta.value RETURNING value`,
+        values,
+      };
+    }
+    if (parts.length === 1) return { text: parts[0], values };
+    const ctes = parts.slice(0, -1).map((text, i) => `w${i} AS (${text})`);
+    return { text: `WITH ${ctes.join(', ')} ${parts[parts.length - 1]}`, values };
+  });
+  return out.filter((s) => s.text !== '');
+}
+
+/** lockLastAppended with its key as `placeholder` (a parameter). */
+function lockLastAppendedAt(placeholder: string): string {
+  return `INSERT INTO meta (key, value) VALUES (${placeholder}, 'null'::jsonb) ON CONFLICT (key) DO UPDATE SET value = meta.value RETURNING value`;
+}
+
+/** One parameter value as an SQL literal (the kinds the statements here pass: bytea, text, numbers, null). */
+function literal(value: unknown, escape: (text: string) => string): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (Buffer.isBuffer(value)) return `decode('${value.toString('hex')}', 'hex')`;
+  if (typeof value === 'string') return escape(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (Array.isArray(value)) return `ARRAY[${value.map((v) => literal(v, escape)).join(', ')}]`;
+  throw new TypeError(`cannot write ${typeof value} as an SQL literal`);
+}
+
+/**
+ * `statement` with its parameters written in as literals (`escape`: the connection's escapeLiteral),
+ * so that it can go in one simple query with other statements: the last ones of a commit go with
+ * its COMMIT, a round trip less while the append lock is held.
+ */
+export function inlineStatement(statement: Statement, escape: (text: string) => string): string {
+  return statement.text.replace(/\$(\d+)/g, (_, n: string) => literal(statement.values[Number(n) - 1], escape));
+}
