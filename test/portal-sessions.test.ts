@@ -8,6 +8,7 @@ import http from 'node:http';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import t, { type Test } from 'tap';
 import { createPortalStore } from '../src/domain/portal/store.js';
+import { newDelivery } from '../src/domain/webhooks/fanout.js';
 import {
   asPrincipal,
   cliCleanEnv,
@@ -382,6 +383,61 @@ t.test("the status filter finds a webhook's failed deliveries, newest first, and
   const future = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16);
   const none = await b.get(`/portal/deliveries?webhook=${hookId}&status=failed&since=${future}`);
   t.same(shownIds(none.text), [], 'a window after them finds none');
+});
+
+t.test("the deliveries page lists every webhook's, pages back, and finds one older than the newest 1,000", async (t) => {
+  const { d, owner, org, open } = await world(t);
+  // Webhooks for a kind nothing here emits: every delivery they have is one this test wrote.
+  const createWebhook = async (description: string) => {
+    const res = await request(d.url, 'POST', `/v1/organizations/${org.id}/webhooks`, {
+      headers: owner,
+      body: { url: 'http://127.0.0.1:9/hook', description, event_filter: ['workflow.schedule.skipped'] },
+    });
+    t.equal(res.status, 201, 'webhook created');
+    return res.body.data as { id: string };
+  };
+  const busy = await createWebhook('busy hook');
+  const quiet = await createWebhook('quiet hook');
+  const event = { id: 'evt_portal_page', kind: 'job.completed' as const, organization_id: org.id };
+  const ended = (webhookId: string, status: 'delivered' | 'failed') => ({
+    ...newDelivery({ id: webhookId, active: true, organization_id: org.id }, event, new Date().toISOString()),
+    status,
+    attempt: 1,
+    next_attempt_at: null,
+  });
+  // One failed delivery of the quiet webhook, then 1,050 delivered ones of the busy webhook after it.
+  const old = ended(quiet.id, 'failed');
+  const store = d.services.webhooks.store;
+  await d.storage.transaction({}, async (tx) => void (await tx.put(store.deliveries, old)));
+  await waitFor(() => Date.now() > Date.parse(old.created_at) + 2, { what: 'a millisecond past the old delivery' });
+  const mark = new Date().toISOString();
+  await waitFor(() => Date.now() > Date.parse(mark) + 2, { what: 'a millisecond past the mark' });
+  const newer = Array.from({ length: 1050 }, () => ended(busy.id, 'delivered'));
+  await d.storage.transaction({}, async (tx) => {
+    for (const x of newer) await tx.put(store.deliveries, x);
+  });
+  const newestFirst = newer.map((x) => x.id).reverse();
+
+  const b = await open({ capabilities: ['manage_webhooks'] });
+  const shownIds = (text: string) => [...text.matchAll(/Delivery <code>([^<]+)<\/code>/g)].map((m) => m[1]);
+  const first = await b.get('/portal/deliveries');
+  t.equal(first.status, 200);
+  t.same(shownIds(first.text), newestFirst.slice(0, 50), 'no webhook chosen: the newest 50 of the organization');
+  t.match(first.text, /to busy hook/, 'each delivery names its webhook');
+  const next = /<a href="([^"]+)" rel="next">Older deliveries<\/a>/.exec(first.text)?.[1].replaceAll('&amp;', '&');
+  t.ok(next, 'a link to older deliveries');
+  const second = await b.get(next!);
+  t.same(shownIds(second.text), newestFirst.slice(50, 100), 'the link shows the next 50');
+
+  const before = await b.get(`/portal/deliveries?until=${encodeURIComponent(mark)}`);
+  t.same(shownIds(before.text), [old.id], 'a window before the newest 1,050 finds the old one');
+  t.match(before.text, /to quiet hook/);
+  t.notOk(/rel="next"/.test(before.text), 'and nothing older');
+  t.same(shownIds((await b.get('/portal/deliveries?status=failed')).text), [old.id], 'by status, across webhooks');
+  t.same(shownIds((await b.get(`/portal/deliveries?webhook=${quiet.id}&status=delivered`)).text), [], 'by webhook and status');
+  const busyOnly = await b.get(`/portal/deliveries?webhook=${busy.id}&since=${encodeURIComponent(mark)}`);
+  t.same(shownIds(busyOnly.text), newestFirst.slice(0, 50), 'by webhook and time');
+  t.match(busyOnly.text, /Recover a window/, 'a chosen webhook offers recovery');
 });
 
 t.test('pages carry a strict CSP; static files are served', async (t) => {

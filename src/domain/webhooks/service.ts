@@ -362,19 +362,6 @@ export class WebhookService {
     return { items: found.items.map(viewDelivery), nextCursor: found.nextCursor };
   }
 
-  /**
-   * A webhook's failed deliveries created in [since, until] (either bound optional), newest first, up
-   * to `limit`: a range read of the failed deliveries' index, however many others the webhook has.
-   */
-  async listFailedDeliveries(
-    actor: Actor,
-    webhookId: string,
-    bounds: { since?: string; until?: string; limit: number },
-  ): Promise<DeliveryView[]> {
-    await this.authorized(actor, 'webhook.read', webhookId);
-    return (await this.store.newestFailed(webhookId, bounds, bounds.limit)).map(viewDelivery);
-  }
-
   async getDelivery(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     await this.authorized(actor, 'webhook.read', webhookId);
     const d = await this.store.delivery(deliveryId);

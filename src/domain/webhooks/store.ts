@@ -262,14 +262,6 @@ export class WebhookStore {
     return (await this.deliveries.in(tx).range('held', webhookId, { limit })).map((e) => e.id);
   }
 
-  /** A webhook's newest failed deliveries created in [since, until] (either bound optional), newest first. */
-  async newestFailed(webhookId: string, bounds: { since?: string; until?: string }, limit: number): Promise<Delivery[]> {
-    const ids = (
-      await this.deliveries.range('webhook_failed', webhookId, { from: bounds.since, upTo: bounds.until, limit, reverse: true })
-    ).map((e) => e.id);
-    return (await this.deliveries.getMany(ids)).filter((d): d is Delivery => d !== undefined);
-  }
-
   /** A webhook's failed deliveries created in [since, until], oldest first. */
   async failedIn(webhookId: string, since: string, until: string, limit: number, tx?: Tx): Promise<string[]> {
     return (await this.deliveries.in(tx).range('webhook_failed', webhookId, { from: since, upTo: until, limit })).map(

@@ -1,7 +1,7 @@
 import type { Services } from '../../../areas.js';
 import type { PortalSession } from '../../../domain/portal/service.js';
 import { deliveryIdSchema } from '../../../domain/webhooks/schemas.js';
-import { deliveryStatuses, type DeliveryView } from '../../../domain/webhooks/types.js';
+import { deliveryStatuses, type DeliveryStatus, type DeliveryView } from '../../../domain/webhooks/types.js';
 import { AppError, validationFailed } from '../../../errors.js';
 import { Reply } from '../../route.js';
 import { html, type SafeHtml } from '../html.js';
@@ -9,10 +9,8 @@ import { badge, buttonForm, csrfField, page, timestamp } from '../layout.js';
 import { field, pathId, queryOf, type PortalPageDef } from '../page-def.js';
 import { canManage } from './webhooks.js';
 
-/** Shown at most per page; the filters narrow the newest deliveries read (at most SCAN of them). */
+/** Shown per page; older ones are a link away (the organization's list, one range read a page). */
 const SHOWN = 50;
-const SCAN = 1000;
-const PAGE = 200;
 
 /** `2026-11-28T10:00` (a datetime-local field, read as UTC) or a full ISO time; '' is none. */
 function timeOf(text: string | null, name: string): string | undefined {
@@ -54,7 +52,7 @@ function attemptsTable(d: DeliveryView): SafeHtml {
   </table>`;
 }
 
-function deliveryItem(d: DeliveryView, session: PortalSession): SafeHtml {
+function deliveryItem(d: DeliveryView, session: PortalSession, webhookName: string | undefined): SafeHtml {
   const replay =
     canManage(session) && d.status !== 'pending'
       ? buttonForm(session, `/portal/webhooks/${d.webhook_id}/deliveries/${d.id}/replay`, 'Replay')
@@ -62,7 +60,8 @@ function deliveryItem(d: DeliveryView, session: PortalSession): SafeHtml {
   return html`<li class="delivery" data-status="${d.status}">
     <details>
       <summary>
-        ${badge(d.status)} <code>${d.event_kind}</code> ${timestamp(d.created_at)} · ${d.attempt}
+        ${badge(d.status)} <code>${d.event_kind}</code>${webhookName === undefined ? '' : html` to ${webhookName}`}
+        ${timestamp(d.created_at)} · ${d.attempt}
         attempt${d.attempt === 1 ? '' : 's'}${d.error_message === null ? '' : html` · <span class="error">${d.error_message}</span>`}
       </summary>
       <p>
@@ -79,16 +78,19 @@ export function deliveryPages({ webhooks }: Services): PortalPageDef[] {
     {
       method: 'GET',
       path: '/portal/deliveries',
-      summary: "A webhook's deliveries, newest first, filtered by status and time",
+      summary: "The organization's deliveries, newest first, filtered by webhook, status and time",
       handler: async (ctx, session) => {
         const q = queryOf(ctx);
-        const hooks = (await webhooks.listWebhooks(session.caller, session.record.organization_id, { limit: 200 })).items;
-        const chosen = q.get('webhook') ?? hooks[0]?.id ?? '';
+        const organizationId = session.record.organization_id;
+        const hooks = (await webhooks.listWebhooks(session.caller, organizationId, { limit: 200 })).items;
+        const chosen = q.get('webhook') ?? '';
+        if (chosen !== '' && !/^[0-9a-f-]{36}$/i.test(chosen)) throw new AppError('not_found', 'webhook not found');
         const status = q.get('status') ?? '';
         if (status !== '' && !(deliveryStatuses as readonly string[]).includes(status))
           throw validationFailed({ status: `must be one of ${deliveryStatuses.join(', ')}` });
         const since = timeOf(q.get('since'), 'since');
         const until = timeOf(q.get('until'), 'until');
+        const cursor = q.get('cursor') || undefined;
         const replayed = q.get('replayed') === '1' ? html`<p role="status" class="notice">Queued again: it is sent now.</p>` : '';
         const tested = q.get('tested');
         const testedNote =
@@ -106,6 +108,7 @@ export function deliveryPages({ webhooks }: Services): PortalPageDef[] {
           <p>
             <label for="webhook">Webhook</label>
             <select id="webhook" name="webhook">
+              <option value="">any</option>
               ${hooks.map(
                 (h) => html`<option value="${h.id}" ${h.id === chosen ? html` selected` : ''}>${h.description ?? h.url}</option>`,
               )}
@@ -123,64 +126,71 @@ export function deliveryPages({ webhooks }: Services): PortalPageDef[] {
             <input id="since" name="since" type="datetime-local" value="${since?.slice(0, 16) ?? ''}" />
           </p>
           <p>
-            <label for="until">To (UTC)</label>
+            <label for="until">Before (UTC)</label>
             <input id="until" name="until" type="datetime-local" value="${until?.slice(0, 16) ?? ''}" />
           </p>
           <p><button type="submit">Filter</button></p>
         </form>`;
-        if (chosen === '')
+        if (hooks.length === 0 && chosen === '')
           return page(
             { title: 'Deliveries', session, section: 'deliveries' },
             html`${filters}
               <p>No webhooks yet.</p>`,
           );
-        if (!/^[0-9a-f-]{36}$/i.test(chosen)) throw new AppError('not_found', 'webhook not found');
-        // Failed ones: their own index, newest first, whatever else the webhook has. Otherwise newest
-        // first, read a page at a time until enough match (or SCAN have been read).
-        const shown: DeliveryView[] =
-          status === 'failed' ? await webhooks.listFailedDeliveries(session.caller, chosen, { since, until, limit: SHOWN }) : [];
-        let cursor: string | null | undefined;
-        let read = 0;
-        if (status !== 'failed')
-          do {
-            const found = await webhooks.listDeliveries(session.caller, chosen, { limit: PAGE, cursor, reverse: true });
-            read += found.items.length;
-            for (const d of found.items) {
-              if (status !== '' && d.status !== status) continue;
-              if (since !== undefined && d.created_at < since) continue;
-              if (until !== undefined && d.created_at > until) continue;
-              if (shown.length < SHOWN) shown.push(d);
-            }
-            cursor = found.nextCursor;
-            if (since !== undefined && found.items.length > 0 && found.items[found.items.length - 1].created_at < since) break;
-          } while (cursor !== null && shown.length < SHOWN && read < SCAN);
-        const recover = canManage(session)
-          ? html`<section aria-labelledby="recover-title">
-              <h2 id="recover-title">Recover a window</h2>
-              <form method="post" action="/portal/webhooks/${chosen}/recover" class="filters">
-                ${csrfField(session)}
-                <p>
-                  <label for="recover-since">Failed since (UTC)</label>
-                  <input id="recover-since" name="since" type="datetime-local" required />
-                </p>
-                <p>
-                  <label for="recover-until">Until (UTC, empty: now)</label>
-                  <input id="recover-until" name="until" type="datetime-local" />
-                </p>
-                <p><button type="submit">Send the failed ones again</button></p>
-              </form>
-            </section>`
-          : '';
+        // The organization's list: every webhook's (deleted ones' too) unless one is chosen, newest
+        // first, a page at a time whatever the filters and however many deliveries there are.
+        const found = await webhooks.listOrganizationDeliveries(
+          session.caller,
+          organizationId,
+          {
+            webhookId: chosen === '' ? undefined : chosen.toLowerCase(),
+            status: status === '' ? undefined : (status as DeliveryStatus),
+            since,
+            until,
+          },
+          { limit: SHOWN, cursor },
+        );
+        const names = new Map(hooks.map((h) => [h.id, h.description ?? h.url]));
+        const nameOf = (d: DeliveryView): string | undefined =>
+          chosen === '' ? (names.get(d.webhook_id) ?? `webhook ${d.webhook_id}`) : undefined;
+        const older = new URLSearchParams();
+        for (const [key, value] of [
+          ['webhook', chosen],
+          ['status', status],
+          ['since', q.get('since') ?? ''],
+          ['until', q.get('until') ?? ''],
+          ['cursor', found.nextCursor ?? ''],
+        ])
+          if (value !== '') older.set(key, value);
+        const shown = found.items;
+        const recover =
+          canManage(session) && chosen !== ''
+            ? html`<section aria-labelledby="recover-title">
+                <h2 id="recover-title">Recover a window</h2>
+                <form method="post" action="/portal/webhooks/${chosen}/recover" class="filters">
+                  ${csrfField(session)}
+                  <p>
+                    <label for="recover-since">Failed since (UTC)</label>
+                    <input id="recover-since" name="since" type="datetime-local" required />
+                  </p>
+                  <p>
+                    <label for="recover-until">Until (UTC, empty: now)</label>
+                    <input id="recover-until" name="until" type="datetime-local" />
+                  </p>
+                  <p><button type="submit">Send the failed ones again</button></p>
+                </form>
+              </section>`
+            : '';
         const body = html`${replayed}${testedNote}${recoveredNote}${filters}
           <h2>Deliveries</h2>
           ${
             shown.length === 0
               ? html`<p>No delivery matches.</p>`
               : html`<ul class="deliveries">
-                  ${shown.map((d) => deliveryItem(d, session))}
+                  ${shown.map((d) => deliveryItem(d, session, nameOf(d)))}
                 </ul>`
           }
-          ${cursor !== null && read >= SCAN ? html`<p>Only the newest ${SCAN} deliveries were searched: narrow the time window to see older ones.</p>` : ''}
+          ${found.nextCursor === null ? '' : html`<p><a href="/portal/deliveries?${older.toString()}" rel="next">Older deliveries</a></p>`}
           ${recover}`;
         return page({ title: 'Deliveries', session, section: 'deliveries' }, body);
       },
