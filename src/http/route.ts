@@ -30,46 +30,71 @@ export interface RouteContext<P, Q, B, C extends Caller | null = Caller | null> 
 
 const NONE: Readonly<Record<string, never>> = Object.freeze({});
 
-/** A non-default answer: a status, extra meta, headers, a redirect, or a response already written. */
-export class Reply {
+/**
+ * A non-default answer: a status, extra meta, headers, a redirect, or a response already written.
+ * `D` is its body's type, checked against the route's response schema (RouteAnswer); the answers
+ * without a JSON body (redirect, HTML, handled) are `Reply<never>`, which every route may give.
+ */
+export class Reply<out D = unknown> {
   private constructor(
     readonly status: number,
-    readonly data: unknown,
+    /** The JSON body (`json`, `raw`); undefined for the others. */
+    readonly data: D | undefined,
     readonly meta: Readonly<Record<string, unknown>> = NONE,
     readonly headers: Readonly<Record<string, string>> = NONE,
     readonly kind: 'json' | 'redirect' | 'handled' | 'raw' | 'html' = 'json',
+    /** The page (`html`). */
+    readonly html = '',
   ) {}
 
-  static json(status: number, data: unknown, meta: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply {
+  static json<D>(status: number, data: D, meta: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply<D> {
     return new Reply(status, data, meta, headers);
   }
 
-  static page<T>(page: Page<T>, map: (item: T) => unknown = (x) => x): Reply {
-    return new Reply(200, page.items.map(map), { next_cursor: page.nextCursor });
+  /** A page of items, as they are or each mapped (a view function). */
+  static page<T>(page: Page<T>): Reply<T[]>;
+  static page<T, U>(page: Page<T>, map: (item: T) => U): Reply<U[]>;
+  static page<T, U>(page: Page<T>, map?: (item: T) => U): Reply<(T | U)[]> {
+    const items: (T | U)[] = map === undefined ? page.items : page.items.map(map);
+    return new Reply(200, items, { next_cursor: page.nextCursor });
   }
 
-  static redirect(location: string, status = 303, headers: Record<string, string> = {}): Reply {
-    return new Reply(status, undefined, NONE, { ...headers, location }, 'redirect');
+  static redirect(location: string, status = 303, headers: Record<string, string> = {}): Reply<never> {
+    return new Reply<never>(status, undefined, NONE, { ...headers, location }, 'redirect');
   }
 
   /** A body outside the /v1 envelope (health, OpenAPI document). */
-  static raw(status: number, body: unknown): Reply {
+  static raw<D>(status: number, body: D): Reply<D> {
     return new Reply(status, body, NONE, NONE, 'raw');
   }
 
   /** An HTML page (the invitation confirmation page): `html` must be fully escaped by the caller. */
-  static html(status: number, html: string, headers: Record<string, string> = {}): Reply {
-    return new Reply(status, html, NONE, headers, 'html');
+  static html(status: number, html: string, headers: Record<string, string> = {}): Reply<never> {
+    return new Reply<never>(status, undefined, NONE, headers, 'html', html);
+  }
+
+  /** The answer to a HEAD request: Node sends no body for HEAD, so it carries none (only the status). */
+  static head(status = 200): Reply<never> {
+    return new Reply<never>(status, undefined);
   }
 
   /** The handler wrote the response itself (streams). */
-  static handled(): Reply {
-    return new Reply(0, undefined, NONE, NONE, 'handled');
+  static handled(): Reply<never> {
+    return new Reply<never>(0, undefined, NONE, NONE, 'handled');
   }
 }
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/**
+ * What a handler may answer: with a `response` schema, a body the schema accepts (its input type,
+ * what parsing the answer would take), as plain data or in a Reply, or a Reply without a body
+ * (redirect, HTML, handled); without one, anything (streams, the portal's pages). So a field the
+ * schema gains and the handler's view lacks, or the reverse in an object literal, fails `tsc`.
+ */
+export type RouteAnswer<R> = R extends z.ZodType ? z.input<R> | Reply<z.input<R>> : unknown;
+type Awaitable<T> = T | Promise<T>;
 
 /** The `:name` parameters of a polka path, as a union of names. */
 export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
@@ -95,6 +120,7 @@ export interface RouteDef<
   P extends Schema | undefined = Schema | undefined,
   Q extends Schema | undefined = Schema | undefined,
   B extends Schema | undefined = Schema | undefined,
+  R extends Schema | undefined = Schema | undefined,
 > {
   method: HttpMethod;
   /** polka pattern, e.g. /v1/webhooks/:id */
@@ -120,8 +146,8 @@ export interface RouteDef<
   bodyFormats?: readonly BodyFormat[];
   /** Largest body accepted (default BODY_LIMIT_BYTES, 1 MiB); larger is 413. */
   bodyLimitBytes?: number;
-  /** The success `data` schema, for the OpenAPI document. */
-  response?: Schema;
+  /** The success `data` schema, for the OpenAPI document; the handler's answer is typed by it (RouteAnswer). */
+  response?: R;
   /** Other statuses answered with the `response` schema (the readiness probe's 503), for the OpenAPI document. */
   alsoAnswers?: readonly number[];
   /** Media types of a success answer the handler writes itself (a download, a stream), for the OpenAPI document. */
@@ -140,7 +166,7 @@ export interface RouteDef<
    */
   errorBody?: ErrorShape;
   /** Plain data (or a Reply), or a promise of it; a handler that needs no I/O may answer synchronously. */
-  handler: (ctx: RouteContext<Out<P>, Out<Q>, Out<B>, CallerOf<A>>) => unknown;
+  handler: (ctx: RouteContext<Out<P>, Out<Q>, Out<B>, CallerOf<A>>) => Awaitable<RouteAnswer<R>>;
 }
 
 /**
@@ -154,7 +180,8 @@ export function defineRoute<
   P extends ParamsSchema<Path> | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
->(def: RouteDef<Path, A, P, Q, B>): RouteDef {
+  R extends Schema | undefined = undefined,
+>(def: RouteDef<Path, A, P, Q, B, R>): RouteDef {
   // The one place a route's precise types are erased, for the router's list.
   return def;
 }

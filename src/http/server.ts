@@ -173,17 +173,19 @@ class RequestContext implements RouteContext<unknown, unknown, unknown> {
 
 function render(res: ServerResponse, requestId: string, route: RouteDef, result: unknown): void {
   if (result instanceof Reply) {
-    if (result.kind === 'handled') return;
-    if (result.kind === 'redirect') {
-      res.writeHead(result.status, { ...result.headers, 'content-length': 0, 'x-request-id': requestId });
+    // instanceof gives Reply<any>: the body is unknown here, whatever the route's schema.
+    const reply: Reply<unknown> = result;
+    if (reply.kind === 'handled') return;
+    if (reply.kind === 'redirect') {
+      res.writeHead(reply.status, { ...reply.headers, 'content-length': 0, 'x-request-id': requestId });
       res.end();
       return;
     }
-    if (result.kind === 'raw') return sendJson(res, requestId, result.status, result.data, result.headers);
-    if (result.kind === 'html') {
-      const html = result.data as string;
-      res.writeHead(result.status, {
-        ...result.headers,
+    if (reply.kind === 'raw') return sendJson(res, requestId, reply.status, reply.data, reply.headers);
+    if (reply.kind === 'html') {
+      const html = reply.html;
+      res.writeHead(reply.status, {
+        ...reply.headers,
         'content-type': 'text/html; charset=utf-8',
         'content-length': Buffer.byteLength(html),
         'x-request-id': requestId,
@@ -194,9 +196,9 @@ function render(res: ServerResponse, requestId: string, route: RouteDef, result:
     return sendJson(
       res,
       requestId,
-      result.status,
-      { meta: { status: result.status, ...result.meta }, data: result.data },
-      result.headers,
+      reply.status,
+      { meta: { status: reply.status, ...reply.meta }, data: reply.data },
+      reply.headers,
     );
   }
   const status = route.status ?? 200;

@@ -88,8 +88,11 @@ export interface ApiKeyRecord {
   last_used_at: string | null;
 }
 
-/** An API key as shown to users: never the hash or the key. */
-export type ApiKeyView = Omit<ApiKeyRecord, 'key_hash'>;
+/**
+ * An API key as shown to users: never the hash or the key; `revoked_reason` always present (null for
+ * keys stored before it existed), as apiKeySchema (schemas.ts) promises.
+ */
+export type ApiKeyView = Omit<ApiKeyRecord, 'key_hash' | 'revoked_reason'> & { revoked_reason: string | null };
 
 export function viewApiKey(record: ApiKeyRecord): ApiKeyView {
   const { key_hash: _hidden, ...view } = record;

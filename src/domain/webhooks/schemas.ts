@@ -123,6 +123,17 @@ export const deliverySchema = z.object({
   updated_at: timestamp,
 });
 
+/**
+ * What callers see of a webhook and a delivery, typed by the response schemas above (STYLE: views
+ * are typed by their schemas): a field the schema gains and viewWebhook / viewDelivery (service.ts)
+ * lack, or the reverse, fails `tsc`. A platform webhook (the operator's, over gRPC) belongs to no
+ * organization, so the view's organization_id may be null; /v1 never answers one (routes/webhooks.ts).
+ */
+export type WebhookView = Omit<z.input<typeof webhookSchema>, 'organization_id'> & { organization_id: string | null };
+/** The creation (and rotation) answer: the only time the secret is shown. */
+export type WebhookWithSecret = WebhookView & Pick<z.input<typeof webhookWithSecretSchema>, 'secret' | 'standard_secret'>;
+export type DeliveryView = z.input<typeof deliverySchema>;
+
 export const testEventResultSchema = z.object({
   webhook_id: z.string(),
   event_id: z.string().meta({ description: "the webhook.test event; its delivery lists under the webhook's deliveries" }),

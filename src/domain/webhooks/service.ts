@@ -11,20 +11,21 @@ import type { SettingsService } from '../settings/service.js';
 import type { SecretSealer } from '../secret-sealer.js';
 import { isOperator, type Actor } from '../identity/caller.js';
 import { atOrganization, organizationRef, type PermissionEngine, type ResourceLocation } from '../identity/permissions.js';
-import { DEFAULT_MAX_RETRIES, MAX_STATE_BYTES, type CreateWebhookInput, type UpdateWebhookInput } from './schemas.js';
+import {
+  DEFAULT_MAX_RETRIES,
+  MAX_STATE_BYTES,
+  type CreateWebhookInput,
+  type DeliveryView,
+  type UpdateWebhookInput,
+  type WebhookView,
+  type WebhookWithSecret,
+} from './schemas.js';
 import { SECRET_FORMAT } from './secret-format.js';
 import { canonicalTime } from '../schemas.js';
 import { generateSecret, isWellFormedSecret, standardSecret } from './signing.js';
 import { DELIVERIES_TOPIC, WebhookStore, type DeliveryFilters } from './store.js';
 import { validateWebhookUrl } from './target-guard.js';
-import {
-  PLATFORM_SLOTS,
-  type Delivery,
-  type DeliveryView,
-  type Webhook,
-  type WebhookView,
-  type WebhookWithSecret,
-} from './types.js';
+import { PLATFORM_SLOTS, type Delivery, type Webhook } from './types.js';
 
 export interface WebhookSettings {
   /** SERVICE_ENV=production: `https` targets only. */

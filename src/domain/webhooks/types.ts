@@ -37,12 +37,6 @@ export interface Webhook {
   deleted_at: string | null;
 }
 
-/** What a client sees: no secret (it is shown once, at creation and at rotation). */
-export type WebhookView = Omit<Webhook, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_at'> & {
-  /** A platform webhook (organization_id null): every organization's events. */
-  all_organizations: boolean;
-};
-
 /**
  * The slot pool's tenant of a webhook's attempts (slot-pool.ts, maxPerOrganization): its organization;
  * the platform webhooks are one tenant together, so that the operator's receivers take at most one
@@ -52,13 +46,6 @@ export const PLATFORM_SLOTS = 'platform';
 
 export function slotTenantOf(webhook: Pick<Webhook, 'organization_id'>): string {
   return webhook.organization_id ?? PLATFORM_SLOTS;
-}
-
-/** The creation (and rotation) answer: the only time the secret is shown. */
-export interface WebhookWithSecret extends WebhookView {
-  secret: string;
-  /** The same 32 bytes for Standard Webhooks libraries: `whsec_` + base64. */
-  standard_secret: string;
 }
 
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
@@ -125,19 +112,4 @@ export interface HandOffBatch {
   lease_until: string;
   created_at: string;
   deliveries: HandedDelivery[];
-}
-
-export interface DeliveryView {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_kind: EventKind;
-  status: DeliveryStatus;
-  status_code: number | null;
-  error_message: string | null;
-  attempt: number;
-  attempts: DeliveryAttempt[];
-  next_attempt_at: string | null;
-  created_at: string;
-  updated_at: string;
 }

@@ -7,14 +7,12 @@ import {
   recoverBody,
   rotateSecretBody,
   updateWebhookBody,
-  type UpdateWebhookInput,
-} from '../../domain/webhooks/schemas.js';
-import {
-  resettableWebhookFields,
   type DeliveryView,
+  type UpdateWebhookInput,
   type WebhookView,
   type WebhookWithSecret as WebhookWithSecretView,
-} from '../../domain/webhooks/types.js';
+} from '../../domain/webhooks/schemas.js';
+import { resettableWebhookFields } from '../../domain/webhooks/types.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { UpdateWebhookRequest__Output } from '../generated/switchyard/admin/v1/UpdateWebhookRequest.js';
 import type { Webhook } from '../generated/switchyard/admin/v1/Webhook.js';

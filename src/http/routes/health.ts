@@ -11,6 +11,9 @@ export interface Readiness {
 
 const ALIVE = Reply.raw(200, Object.freeze({ status: 'ok' }));
 
+const readyStatuses = ['ready', 'not_ready'] as const;
+type ReadyStatus = (typeof readyStatuses)[number];
+
 /**
  * /healthz: the process answers. /readyz: storage open and its writes working, loops running, not
  * starting or stopping.
@@ -34,7 +37,7 @@ export function healthRoutes(readiness: Readiness) {
       tag: 'meta',
       auth: 'none',
       quiet: true,
-      response: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }),
+      response: z.object({ status: z.enum(readyStatuses), checks: z.record(z.string(), z.boolean()) }),
       alsoAnswers: [503],
       handler: async () => {
         const storage = readiness.storage();
@@ -45,7 +48,8 @@ export function healthRoutes(readiness: Readiness) {
           accepting: readiness.accepting(),
         };
         const ready = Object.values(checks).every(Boolean);
-        return Reply.raw(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks });
+        const status: ReadyStatus = ready ? 'ready' : 'not_ready';
+        return Reply.raw(ready ? 200 : 503, { status, checks });
       },
     }),
   ];

@@ -6,7 +6,7 @@ import {
   invitationSchema,
   invitationStatusSchema,
 } from '../../domain/invitations/schemas.js';
-import { acceptFailures, type AcceptFailure } from '../../domain/invitations/types.js';
+import { acceptFailures, type AcceptFailure, type AcceptResult } from '../../domain/invitations/types.js';
 import { isAppError } from '../../errors.js';
 import type { Services } from '../../areas.js';
 import type { Caller } from '../../domain/identity/caller.js';
@@ -36,7 +36,12 @@ export function invitationRoutes(
   { inviteRedirectUrl: redirectUrl, inviteAcceptConfirm: confirm }: Pick<Config, 'inviteRedirectUrl' | 'inviteAcceptConfirm'>,
 ) {
   /** The acceptance and its answer: JSON, or a 303 to SERVICE_INVITE_REDIRECT_URL (contract 6). */
-  const accept = async (caller: Caller | null, id: string, token: string | undefined, requestId: string): Promise<unknown> => {
+  const accept = async (
+    caller: Caller | null,
+    id: string,
+    token: string | undefined,
+    requestId: string,
+  ): Promise<AcceptResult | Reply<never>> => {
     try {
       const result = await invitations.acceptInvitation(caller, id, token, { source: 'http', requestId });
       if (redirectUrl === undefined) return result;
@@ -119,7 +124,7 @@ export function invitationRoutes(
       response: acceptResultSchema,
       handler: async (ctx) => {
         // Link checkers and mail scanners send HEAD: it answers without looking at the token, and never accepts.
-        if (ctx.req.method === 'HEAD') return Reply.json(200, null);
+        if (ctx.req.method === 'HEAD') return Reply.head();
         const token = singleToken(ctx.query.token);
         if (confirm) return Reply.html(200, renderAcceptPage(token ?? ''), acceptPageHeaders);
         return accept(ctx.caller, ctx.params.id, token, ctx.requestId);

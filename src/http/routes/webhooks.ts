@@ -13,9 +13,20 @@ import {
   webhookWithSecretSchema,
 } from '../../domain/webhooks/schemas.js';
 import type { Services } from '../../areas.js';
+import { AppError } from '../../errors.js';
 import { defineRoute, idParams, pageQuery, Reply } from '../route.js';
 
 const deliveryParams = idParams('id').extend({ delivery_id: deliveryIdSchema });
+
+/**
+ * A webhook as /v1 answers it: an organization's (webhookSchema's organization_id is an id). A
+ * platform webhook is the operator's, over gRPC; should one reach here it is 404, as another
+ * organization's resource is.
+ */
+function ofOrganization<W extends { organization_id: string | null }>(webhook: W): W & { organization_id: string } {
+  if (webhook.organization_id === null) throw new AppError('not_found', 'webhook not found');
+  return { ...webhook, organization_id: webhook.organization_id };
+}
 
 /** Spec 4.5 and contract 7: webhooks of an organization, their deliveries, redelivery, rotation. */
 export function webhookRoutes({ webhooks }: Services) {
@@ -29,7 +40,7 @@ export function webhookRoutes({ webhooks }: Services) {
       body: createWebhookBody,
       response: webhookWithSecretSchema,
       status: 201,
-      handler: async (ctx) => webhooks.createWebhook(ctx.caller, ctx.params.id, ctx.body),
+      handler: async (ctx) => ofOrganization(await webhooks.createWebhook(ctx.caller, ctx.params.id, ctx.body)),
     }),
     defineRoute({
       method: 'GET',
@@ -39,7 +50,7 @@ export function webhookRoutes({ webhooks }: Services) {
       params: idParams('id'),
       query: pageQuery,
       response: z.array(webhookSchema),
-      handler: async (ctx) => Reply.page(await webhooks.listWebhooks(ctx.caller, ctx.params.id, ctx.query)),
+      handler: async (ctx) => Reply.page(await webhooks.listWebhooks(ctx.caller, ctx.params.id, ctx.query), ofOrganization),
     }),
     defineRoute({
       method: 'GET',
@@ -62,7 +73,7 @@ export function webhookRoutes({ webhooks }: Services) {
       tag: 'webhooks',
       params: idParams('id'),
       response: webhookSchema,
-      handler: async (ctx) => webhooks.getWebhook(ctx.caller, ctx.params.id),
+      handler: async (ctx) => ofOrganization(await webhooks.getWebhook(ctx.caller, ctx.params.id)),
     }),
     defineRoute({
       method: 'PATCH',
@@ -72,7 +83,7 @@ export function webhookRoutes({ webhooks }: Services) {
       params: idParams('id'),
       body: updateWebhookBody,
       response: webhookSchema,
-      handler: async (ctx) => webhooks.updateWebhook(ctx.caller, ctx.params.id, ctx.body),
+      handler: async (ctx) => ofOrganization(await webhooks.updateWebhook(ctx.caller, ctx.params.id, ctx.body)),
     }),
     defineRoute({
       method: 'DELETE',
@@ -81,7 +92,7 @@ export function webhookRoutes({ webhooks }: Services) {
       tag: 'webhooks',
       params: idParams('id'),
       response: webhookSchema,
-      handler: async (ctx) => webhooks.deleteWebhook(ctx.caller, ctx.params.id),
+      handler: async (ctx) => ofOrganization(await webhooks.deleteWebhook(ctx.caller, ctx.params.id)),
     }),
     defineRoute({
       method: 'GET',
@@ -139,7 +150,7 @@ export function webhookRoutes({ webhooks }: Services) {
       params: idParams('id'),
       body: rotateSecretBody,
       response: webhookWithSecretSchema,
-      handler: async (ctx) => webhooks.rotateSecret(ctx.caller, ctx.params.id, ctx.body.grace_seconds),
+      handler: async (ctx) => ofOrganization(await webhooks.rotateSecret(ctx.caller, ctx.params.id, ctx.body.grace_seconds)),
     }),
   ];
 }

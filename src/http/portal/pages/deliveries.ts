@@ -1,7 +1,7 @@
 import type { Services } from '../../../areas.js';
 import type { PortalSession } from '../../../domain/portal/service.js';
-import { deliveryIdSchema } from '../../../domain/webhooks/schemas.js';
-import { deliveryStatuses, type DeliveryStatus, type DeliveryView } from '../../../domain/webhooks/types.js';
+import { deliveryIdSchema, type DeliveryView } from '../../../domain/webhooks/schemas.js';
+import { deliveryStatuses, type DeliveryStatus } from '../../../domain/webhooks/types.js';
 import { AppError, validationFailed } from '../../../errors.js';
 import { Reply } from '../../route.js';
 import { html, type SafeHtml } from '../html.js';

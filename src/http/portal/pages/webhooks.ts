@@ -3,7 +3,7 @@ import type { Services } from '../../../areas.js';
 import type { PortalSession } from '../../../domain/portal/service.js';
 import { eventKinds } from '../../../domain/events/types.js';
 import { createWebhookBody, updateWebhookBody } from '../../../domain/webhooks/schemas.js';
-import type { WebhookView, WebhookWithSecret } from '../../../domain/webhooks/types.js';
+import type { WebhookView, WebhookWithSecret } from '../../../domain/webhooks/schemas.js';
 import { AppError, fieldReasons, validationFailed } from '../../../errors.js';
 import { Reply } from '../../route.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
