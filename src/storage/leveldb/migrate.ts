@@ -1,7 +1,7 @@
 import { OutboxStore } from '../../domain/email/store.js';
 import { createEventStore } from '../../domain/events/store.js';
 import { createIdentityStore } from '../../domain/identity/store.js';
-import type { Organization } from '../../domain/identity/types.js';
+import type { Grant, Membership, Organization } from '../../domain/identity/types.js';
 import { JobStore } from '../../domain/jobs/store.js';
 import { createPortalStore } from '../../domain/portal/store.js';
 import type { StoredSettings } from '../../domain/settings/types.js';
@@ -111,6 +111,7 @@ export const migrations: Migration[] = [
   },
   { version: 12, name: "deliveries by the organization that owns their webhook (the organization's list)", up: ownDeliveries },
   { version: 13, name: 'runs waiting for input, by their own deadline (expiry)', up: dateWaitingRuns },
+  { version: 14, name: "grants of principals who are not members of the grant's organization, deleted", up: dropStrangersGrants },
 ];
 
 export async function readSchemaVersion(storage: LevelStorage): Promise<number> {
@@ -239,6 +240,34 @@ async function dateWaitingRuns(storage: LevelStorage, context: MigrationContext)
     ops.push({ type: 'del', sublevel: index, key });
     ops.push({ type: 'put', sublevel: index, key: runs.indexKeyOf('waiting', dated)!, value: '' });
     ops.push({ type: 'put', sublevel: records, key: id, value: dated });
+  }
+  return ops;
+}
+
+/**
+ * Only members hold grants (since grants went to members only, and the permission check ignores the
+ * rest); older daemons stored grants on principals with no membership in the grant's organization,
+ * which lists still showed. They are deleted with their index entries. A membership on a team is one
+ * in the team's organization (its record names it). PostgreSQL migration 24 does the same.
+ */
+async function dropStrangersGrants(storage: LevelStorage): Promise<BatchOp[]> {
+  const { grants } = createIdentityStore(storage);
+  const members = new Set<string>();
+  for await (const value of storage.sublevel('memberships').values()) {
+    const m = value as Membership;
+    members.add(`${m.organization_id}${SEP}${m.principal_id}`);
+  }
+  const records = storage.sublevel(grants.name);
+  const ops: BatchOp[] = [];
+  for await (const [key, value] of records.iterator()) {
+    const grant = value as Grant;
+    if (members.has(`${grant.organization_id}${SEP}${grant.principal_id}`)) continue;
+    ops.push({ type: 'del', sublevel: records, key });
+    for (const { name } of grants.indexes) {
+      const indexKey = grants.indexKeyOf(name, grant);
+      if (indexKey !== undefined)
+        ops.push({ type: 'del', sublevel: storage.sublevel(indexSublevelName(grants.name, name)), key: indexKey });
+    }
   }
   return ops;
 }

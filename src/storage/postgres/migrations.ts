@@ -489,6 +489,19 @@ FROM (
 WHERE r.id = w.id;
 `,
   },
+  {
+    version: 24,
+    name: "grants of principals who are not members of the grant's organization, deleted",
+    // LevelDB migration 14: a grant whose principal holds no membership (organization-level or on a
+    // team, whose record names the team's organization) in the grant's organization goes.
+    sql: `
+DELETE FROM grants g
+WHERE NOT EXISTS (
+  SELECT 1 FROM memberships m
+  WHERE m.data->>'organization_id' = g.data->>'organization_id' AND m.data->>'principal_id' = g.data->>'principal_id'
+);
+`,
+  },
 ];
 
 /**
