@@ -183,6 +183,17 @@ t.test('webhook create, list, show, pause, resume, deliveries, retry, rotate-sec
   );
   const plain = await w.sy('webhook', 'deliveries', hook.id);
   t.match(plain.stdout, new RegExp(`^${delivered.id}\\s+invitation\\.created\\s+delivered\\s+1\\s+200\\s+-\\s+-$`, 'm'));
+  // Without a webhook id: the organization's delivery list (every webhook's, newest first), as over HTTP.
+  t.same(
+    await json(t, w, 'webhook', 'deliveries', '--org', 'acme'),
+    (await request(w.url, 'GET', `/v1/organizations/${w.org.id}/deliveries`, { headers: w.owner })).body.data,
+    "deliveries --org: the organization's list",
+  );
+  const orgPlain = await w.sy('webhook', 'deliveries', '--org', w.org.id);
+  t.match(orgPlain.stdout, new RegExp(`^${delivered.id}\\s+${hook.id}\\s+invitation\\.created\\s+delivered\\s`, 'm'));
+  const neither = await w.sy('webhook', 'deliveries');
+  t.not(neither.code, 0, 'neither a webhook nor --org: refused');
+  t.match(neither.stderr, /--org/);
 
   // Retry by hand: the same delivery id again, attempt 2.
   const retried = await json(t, w, 'webhook', 'retry', hook.id, delivered.id);

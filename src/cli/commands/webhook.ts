@@ -5,6 +5,7 @@ import type { WebhookDelivery__Output } from '../../grpc/generated/switchyard/ad
 import type { WebhookServiceDefinition } from '../../grpc/generated/switchyard/admin/v1/WebhookService.js';
 import type { WebhookWithSecret__Output } from '../../grpc/generated/switchyard/admin/v1/WebhookWithSecret.js';
 import { toValue } from '../../grpc/json-value.js';
+import { CliError } from '../cli-error.js';
 import { allPages, type AdminClient, type Plain } from '../client.js';
 import { counted, parseInteger, shortTime } from '../format.js';
 import {
@@ -318,24 +319,40 @@ export function registerWebhook(program: Command): void {
     );
 
   webhook
-    .command('deliveries <webhook-id>')
-    .description("a webhook's deliveries, oldest first, with their attempts (--json)")
-    .addOption(scopeOption())
+    .command('deliveries [webhook-id]')
+    .description(
+      "a webhook's deliveries, oldest first; without an id, every webhook's of --org, newest first; with their attempts (--json)",
+    )
+    .addOption(orgOption("the webhook's organization (id or slug); without a webhook id, the organization to list"))
     .addOption(limitOption())
-    .action((id: string, opts: { org?: string; limit?: number }, command: Command) =>
+    .action((id: string | undefined, opts: { org?: string; limit?: number }, command: Command) =>
       execute(command, {
-        label: `listing deliveries of webhook ${id}`,
-        run: (client) =>
-          allPages(async (cursor, limit) => {
-            const page = await webhooks(client).ListDeliveries({ webhook_id: id, ...scoped(opts), cursor, limit });
+        label:
+          id === undefined ? `listing the deliveries of ${opts.org ?? 'an organization'}` : `listing deliveries of webhook ${id}`,
+        run: (client) => {
+          if (id === undefined && opts.org === undefined)
+            throw new CliError('invalid_request', 'name a webhook, or an organization with --org to list all its deliveries');
+          return allPages(async (cursor, limit) => {
+            const page = await webhooks(client).ListDeliveries({ webhook_id: id ?? '', ...scoped(opts), cursor, limit });
             return [page.deliveries, page.next_cursor];
-          }, opts.limit),
+          }, opts.limit);
+        },
         view: (list) => [
           {
             kind: 'table',
-            columns: ['ID', 'EVENT', 'STATUS', 'ATTEMPTS', 'LAST CODE', 'NEXT ATTEMPT', 'LAST ERROR'],
+            columns: [
+              'ID',
+              ...(id === undefined ? ['WEBHOOK'] : []),
+              'EVENT',
+              'STATUS',
+              'ATTEMPTS',
+              'LAST CODE',
+              'NEXT ATTEMPT',
+              'LAST ERROR',
+            ],
             rows: list.map((d) => [
               d.id,
+              ...(id === undefined ? [d.webhook_id] : []),
               d.event_kind,
               deliveryStatusCell(d),
               String(d.attempt),

@@ -139,6 +139,12 @@ function implement({ services, log }: ServiceContext): WebhookServiceHandlers {
       webhookMessage(await webhooks.deleteWebhook(actor, await webhookOf(req))),
     ),
     ListDeliveries: unary(log, async (req, { actor }) => {
+      // No webhook named: the organization's delivery list, every webhook's, newest first.
+      if (req.webhook_id === '' && req.organization !== undefined) {
+        const org = await resolveOrganization(services, req.organization);
+        const page = await webhooks.listOrganizationDeliveries(actor, org.id, {}, pageOptions(req));
+        return { deliveries: page.items.map(deliveryMessage), next_cursor: page.nextCursor ?? '' };
+      }
       const id = await webhookOf({ id: req.webhook_id, organization: req.organization });
       const page = await webhooks.listDeliveries(actor, id, pageOptions(req));
       return { deliveries: page.items.map(deliveryMessage), next_cursor: page.nextCursor ?? '' };
