@@ -5,9 +5,9 @@ import { createLogThrottle } from '../../log-throttle.js';
 import type { Logger } from '../../log.js';
 import { redactDatabaseUrl } from '../../redact.js';
 import type { Collection } from '../collection.js';
-import { WRITE_PROBE_KEY, type CommitSet, type Reader, type TableDef } from '../engine.js';
+import { WRITE_PROBE_KEY, type AppendWrite, type CommitSet, type Reader, type TableDef } from '../engine.js';
 import { NewerSchemaError, StorageOpenError } from '../errors.js';
-import { sortableIdAfter } from '../keys.js';
+import { newSortableId, sortableIdAfter } from '../keys.js';
 import type { BackupEntry, ClaimOptions, Storage, TransactionOptions, Tx } from '../port.js';
 import { BufferedTx } from '../transaction.js';
 import { checkNotNested, checkOutsideTx, runChecked } from '../tx-check.js';
@@ -30,6 +30,7 @@ import {
   metaUpsert,
   setLastAppended,
   text,
+  appendInSql,
   chainStatements,
   inlineStatement,
   upsertRows,
@@ -312,22 +313,28 @@ export class PostgresStorage implements Storage {
         const tx = new BufferedTx(makeReader(serial), prefetched);
         const result = await runChecked(() => fn(tx, client));
         const flushed = await this.flush(serial, (literal) => client.escapeLiteral(literal), tx.commitSet);
-        const { notice, payload, tail } = flushed;
-        if (beginPending) {
+        const { notice, payload, tail, settle } = flushed;
+        const notify =
+          payload === undefined ? [] : [`SELECT pg_notify(${client.escapeLiteral(CHANNEL)}, ${client.escapeLiteral(payload)})`];
+        const all = (r: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] => (Array.isArray(r) ? r : [r]);
+        if (beginPending && tail.length === 0) {
           // Nothing was sent, so nothing to commit; a notice (wake-ups only) goes on its own.
           if (payload !== undefined) await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
-        } else if (notice?.n !== undefined) {
-          // Peers acknowledge the notice once it is delivered (at COMMIT): count them before committing.
-          await client.query(
-            [...tail, `SELECT pg_notify(${client.escapeLiteral(CHANNEL)}, ${client.escapeLiteral(payload!)})`].join('; '),
-          );
-          acks = await this.expectAcks(client, notice.n);
-          await client.query('COMMIT');
         } else {
-          // The appended rows, the notice and the COMMIT: one round trip.
-          const notify =
-            payload === undefined ? [] : [`SELECT pg_notify(${client.escapeLiteral(CHANNEL)}, ${client.escapeLiteral(payload)})`];
-          await client.query([...tail, ...notify, 'COMMIT'].join('; '));
+          // An append alone (its id taken in SQL) is the transaction's only query: BEGIN goes with it.
+          const begin = beginPending ? ['BEGIN'] : [];
+          beginPending = false;
+          if (notice?.n !== undefined) {
+            // Peers acknowledge the notice once it is delivered (at COMMIT): count them before committing.
+            const sent = all(await client.query([...begin, ...tail, ...notify].join('; ')));
+            settle?.(sent);
+            acks = await this.expectAcks(client, notice.n);
+            await client.query('COMMIT');
+          } else {
+            // The appended rows, the notice and the COMMIT: one round trip.
+            const sent = all(await client.query([...begin, ...tail, ...notify, 'COMMIT'].join('; ')));
+            settle?.(sent);
+          }
         }
         this.lastWriteOk = true;
         if (notice !== undefined) this.apply(notice, true);
@@ -529,7 +536,7 @@ export class PostgresStorage implements Storage {
     query: Query,
     escape: (literal: string) => string,
     set: CommitSet,
-  ): Promise<{ notice?: Notice; payload?: string; tail: string[] }> {
+  ): Promise<{ notice?: Notice; payload?: string; tail: string[]; settle?: (results: pg.QueryResult[]) => void }> {
     const notice: Notice = { i: this.instance, c: {}, w: set.wakes };
     const touch = (table: TableDef, id: string, keys: Iterable<[string, string]>): void => {
       if (!table.cache) return;
@@ -554,13 +561,35 @@ export class PostgresStorage implements Storage {
     // end of the writes' statement (after them), released at COMMIT, which the rows built under it
     // go with (`tail`). A second appender waits for it and takes a greater id after this one commits.
     const tables = [...new Set(set.appends.map((a) => a.table.name))].sort();
+    // One append (the usual: one event) to a table not cached takes its id in SQL, in the query
+    // that commits (appendInSql): the lock is taken and released there, across no round trip.
+    let inSql: { row: Row; appended: AppendWrite } | undefined;
+    if (set.appends.length === 1 && !set.appends[0].table.cache) {
+      const appended = set.appends[0];
+      const row = appended.build(newSortableId(appended.prefix));
+      // The id is set on the record once known: records that carry it under `id` (the event log's);
+      // others are built again below, the usual way.
+      if ((row.value as { id?: unknown }).id === row.id) inSql = { row, appended };
+    }
+    const lockWith = inSql === undefined && tables.length > 0 ? appendMetaKey(tables[0]) : undefined;
     // Without writes, the lock goes alone, parameters written in (BEGIN may go with it).
-    const chained =
-      writes.length === 0 ? [] : chainStatements(writes, tables.length === 0 ? undefined : appendMetaKey(tables[0]));
+    const chained = writes.length === 0 ? [] : chainStatements(writes, lockWith);
     let lockedLast: unknown;
     for (const statement of chained) lockedLast = (await send(statement)).rows[0];
     const tail: string[] = [];
-    for (const [n, name] of tables.entries()) {
+    let settle: ((results: pg.QueryResult[]) => void) | undefined;
+    if (inSql !== undefined) {
+      const { row, appended } = inSql;
+      tail.push(...appendInSql(appended.table, appendMetaKey(appended.table.name), appended.prefix, row, escape));
+      settle = (results) => {
+        const id = results.find((r) => r.rows[0] !== undefined && 'appended_id' in r.rows[0])?.rows[0] as
+          { appended_id: string } | undefined;
+        if (id === undefined) throw new Error('the appended row was not written');
+        (row.value as { id: string }).id = id.appended_id;
+      };
+    }
+    const slow = inSql === undefined ? tables : [];
+    for (const [n, name] of slow.entries()) {
       const metaKey = appendMetaKey(name);
       const locked: unknown =
         n === 0 && writes.length > 0 ? lockedLast : (await query(lockLastAppended(escape(metaKey)))).rows[0];
@@ -578,9 +607,9 @@ export class PostgresStorage implements Storage {
       for (let i = 0; i < built.length; i += UPSERT_ROWS)
         tail.push(inlineStatement(upsertRows(table, built.slice(i, i + UPSERT_ROWS)), escape));
     }
-    if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return { tail };
+    if (Object.keys(notice.c).length === 0 && notice.w.length === 0) return { tail, settle };
     if (Object.keys(notice.c).length > 0) notice.n = `${this.instance}:${++this.notices}`;
-    return { notice, payload: noticePayload(notice), tail };
+    return { notice, payload: noticePayload(notice), tail, settle };
   }
 
   /** Drops what a commit changed from the caches and wakes its topics' listeners. */

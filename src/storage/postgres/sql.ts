@@ -311,3 +311,43 @@ function literal(value: unknown, escape: (text: string) => string): string {
 export function inlineStatement(statement: Statement, escape: (text: string) => string): string {
   return statement.text.replace(/\$(\d+)/g, (_, n: string) => literal(statement.values[Number(n) - 1], escape));
 }
+
+/** Crockford's base32, as ULIDs are written. */
+const BASE32 = "'0123456789ABCDEFGHJKMNPQRSTVWXYZ'";
+
+/**
+ * One appended row whose id is taken in SQL, under the append lock, in the simple query that
+ * commits (so the lock spans no round trip): `row` was built with `row.id`, a fresh time-sortable id
+ * (`prefix` + ULID), taken as the id when it sorts after the last one appended, else the last one
+ * plus one (as sortableIdAfter does when the clock has not moved past it). The id is put in place of
+ * `row.id` in the record and its index keys. The statements, in order: make the meta row if missing;
+ * lock it and move the last id (an UPDATE that waited for another appender's commit evaluates its
+ * new value on the row that one left); insert the row, returning its id as `appended_id`.
+ */
+export function appendInSql(
+  table: TableDef,
+  metaKey: string,
+  prefix: string,
+  row: Row,
+  escape: (text: string) => string,
+): string[] {
+  const key = escape(metaKey);
+  const fresh = escape(row.id);
+  const p = escape(prefix);
+  const v = `(value #>> '{}')`;
+  const kept = `length(rtrim(${v}, 'Z'))`;
+  const plusOne = `left(${v}, ${kept} - 1) || substr(${BASE32}, strpos(${BASE32}, substr(${v}, ${kept}, 1)) + 1, 1) || repeat('0', length(${v}) - ${kept})`;
+  const next = `CASE WHEN ${v} IS NULL OR left(${v}, length(${p})) <> ${p} OR ${fresh} COLLATE "C" > ${v} COLLATE "C" THEN ${fresh} ELSE ${plusOne} END`;
+  const freshHex = `'${bytes(row.id).toString('hex')}'`;
+  const swapped = (key: string | undefined) =>
+    key === undefined
+      ? 'NULL'
+      : `decode(replace('${bytes(key).toString('hex')}', ${freshHex}, encode(convert_to(n.id, 'UTF8'), 'hex')), 'hex')`;
+  const cols = table.indexes.map((i) => `, ${column(i.name)}`).join('');
+  const keys = table.indexes.map((i) => `, ${swapped(row.keys.get(i.name))}`).join('');
+  return [
+    `INSERT INTO meta (key, value) VALUES (${key}, 'null'::jsonb) ON CONFLICT (key) DO NOTHING`,
+    `UPDATE meta SET value = to_jsonb(${next}) WHERE key = ${key}`,
+    `INSERT INTO ${ident(table.name)} (id, data${cols}) SELECT convert_to(n.id, 'UTF8'), replace(${escape(JSON.stringify(row.value))}, ${fresh}, n.id)::jsonb${keys} FROM (SELECT value #>> '{}' AS id FROM meta WHERE key = ${key}) AS n RETURNING convert_from(id, 'UTF8') AS appended_id`,
+  ];
+}
