@@ -6,6 +6,10 @@ import t from 'tap';
 import { z } from 'zod';
 import type { DeliveryView, deliverySchema, WebhookView, webhookSchema } from '../src/domain/webhooks/schemas.js';
 import { viewDelivery, type viewWebhook } from '../src/domain/webhooks/service.js';
+import { exactly } from '../src/domain/schemas.js';
+import type { RunView, ScheduleView } from '../src/domain/workflows/schemas.js';
+import type { viewOfRun } from '../src/domain/workflows/service.js';
+import type { viewOfSchedule } from '../src/domain/workflows/schedules.js';
 import { defineRoute, Reply, type RouteAnswer } from '../src/http/route.js';
 
 const answer = z.object({ id: z.string(), count: z.number() });
@@ -80,3 +84,19 @@ function sampleDelivery(): Parameters<typeof viewDelivery>[0] {
     updated_at: at,
   };
 }
+
+t.test('exactly: a view spread from a record keeps no key its schema lacks, and lacks none it has', async (t) => {
+  const view = exactly<{ id: string }>();
+  const record = { id: 'a', secret_hash: 'x' };
+  const { secret_hash: _hidden, ...shown } = record;
+  t.same(view(shown), { id: 'a' });
+  // @ts-expect-error a record field the schema does not list (a leak)
+  view(record);
+  // @ts-expect-error a field the schema has is missing
+  view({});
+  const workflows: [Same<RunView, ReturnType<typeof viewOfRun>>, Same<ScheduleView, ReturnType<typeof viewOfSchedule>>] = [
+    true,
+    true,
+  ];
+  t.ok(workflows.every(Boolean));
+});

@@ -50,3 +50,12 @@ export function cleanText(max: number) {
     .max(max, `at most ${max} characters`)
     .refine((v) => !UNCLEAN.test(v), 'must not contain control characters, line breaks, bidi overrides or lone surrogates');
 }
+
+/**
+ * A view typed by its response schema's type `T`, refusing at compile time any key `T` does not list,
+ * so a record spread into a view cannot leak a field that the schema (and /openapi.json) does not
+ * describe, and a field the schema gains must be written: `exactly<ScheduleView>()(view)`.
+ */
+export function exactly<T>(): <V extends T>(view: V & Record<Exclude<keyof V, keyof T>, never>) => T {
+  return (view) => view;
+}

@@ -18,7 +18,8 @@ import type { PermissionCheckService } from '../identity/checks.js';
 import type { SettingsService } from '../settings/service.js';
 import { settingsBounds } from '../settings/types.js';
 import { nextFire } from './cron.js';
-import { MAX_SCHEDULES, type CreateScheduleInput, type ScheduleBody, type SubmitRunInput } from './schemas.js';
+import { exactly } from '../schemas.js';
+import { MAX_SCHEDULES, type CreateScheduleInput, type ScheduleBody, type ScheduleView, type SubmitRunInput } from './schemas.js';
 import type { WorkflowService } from './service.js';
 import {
   runIntakeLock,
@@ -29,17 +30,11 @@ import {
   workflowNameLock,
   type ScheduleStore,
 } from './store.js';
-import {
-  DEFAULT_PRIORITY,
-  terminalRunStatuses,
-  type ScheduleView,
-  type WorkflowDefinition,
-  type WorkflowSchedule,
-} from './types.js';
+import { DEFAULT_PRIORITY, terminalRunStatuses, type WorkflowDefinition, type WorkflowSchedule } from './types.js';
 
 export function viewOfSchedule(s: WorkflowSchedule): ScheduleView {
   const { lease_owner: _owner, lease_until: _until, fire_failures: _failures, deleted_at: _deleted, ...view } = s;
-  return view;
+  return exactly<ScheduleView>()(view);
 }
 
 /** Creating, listing and deleting a definition's schedules (workflow.write to change, workflow.read to list). */

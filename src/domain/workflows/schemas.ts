@@ -202,3 +202,8 @@ export const scheduleSchema = z.object({
   created_at: timestamp,
   updated_at: timestamp,
 });
+
+/** What clients see, typed by the response schemas (docs/openapi.md, "Answers typed by their schemas"). */
+export type WorkflowView = z.input<typeof workflowSchema>;
+export type RunView = z.input<typeof runSchema>;
+export type ScheduleView = z.input<typeof scheduleSchema>;

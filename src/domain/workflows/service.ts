@@ -14,7 +14,16 @@ import { atOrganization, type Action, type PermissionEngine, type ResourceLocati
 import { resolveNodes } from './definition.js';
 import type { SettingsService } from '../settings/service.js';
 import type { RunStreams } from './streams.js';
-import type { CreateWorkflowInput, RunInputBody, RunListQuery, ScheduleBody, SubmitRunInput } from './schemas.js';
+import { exactly } from '../schemas.js';
+import type {
+  CreateWorkflowInput,
+  RunInputBody,
+  RunListQuery,
+  RunView,
+  ScheduleBody,
+  SubmitRunInput,
+  WorkflowView,
+} from './schemas.js';
 import {
   RUNS_TOPIC,
   runIntakeLock,
@@ -30,25 +39,22 @@ import {
   type NodeState,
   type RunError,
   type RunStatus,
-  type RunView,
   type Submitter,
   type WorkflowDefinition,
   type WorkflowRun,
 } from './types.js';
-
-export type WorkflowView = Omit<WorkflowDefinition, 'deleted_at'>;
 
 /** Overdue waiting runs ended per expiry batch, each in its own transaction. */
 const EXPIRY_BATCH = 100;
 
 function viewOfWorkflow(d: WorkflowDefinition): WorkflowView {
   const { deleted_at: _deleted, ...view } = d;
-  return view;
+  return exactly<WorkflowView>()(view);
 }
 
 export function viewOfRun(run: WorkflowRun): RunView {
   const { lease_until: _lease, ...view } = run;
-  return { ...view, wait_expires_at: run.wait_expires_at ?? null };
+  return exactly<RunView>()({ ...view, wait_expires_at: run.wait_expires_at ?? null });
 }
 
 const pendingNode = (): NodeState => ({

@@ -102,9 +102,6 @@ export interface WorkflowRun {
   lease_until: string | null;
 }
 
-/** What clients see of a run (the lease is the daemons' own business). */
-export type RunView = Omit<WorkflowRun, 'lease_until' | 'wait_expires_at'> & { wait_expires_at: string | null };
-
 /** What a schedule does when its previous run has not ended at the next fire time. */
 export const overlapPolicies = ['skip', 'allow'] as const;
 export type OverlapPolicy = (typeof overlapPolicies)[number];
@@ -141,6 +138,3 @@ export interface WorkflowSchedule {
   updated_at: string;
   deleted_at: string | null;
 }
-
-/** What clients see of a schedule. */
-export type ScheduleView = Omit<WorkflowSchedule, 'lease_owner' | 'lease_until' | 'fire_failures' | 'deleted_at'>;

@@ -10,8 +10,8 @@ import {
   submitRunBody,
   workflowName,
 } from '../../domain/workflows/schemas.js';
-import type { WorkflowView } from '../../domain/workflows/service.js';
-import type { NodeState, RunView, ScheduleView, WorkflowNode as WorkflowNodeRecord } from '../../domain/workflows/types.js';
+import type { RunView, ScheduleView, WorkflowView } from '../../domain/workflows/schemas.js';
+import type { NodeState, WorkflowNode as WorkflowNodeRecord } from '../../domain/workflows/types.js';
 import { AppError } from '../../errors.js';
 import type { Workflow } from '../generated/switchyard/admin/v1/Workflow.js';
 import type { WorkflowNode } from '../generated/switchyard/admin/v1/WorkflowNode.js';
