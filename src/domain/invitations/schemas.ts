@@ -35,3 +35,6 @@ export const acceptResultSchema = z.object({
   organization_id: id,
   membership_id: id,
 });
+
+/** An invitation as callers see it, typed by its response schema (docs/openapi.md). */
+export type InvitationView = z.input<typeof invitationSchema>;

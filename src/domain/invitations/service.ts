@@ -20,18 +20,17 @@ import {
 import { principalEmailLock, type PrincipalService } from '../identity/principals.js';
 import type { SettingsService } from '../settings/service.js';
 import type { OrganizationSettings } from '../settings/types.js';
-import { normalizeEmail } from '../schemas.js';
-import { createInvitationBody } from './schemas.js';
+import { exactly, normalizeEmail } from '../schemas.js';
+import { createInvitationBody, type InvitationView } from './schemas.js';
 import { InvitationStore, statusKey } from './store.js';
 import type { InvitationTokens } from './tokens.js';
-import {
-  effectiveStatus,
-  viewInvitation,
-  type AcceptResult,
-  type Invitation,
-  type InvitationStatus,
-  type InvitationView,
-} from './types.js';
+import { effectiveStatus, type AcceptResult, type Invitation, type InvitationStatus } from './types.js';
+
+/** An invitation as shown to users (invitationSchema): never the token hash; its effective status. */
+export function viewInvitation(invitation: Invitation): InvitationView {
+  const { token_hash: _hidden, ...view } = invitation;
+  return exactly<InvitationView>()({ ...view, status: effectiveStatus(invitation) });
+}
 
 export interface InvitationSettings {
   /** SERVICE_INVITE_TTL_MS */

@@ -31,17 +31,9 @@ export interface Invitation {
   expired_at: string | null;
 }
 
-/** An invitation as shown to users: never the token hash. */
-export type InvitationView = Omit<Invitation, 'token_hash'>;
-
 /** A pending invitation past its expiry reads as expired at once, before the sweep records it. */
 export function effectiveStatus(invitation: Invitation, now = Date.now()): InvitationStatus {
   return invitation.status === 'pending' && Date.parse(invitation.expires_at) <= now ? 'expired' : invitation.status;
-}
-
-export function viewInvitation(invitation: Invitation): InvitationView {
-  const { token_hash: _hidden, ...view } = invitation;
-  return { ...view, status: effectiveStatus(invitation) };
 }
 
 /** One counted send (create or resend) in an organization's sliding-hour log. */
