@@ -54,3 +54,12 @@ export const jobOutputSchema = z.object({
   output: z.record(z.string(), z.unknown()).nullable(),
   artifacts: z.array(artifactSchema),
 });
+
+/**
+ * A job as shown, typed by jobSchema (docs/openapi.md): one job with its input and output; a completed
+ * job's artifacts (images it made) with fresh signed links.
+ */
+export type JobView = Omit<z.input<typeof jobSchema>, 'input' | 'output'> &
+  Required<Pick<z.input<typeof jobSchema>, 'input' | 'output'>>;
+/** A job in a list: without its input and output (GET the job for them). */
+export type JobListItem = Omit<z.input<typeof jobSchema>, 'input' | 'output'>;

@@ -12,7 +12,9 @@ import type { RunError } from '../workflows/types.js';
 import type { CreateJobInput, JobListQuery } from './schemas.js';
 import type { SettingsService } from '../settings/service.js';
 import { jobIntakeLock, jobLock, JOBS_TOPIC, type JobStore } from './store.js';
-import { terminalJobStatuses, type Job, type JobListItem, type JobOutput, type JobView } from './types.js';
+import { exactly } from '../schemas.js';
+import type { JobListItem, JobView } from './schemas.js';
+import { terminalJobStatuses, type Job, type JobOutput } from './types.js';
 import { assetLock, type AssetService } from '../assets/service.js';
 
 /** The asset calls jobs make: an audio input kept as an asset, artifacts with signed links, a purge. */
@@ -70,7 +72,7 @@ export class JobService {
             .filter((a) => a.id !== input)
             .map((a) => this.assets.artifact(a, seconds))
         : [];
-    return { ...view, artifacts };
+    return exactly<JobView>()({ ...view, artifacts });
   }
 
   /** The input to send the provider: an audio job's bytes read back from its asset. */

@@ -33,12 +33,6 @@ export interface Job {
   lease_until: string | null;
 }
 
-/** A job as shown: a completed job's artifacts (images it made) with fresh signed links. */
-export type JobView = Omit<Job, 'lease_until'> & { artifacts: Artifact[] };
-
-/** A job in a list: without its input and output (GET the job for them). */
-export type JobListItem = Omit<JobView, 'input' | 'output'>;
-
 /** GET /v1/jobs/{id}/output (contract 13), as a run's output. */
 export interface JobOutput {
   job_id: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { operator } from '../../domain/identity/caller.js';
 import { createJobBody, jobListQuery } from '../../domain/jobs/schemas.js';
-import type { JobListItem, JobView } from '../../domain/jobs/types.js';
+import type { JobListItem, JobView } from '../../domain/jobs/schemas.js';
 import { idSchema } from '../../domain/schemas.js';
 import { AppError } from '../../errors.js';
 import type { Job } from '../generated/switchyard/admin/v1/Job.js';
