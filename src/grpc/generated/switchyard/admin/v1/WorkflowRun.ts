@@ -30,12 +30,14 @@ export interface WorkflowRun {
   'finished_at'?: (string);
   'updated_at'?: (string);
   'instance_id'?: (string);
+  'wait_expires_at'?: (string);
   '_schedule_id'?: "schedule_id";
   '_queued_at'?: "queued_at";
   '_promoted_at'?: "promoted_at";
   '_started_at'?: "started_at";
   '_finished_at'?: "finished_at";
   '_instance_id'?: "instance_id";
+  '_wait_expires_at'?: "wait_expires_at";
 }
 
 export interface WorkflowRun__Output {
@@ -61,10 +63,12 @@ export interface WorkflowRun__Output {
   'finished_at'?: (string);
   'updated_at': (string);
   'instance_id'?: (string);
+  'wait_expires_at'?: (string);
   '_schedule_id'?: "schedule_id";
   '_queued_at'?: "queued_at";
   '_promoted_at'?: "promoted_at";
   '_started_at'?: "started_at";
   '_finished_at'?: "finished_at";
   '_instance_id'?: "instance_id";
+  '_wait_expires_at'?: "wait_expires_at";
 }
