@@ -224,7 +224,11 @@ t.test('migration 3 indexes the grants written before it', async (t) => {
     grantRecord(org, principal, 'team', team, 'team.read'),
     grantRecord(org, principal, 'organization', org, 'member.read'),
   ];
+  // The principal is a member: migration 14 deletes grants of non-members (410bfcd).
+  const at = new Date().toISOString();
+  const membership = { id: newId(), organization_id: org, team_id: null, principal_id: principal, role: 'viewer' as const };
   await storage.transaction({}, async (tx) => {
+    await tx.put(store.memberships, { ...membership, created_at: at, updated_at: at });
     for (const g of written) await tx.put(store.grants, g);
   });
   await storage.sublevel('grants~principal_resource').clear();

@@ -51,7 +51,6 @@ export interface Membership {
   updated_at: string;
 }
 
-/** One organization created over /v1, counted against its creator's hourly limit. */
 /** One organization created over /v1 (`subject`: the principal), counted per hour. */
 export interface OrganizationCreate {
   id: string;

@@ -118,7 +118,6 @@ export async function readSchemaVersion(storage: LevelStorage): Promise<number> 
   return ((await storage.readMeta(SCHEMA_VERSION_KEY)) as number | undefined) ?? 0;
 }
 
-/** Applies every migration above the stored version, each in its own batch with its version bump. */
 /**
  * Deliveries gain the organization of their webhook (null: a platform webhook, or one no longer
  * stored), and the indexes of the organization's list are built from it; hand-off batches waiting for
@@ -272,6 +271,7 @@ async function dropStrangersGrants(storage: LevelStorage): Promise<BatchOp[]> {
   return ops;
 }
 
+/** Applies every migration above the stored version, each in its own batch with its version bump. */
 export async function migrate(
   storage: LevelStorage,
   list: Migration[] = migrations,
