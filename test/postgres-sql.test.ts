@@ -145,33 +145,22 @@ t.test("a commit set: each record's last write, tables in first-touched order", 
   t.same(lastWrites([write(table, 'a', { v: 1 }), write(table, 'a', undefined)])[0].deleted, ['a']);
 });
 
-t.test('writes: rows of one statement, numbered after a statement that runs alongside', async (t) => {
-  const alongside = setLastAppended('last_id:deliveries', '01J');
-  const upsert = upsertRows(
-    table,
-    [
-      { id: 'r1', value: { n: 1 }, keys: new Map([['webhook', 'w1']]) },
-      { id: 'r2', value: { n: 2 }, keys: new Map([['key', 'k2']]) },
-    ],
-    alongside,
-  );
+t.test('writes: rows of one statement, numbered in order', async (t) => {
+  const upsert = upsertRows(table, [
+    { id: 'r1', value: { n: 1 }, keys: new Map([['webhook', 'w1']]) },
+    { id: 'r2', value: { n: 2 }, keys: new Map([['key', 'k2']]) },
+  ]);
   t.equal(
     upsert.text,
-    'WITH alongside AS (UPDATE meta SET value = $1::jsonb WHERE key = $2) INSERT INTO "deliveries" (id, data, "ix_webhook", "ix_key") VALUES ($3, $4::jsonb, $5, $6), ($7, $8::jsonb, $9, $10) ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, "ix_webhook" = EXCLUDED."ix_webhook", "ix_key" = EXCLUDED."ix_key"',
+    'INSERT INTO "deliveries" (id, data, "ix_webhook", "ix_key") VALUES ($1, $2::jsonb, $3, $4), ($5, $6::jsonb, $7, $8) ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, "ix_webhook" = EXCLUDED."ix_webhook", "ix_key" = EXCLUDED."ix_key"',
   );
-  t.same(upsert.values, [
-    '"01J"',
-    'last_id:deliveries',
-    bytes('r1'),
-    '{"n":1}',
-    bytes('w1'),
-    null,
-    bytes('r2'),
-    '{"n":2}',
-    null,
-    bytes('k2'),
-  ]);
+  t.same(upsert.values, [bytes('r1'), '{"n":1}', bytes('w1'), null, bytes('r2'), '{"n":2}', null, bytes('k2')]);
   t.same(deleteRows(table, ['r1']), { text: 'DELETE FROM "deliveries" WHERE id = ANY($1)', values: [[bytes('r1')]] });
+  t.same(
+    setLastAppended('last_id:deliveries', '01J'),
+    { text: 'UPDATE meta SET value = $1::jsonb WHERE key = $2', values: ['"01J"', 'last_id:deliveries'] },
+    "an append's last id moves in its locked meta row",
+  );
   t.equal(metaUpsert([]), undefined, 'no meta values, no statement');
   t.same(
     metaUpsert([

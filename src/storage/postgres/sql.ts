@@ -195,13 +195,12 @@ export function metaUpsert(entries: readonly [string, unknown][]): Statement | u
 }
 
 /**
- * Inserts or replaces rows of one table (at most UPSERT_ROWS) in one statement; `alongside`, a
- * data-modifying statement with its own parameters ($1 up), runs in the same statement (a WITH
- * clause): a round trip less.
+ * Inserts or replaces rows of one table (at most UPSERT_ROWS) in one statement. A commit's other
+ * writes join it through chainStatements, not here.
  */
-export function upsertRows(table: TableDef, rows: readonly Row[], alongside?: Statement): Statement {
+export function upsertRows(table: TableDef, rows: readonly Row[]): Statement {
   const cols = table.indexes.map((i) => column(i.name));
-  const values: unknown[] = [...(alongside?.values ?? [])];
+  const values: unknown[] = [];
   const tuples = rows.map((row) => {
     const cells = [
       bytes(row.id),
@@ -214,7 +213,7 @@ export function upsertRows(table: TableDef, rows: readonly Row[], alongside?: St
   });
   const updates = ['data = EXCLUDED.data', ...cols.map((c) => `${c} = EXCLUDED.${c}`)];
   return {
-    text: `${alongside === undefined ? '' : `WITH alongside AS (${alongside.text}) `}INSERT INTO ${ident(table.name)} (id, data${cols.map((c) => `, ${c}`).join('')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+    text: `INSERT INTO ${ident(table.name)} (id, data${cols.map((c) => `, ${c}`).join('')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
     values,
   };
 }
